@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""pyfileindex against Java Paimon 2.0, side by side, in one run.
+
+    python benchmarks/compare.py                 # standard matrix, 10M rows (BENCH_ROWS)
+    python benchmarks/compare.py --quick         # 200k rows, base columns: under two minutes
+    python benchmarks/compare.py --matrix full --json results.json
+    python benchmarks/compare.py --only 'INT c=1k' --rows 1000000
+
+For every case (a generated column + an index type) a fresh worker process measures
+pyfileindex (benchmarks/ours_worker.py: build timing, peak memory, open, queries) and one
+warmed JVM measures Paimon 2.0's own DataFileIndexWriter / FileIndexPredicate on the same
+values (tests/java harness, timed in-JVM). Both write their index bytes to files, which must be
+equal; query answers (kind + row count) must agree too.
+
+Output: one table (case, index, op, Java time, our time, Java/ours, our ns/row, our peak
+memory during the build, index bytes, equal) and the issue's targets, met or missed.
+--json FILE writes the same rows as a list of objects (keys: case, index, op, rows,
+java_ns_per_row / ours_ns_per_row (build, serialize), java_us / ours_us (every op), ratio
+(Java/ours), bytes_equal, answers_equal, index_bytes, peak_delta_bytes, input_bytes, ...).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import cases  # noqa: E402
+import spark_pipeline  # noqa: E402
+import targets  # noqa: E402
+from timing import Budget  # noqa: E402
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """How hard to measure: build repetitions and the query/open time budgets per side."""
+
+    java_build_warmup: int
+    build_repeat: int
+    ours_query: Budget
+    java_query: Budget
+
+
+QUICK_PLAN = Plan(
+    java_build_warmup=3, build_repeat=3,
+    ours_query=Budget(warmup=3, repeat=5, budget_s=0.05, max_runs=500),
+    java_query=Budget(warmup=50, warmup_s=0.1, repeat=5, budget_s=0.1, max_runs=1000))
+FULL_PLAN = Plan(
+    java_build_warmup=1, build_repeat=3,
+    ours_query=Budget(warmup=3, repeat=5, budget_s=0.5, max_runs=2000),
+    java_query=Budget(warmup=20, warmup_s=1.0, repeat=5, budget_s=1.0, max_runs=2000))
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_args(argv)
+    rows = args.rows or (cases.QUICK_ROWS if args.quick else cases.rows_from_env())
+    matrix_name = args.matrix or ("quick" if args.quick else "standard")
+    plan = QUICK_PLAN if args.quick or rows <= 1_000_000 else FULL_PLAN
+    selected = [c for c in cases.matrix(matrix_name)
+                if not args.only or re.search(args.only, c.name)]
+    if not selected:
+        print("no case matches --only", file=sys.stderr)
+        return 2
+
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="pyfileindex-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    java = None
+    if not args.no_java:
+        from java_side import JavaBench
+
+        java = JavaBench().start()
+    try:
+        print(environment(rows, matrix_name, len(selected), java), file=sys.stderr)
+        results: List[dict] = []
+        began = time.monotonic()
+        for number, case in enumerate(selected, 1):
+            progress(f"[{number}/{len(selected)}] {case.name} ({rows:,} rows)")
+            results += run_case(case, rows, plan, work, java)
+        results += spark_pipeline.rows(args)
+        elapsed = time.monotonic() - began
+    finally:
+        if java is not None:
+            java.close()
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+    print(format_table(results))
+    print()
+    print(targets.report(results))
+    print(f"\n{len(selected)} cases, {rows:,} rows each, {elapsed:.0f} s; "
+          f"load average now {load_average()}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+        print(f"wrote {args.json}")
+    failed = [r for r in results if r.get("bytes_equal") is False
+              or r.get("answers_equal") is False or r.get("error")]
+    return 1 if failed else 0
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"{cases.QUICK_ROWS:,} rows, base columns, short budgets")
+    parser.add_argument("--rows", type=lambda s: int(s.replace("_", "")),
+                        help=f"rows per column (default: BENCH_ROWS or {cases.FULL_ROWS:,})")
+    parser.add_argument("--matrix", choices=("quick", "standard", "full"))
+    parser.add_argument("--only", metavar="REGEX", help="cases whose name matches")
+    parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
+    parser.add_argument("--keep", metavar="DIR", help="keep dumps and index bytes in DIR")
+    parser.add_argument("--no-java", action="store_true", help="measure pyfileindex only")
+    parser.add_argument("--spark", action="store_true",
+                        help="also the Spark pipeline benchmarks (hook; see spark_pipeline.py)")
+    return parser.parse_args(argv)
+
+
+# ------------------------------------------------------------------------------ one case
+
+
+def run_case(case: cases.Case, rows: int, plan: Plan, work: Path, java) -> List[dict]:
+    spec = case.column
+    dump = work / f"{spec.key}-{rows}.dump"
+    ours_bytes = work / f"{spec.key}-{rows}-{case.index_type}.ours"
+    java_bytes = work / f"{spec.key}-{rows}-{case.index_type}.java"
+    base = {"case": spec.label, "index": case.index_type, "rows": rows,
+            "load_avg": load_average()}
+    request = {
+        "column": dataclasses.asdict(spec), "index": case.index_type, "rows": rows,
+        "dump": str(dump) if java is not None else None, "bytes_out": str(ours_bytes),
+        "build_repeat": plan.build_repeat,
+        "query": dataclasses.asdict(plan.ours_query),
+        "open": dataclasses.asdict(plan.ours_query),
+    }
+    try:
+        ours = run_worker(request)
+    except RuntimeError as e:
+        progress(f"  pyfileindex failed: {e}")
+        return [dict(base, op="build", error=f"pyfileindex: {e}")]
+
+    java_build = java_open = None
+    java_answers: Dict[str, dict] = {}
+    if java is not None:
+        try:
+            java_build = java.build(case.fields, dump, case.options, java_bytes,
+                                    repeat=plan.build_repeat, warmup=plan.java_build_warmup)
+            jq = plan.java_query.java()
+            java_open = java.open(case.fields, java_bytes, jq)
+            for name, answer in ours["queries"].items():
+                query = answer["query"]
+                if "topn" in query:
+                    java_answers[name] = java.topn(case.fields, java_bytes, cases.COLUMN,
+                                                   query["topn"], query["descending"], jq)
+                else:
+                    java_answers[name] = java.query(case.fields, java_bytes, query, jq)
+        except Exception as e:  # report and go on with the next case
+            progress(f"  Java failed: {e}")
+            java_build = java_build or {"error": str(e)}
+
+    bytes_equal = None
+    if java_build is not None and "error" not in java_build:
+        bytes_equal = java_bytes.read_bytes() == ours_bytes.read_bytes()
+    out = []
+    size = ours["size"]
+    peak = ours["peak_delta_bytes"]
+    out.append(dict(
+        base, op="build",
+        ours_ns_per_row=ours["build"]["median_ns"] / rows,
+        ours_us=ours["build"]["median_ns"] / 1e3,
+        java_ns_per_row=_get(java_build, "median_ns", lambda v: v / rows),
+        java_us=_get(java_build, "median_ns", lambda v: v / 1e3),
+        index_bytes=size, java_index_bytes=_get(java_build, "size"),
+        bytes_equal=bytes_equal, input_bytes=ours["input_bytes"],
+        peak_delta_bytes=peak, write_peak_delta_bytes=ours["write_peak_delta_bytes"],
+        peak_within_budget=None if peak is None else peak <= 2 * size,
+        error=_get(java_build, "error"),
+    ))
+    out.append(dict(
+        base, op="serialize",
+        ours_ns_per_row=ours["build"]["finish_median_ns"] / rows,
+        ours_us=ours["build"]["finish_median_ns"] / 1e3,
+        java_ns_per_row=_get(java_build, "close_median_ns", lambda v: v / rows),
+        java_us=_get(java_build, "close_median_ns", lambda v: v / 1e3),
+        bytes_equal=bytes_equal,
+    ))
+    out.append(dict(
+        base, op="open", ours_us=ours["open"]["median_ns"] / 1e3,
+        java_us=_get(java_open, "median_ns", lambda v: v / 1e3), bytes_equal=bytes_equal,
+    ))
+    for name, answer in ours["queries"].items():
+        theirs = java_answers.get(name)
+        agree = None
+        if theirs is not None:
+            agree = (answer["result"], answer["cardinality"]) == (
+                theirs["result"], theirs.get("cardinality"))
+        out.append(dict(
+            base, op=name, ours_us=answer["median_ns"] / 1e3,
+            java_us=_get(theirs, "median_ns", lambda v: v / 1e3),
+            result=answer["result"], result_rows=answer["cardinality"],
+            java_result=_get(theirs, "result"), bytes_equal=bytes_equal,
+            answers_equal=agree,
+        ))
+    for row in out:
+        if row.get("java_us") and row.get("ours_us"):
+            row["ratio"] = row["java_us"] / row["ours_us"]
+        else:
+            row["ratio"] = None
+    progress("  " + "; ".join(f"{r['op']} {_fmt_ratio(r['ratio'])}" for r in out))
+    return out
+
+
+def _get(answer: Optional[dict], key: str, convert=None):
+    if answer is None or answer.get(key) is None:
+        return None
+    value = answer[key]
+    return convert(value) if convert else value
+
+
+def run_worker(request: dict) -> dict:
+    done = subprocess.run([sys.executable, str(HERE / "ours_worker.py"), json.dumps(request)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr.strip()
+                           else f"worker exit code {done.returncode}")
+    return json.loads(done.stdout)
+
+
+# ---------------------------------------------------------------------------- reporting
+
+COLUMNS = ("case", "index", "op", "Java", "ours", "Java/ours", "ns/row", "peak Δ",
+           "index bytes", "equal")
+
+
+def format_table(results: List[dict]) -> str:
+    lines = [_row_cells(r) for r in results]
+    widths = [max(len(COLUMNS[i]), *(len(cells[i]) for cells in lines))
+              for i in range(len(COLUMNS))]
+    right = {3, 4, 5, 6, 7, 8}
+
+    def fmt(cells):
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    notes = ("Java, ours: build/serialize in ms, open/queries in µs (median); ns/row: ours; "
+             "peak Δ: ours, RSS high-water mark above the input column during one build; "
+             "equal: index bytes (build/serialize/open) or answers (queries) equal to Java's")
+    return "\n".join([fmt(COLUMNS), fmt(["-" * w for w in widths]), *map(fmt, lines),
+                      "", notes])
+
+
+def _row_cells(r: dict) -> List[str]:
+    build_like = r["op"] in ("build", "serialize")
+    if r.get("error") and r.get("ours_us") is None:
+        return [r["case"], r["index"], r["op"], "error", "", "", "", "", "", r["error"][:40]]
+
+    def time_text(us):
+        if us is None:
+            return "-"
+        return f"{us / 1e3:,.1f} ms" if build_like else f"{us:,.1f} µs"
+
+    equal = r.get("answers_equal") if r["op"] not in ("build", "serialize", "open") \
+        else r.get("bytes_equal")
+    return [
+        r["case"], r["index"], r["op"],
+        time_text(r.get("java_us")), time_text(r.get("ours_us")),
+        _fmt_ratio(r.get("ratio")),
+        f"{r['ours_ns_per_row']:.2f}" if build_like and r.get("ours_ns_per_row") else "",
+        _mib(r.get("peak_delta_bytes")) if r["op"] == "build" else "",
+        f"{r['index_bytes']:,}" if r["op"] == "build" else "",
+        {True: "yes", False: "NO", None: "-"}[equal],
+    ]
+
+
+def _fmt_ratio(ratio) -> str:
+    return "-" if ratio is None else f"{ratio:.1f}x"
+
+
+def _mib(n) -> str:
+    return "-" if n is None else f"{n / 2 ** 20:,.1f} MiB"
+
+
+def load_average() -> str:
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def environment(rows: int, matrix_name: str, count: int, java) -> str:
+    import pyfileindex
+
+    cpu = platform.processor() or "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    java_text = "not measured" if java is None else f"Paimon {java.version()}"
+    return (f"pyfileindex {pyfileindex.__version__} (CRoaring {pyfileindex.croaring_version()}), "
+            f"Java {java_text}; {cpu}, {os.cpu_count()} cores; load {load_average()}\n"
+            f"matrix {matrix_name}: {count} cases x {rows:,} rows")
+
+
+def progress(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""The performance targets of issue 8, checked against compare.py's result rows."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, List, Optional
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    text: str
+    applies: Callable[[dict], bool]
+    value: Callable[[dict], Optional[float]]  # the measured number of one row
+    limit: float
+    at_most: bool  # True: value <= limit; False: value >= limit
+    unit: str
+
+    def passes(self, value: float) -> bool:
+        return value <= self.limit if self.at_most else value >= self.limit
+
+
+def _is(index: str, op: str, case: Optional[str] = None):
+    return lambda r: (r["index"] == index and r["op"] == op
+                      and (case is None or r["case"] == case))
+
+
+def _ratio(r):
+    return r.get("ratio")
+
+
+def _ns_per_row(r):
+    return r.get("ours_ns_per_row")
+
+
+def _peak_over_index(r):
+    peak, size = r.get("peak_delta_bytes"), r.get("index_bytes")
+    if peak is None or not size:
+        return None
+    return peak / size
+
+
+TARGETS = (
+    Target("bitmap V2 build, INT c=1k: <= 5 ns/row", _is("bitmap", "build", "INT c=1k"),
+           _ns_per_row, 5, True, "ns/row"),
+    Target("bitmap V2 build, INT c=1k: >= 10x Java", _is("bitmap", "build", "INT c=1k"),
+           _ratio, 10, False, "x"),
+    Target("bitmap V2 build, STRING c=100k: >= 10x Java",
+           _is("bitmap", "build", "STRING c=100k"), _ratio, 10, False, "x"),
+    Target("bloom-filter build (every column): <= 10 ns/row", _is("bloom-filter", "build"),
+           _ns_per_row, 10, True, "ns/row"),
+    Target("bloom-filter build (every column): >= 5x Java", _is("bloom-filter", "build"),
+           _ratio, 5, False, "x"),
+    Target("range-bitmap build (every column): >= 5x Java", _is("range-bitmap", "build"),
+           _ratio, 5, False, "x"),
+    Target("range-bitmap range query (every column): >= 3x Java",
+           _is("range-bitmap", "range"), _ratio, 3, False, "x"),
+    Target("bitmap V2 point lookup, 1M distinct, from bytes: >= 5x Java",
+           _is("bitmap", "point", "INT c=1M"), _ratio, 5, False, "x"),
+    Target("peak build memory <= input + 2 x index (peak above input / index size <= 2)",
+           lambda r: r["op"] == "build", _peak_over_index, 2, True, "x index"),
+)
+
+
+def evaluate(results: List[dict]) -> List[dict]:
+    """One entry per target: met (True/False/None = not measured), worst value, row counts."""
+    out = []
+    for target in TARGETS:
+        values = []
+        for row in results:
+            if target.applies(row):
+                value = target.value(row)
+                if value is not None:
+                    values.append((value, row))
+        if not values:
+            out.append({"target": target.text, "met": None})
+            continue
+        failing = [(v, r) for v, r in values if not target.passes(v)]
+        worst = (max if target.at_most else min)(values, key=lambda vr: vr[0])
+        out.append({
+            "target": target.text, "met": not failing, "worst": worst[0],
+            "worst_case": f"{worst[1]['case']} / {worst[1]['index']}",
+            "unit": target.unit, "rows": len(values), "failing": len(failing),
+            "failing_cases": [f"{r['case']} / {r['index']} ({v:.2f})" for v, r in failing],
+        })
+    return out
+
+
+def report(results: List[dict]) -> str:
+    lines = ["targets:"]
+    for entry in evaluate(results):
+        if entry["met"] is None:
+            lines.append(f"  [ -- ] {entry['target']}: not measured in this run")
+            continue
+        mark = "MET " if entry["met"] else "MISS"
+        text = (f"  [{mark}] {entry['target']}: worst {entry['worst']:.2f} {entry['unit']}"
+                f" ({entry['worst_case']}; {entry['rows'] - entry['failing']}/{entry['rows']}"
+                f" cases pass)")
+        lines.append(text)
+        if entry["failing"] and entry["failing"] <= 6:
+            lines.append("         missed by: " + ", ".join(entry["failing_cases"]))
+    return "\n".join(lines)

@@ -1,0 +1,69 @@
+"""Wall-clock timing for pyfileindex calls, shaped like the Java harness's in-JVM timing.
+
+Both sides make untimed warm-up calls (at least `warmup` calls and `warmup_s` seconds: the
+JVM needs time for its JIT), then time each call on its own (perf_counter_ns here,
+System.nanoTime in the JVM) until at least `repeat` calls and `budget_s` seconds have passed
+(or `max_runs` calls), and report the median. The median of single calls, not a mean of a
+loop, so one slow call (a page fault, a GC) does not move it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+import time
+from typing import Callable, Dict, List
+
+
+@dataclasses.dataclass
+class Timing:
+    times_ns: List[int]
+
+    @property
+    def median_ns(self) -> int:
+        return int(statistics.median(self.times_ns))
+
+    @property
+    def min_ns(self) -> int:
+        return min(self.times_ns)
+
+    def as_dict(self) -> Dict[str, int]:
+        return {"median_ns": self.median_ns, "min_ns": self.min_ns, "runs": len(self.times_ns)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Budget:
+    """How long to measure one operation (the same fields go to the Java side)."""
+
+    warmup: int = 3
+    warmup_s: float = 0.0
+    repeat: int = 5
+    budget_s: float = 1.0
+    max_runs: int = 1000
+
+    def java(self) -> Dict[str, int]:
+        return {"warmup": self.warmup, "warmup_ms": int(self.warmup_s * 1000),
+                "repeat": self.repeat,
+                "budget_ms": int(self.budget_s * 1000), "max_runs": self.max_runs}
+
+
+def measure(call: Callable[[], object], budget: Budget) -> Timing:
+    clock = time.perf_counter_ns
+    warm_until = clock() + int(budget.warmup_s * 1e9)
+    done = 0
+    while done < budget.warmup or clock() < warm_until:
+        call()
+        done += 1
+    times: List[int] = []
+    began = clock()
+    deadline = began + int(budget.budget_s * 1e9)
+    while True:
+        start = clock()
+        call()
+        end = clock()
+        times.append(end - start)
+        if len(times) >= budget.max_runs:
+            break
+        if len(times) >= budget.repeat and end >= deadline:
+            break
+    return Timing(times)

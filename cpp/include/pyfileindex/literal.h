@@ -1,0 +1,92 @@
+/// @file
+/// Literal values in predicates, in Paimon's internal representation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pyfileindex/export.h"
+
+namespace pyfileindex {
+
+/// A predicate literal (an immutable value). Readers convert it to the key form of the
+/// column's type; a literal that cannot equal any value of the column (e.g. 300 for a TINYINT
+/// column) is answered exactly (no row matches `=`, every row matches `<`), never by narrowing
+/// it. Which Kind fits which column type is listed per Kind.
+class PYFILEINDEX_EXPORT Literal {
+ public:
+  /// The representation the value is held in.
+  enum class Kind : uint8_t {
+    kNull,
+    kBool,
+    kInt,        // TINYINT..BIGINT, DATE (days since epoch), TIME (millis of day)
+    kDouble,     // FLOAT, DOUBLE
+    kString,     // CHAR/VARCHAR as UTF-8 bytes, BINARY/VARBINARY as raw bytes
+    kDecimal,    // unscaled * 10^-scale
+    kTimestamp,  // epoch milliseconds + nanos of that millisecond (0..999999), as Paimon
+  };
+
+  /// NULL (only meaningful inside IN / NOT IN lists; use IS NULL to test for nulls).
+  Literal() = default;
+  /// Factories, one per Kind.
+  static Literal Null() { return Literal(); }
+  static Literal Bool(bool v) {
+    Literal l(Kind::kBool);
+    l.int_ = v ? 1 : 0;
+    return l;
+  }
+  static Literal Int(int64_t v) {
+    Literal l(Kind::kInt);
+    l.int_ = v;
+    return l;
+  }
+  static Literal Double(double v) {
+    Literal l(Kind::kDouble);
+    l.double_ = v;
+    return l;
+  }
+  static Literal String(std::string bytes) {
+    Literal l(Kind::kString);
+    l.bytes_ = std::move(bytes);
+    return l;
+  }
+  /// `unscaled` must fit a signed 64-bit integer (DECIMAL precision <= 18 is all any index reads).
+  static Literal Decimal(int64_t unscaled, int32_t scale) {
+    Literal l(Kind::kDecimal);
+    l.int_ = unscaled;
+    l.scale_ = scale;
+    return l;
+  }
+  static Literal Timestamp(int64_t epoch_millis, int32_t nano_of_milli) {
+    Literal l(Kind::kTimestamp);
+    l.int_ = epoch_millis;
+    l.nano_of_milli_ = nano_of_milli;
+    return l;
+  }
+
+  /// Accessors; each is meaningful for the kinds named.
+  Kind kind() const { return kind_; }
+  bool is_null() const { return kind_ == Kind::kNull; }
+  bool bool_value() const { return int_ != 0; }  ///< kBool
+  int64_t int_value() const { return int_; }  ///< kInt, kDecimal (unscaled), kTimestamp (millis)
+  double double_value() const { return double_; }  ///< kDouble
+  std::string_view bytes() const { return bytes_; }  ///< kString (valid while *this lives)
+  int32_t scale() const { return scale_; }  ///< kDecimal
+  int32_t nano_of_milli() const { return nano_of_milli_; }  ///< kTimestamp
+
+  /// For messages and logs, e.g. "'Alice'", "10", "TIMESTAMP(1 ms + 5 ns)".
+  std::string ToString() const;
+
+ private:
+  explicit Literal(Kind kind) : kind_(kind) {}
+
+  Kind kind_ = Kind::kNull;
+  int64_t int_ = 0;
+  double double_ = 0;
+  int32_t scale_ = 0;
+  int32_t nano_of_milli_ = 0;
+  std::string bytes_;
+};
+
+}  // namespace pyfileindex

@@ -1,0 +1,60 @@
+/// @file
+/// Builds the file-index container for one data file, as Java Paimon's DataFileIndexWriter
+/// does: byte-identical with Java for the same rows and options.
+///
+///   Options options({{"file-index.bitmap.columns", "f0,f1"}});
+///   auto writer = FileIndexWriter::Make(fields, options);          // check writer.ok()
+///   (*writer)->Write(schema, array);                                // per record batch
+///   auto bytes = (*writer)->Finish();                               // the .index file
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pyfileindex/arrow_c_abi.h"
+#include "pyfileindex/data_type.h"
+#include "pyfileindex/export.h"
+#include "pyfileindex/options.h"
+#include "pyfileindex/status.h"
+
+namespace pyfileindex {
+
+/// Collects one data file's rows and writes its index container.
+///
+/// Thread safety: none; use one writer from one thread at a time (different writers are
+/// independent). Errors: every method returns Status/Result and never throws.
+class PYFILEINDEX_EXPORT FileIndexWriter {
+ public:
+  virtual ~FileIndexWriter() = default;
+
+  /// `fields` is the data file's row type; `table_options` are the Paimon table options
+  /// (`file-index.<type>.columns`, `file-index.<type>.<column>.<option>`, ...). Fails on unknown
+  /// index types, undeclared or unsupported columns and malformed options.
+  static Result<std::unique_ptr<FileIndexWriter>> Make(std::vector<Field> fields,
+                                                       const Options& table_options);
+
+  /// True when the options declare no index: Java writes no index for such a file.
+  virtual bool empty() const = 0;
+
+  /// Appends the next rows of the data file. `schema`/`array` describe a struct (record batch,
+  /// Arrow format "+s") whose children are matched to fields by name; columns no index needs
+  /// may be absent. The array is only read during the call (zero-copy; nothing is retained, and
+  /// the caller still owns and releases it).
+  virtual Status Write(const ArrowSchema& schema, const ArrowArray& array) = 0;
+
+  /// Same, for one column given separately (by field name). Every indexed column must be
+  /// given the same number of rows before Finish().
+  virtual Status WriteColumn(const std::string& field_name, const ArrowSchema& schema,
+                             const ArrowArray& array) = 0;
+
+  /// The container bytes for all rows written; std::nullopt when empty(). Call once.
+  virtual Result<std::optional<std::vector<uint8_t>>> Finish() = 0;
+
+  /// Rows written so far.
+  virtual int64_t row_count() const = 0;
+};
+
+}  // namespace pyfileindex

@@ -1,0 +1,244 @@
+// FileIndexReader: the container header, lazily opened index readers, predicate evaluation.
+#include <mutex>
+
+#include "api/boundary.h"
+#include "container/container_format.h"
+#include "index/index_type.h"
+#include "pyfileindex/reader.h"
+
+namespace pyfileindex {
+
+namespace {
+
+// Evaluation recurses once per AND/OR level: a bound keeps a hostile tree from exhausting the
+// caller's stack (Paimon builds flat AND/OR nodes, so real predicates stay far below it).
+constexpr int kMaxPredicateDepth = 512;
+
+// Paimon's EmptyFileIndexReader: the writer saw no record, so no value can match.
+FileIndexResult EmptyIndexAnswer(PredicateOp op) {
+  switch (op) {
+    case PredicateOp::kEqual:
+    case PredicateOp::kIn:
+    case PredicateOp::kIsNotNull:
+    case PredicateOp::kLessThan:
+    case PredicateOp::kLessOrEqual:
+    case PredicateOp::kGreaterThan:
+    case PredicateOp::kGreaterOrEqual: return FileIndexResult::Skip();
+    default: return FileIndexResult::Remain();
+  }
+}
+
+Status CheckLeafArity(const Predicate& leaf) {
+  size_t want_min = 0, want_max = 0;
+  switch (leaf.op) {
+    case PredicateOp::kIsNull:
+    case PredicateOp::kIsNotNull: want_min = want_max = 0; break;
+    case PredicateOp::kBetween: want_min = want_max = 2; break;
+    case PredicateOp::kIn:
+    case PredicateOp::kNotIn: want_min = 0; want_max = SIZE_MAX; break;
+    default: want_min = want_max = 1; break;
+  }
+  if (leaf.literals.size() < want_min || leaf.literals.size() > want_max) {
+    return Status::InvalidArgument(std::string("predicate ") + PredicateOpName(leaf.op) +
+                                   " on column '" + leaf.column + "' takes " +
+                                   std::to_string(want_min) + " literal(s), got " +
+                                   std::to_string(leaf.literals.size()));
+  }
+  if (leaf.op != PredicateOp::kIn && leaf.op != PredicateOp::kNotIn) {
+    for (const Literal& literal : leaf.literals) {
+      if (literal.is_null()) {
+        return Status::InvalidArgument("predicate on column '" + leaf.column +
+                                       "' compares with NULL; use IS NULL");
+      }
+    }
+  }
+  return Status::OK();
+}
+
+class ContainerReader final : public FileIndexReader {
+ public:
+  ContainerReader(io::ByteSpan bytes, std::vector<Field> fields,
+                  std::shared_ptr<const void> keep_alive, std::vector<IndexEntry> entries)
+      : bytes_(bytes),
+        fields_(std::move(fields)),
+        keep_alive_(std::move(keep_alive)),
+        entries_(std::move(entries)),
+        slots_(entries_.size()) {}
+
+  const std::vector<IndexEntry>& entries() const override { return entries_; }
+
+  Result<FileIndexResult> Evaluate(const Predicate& predicate) const override {
+    return api::CatchAll("FileIndexReader::Evaluate",
+                         [&] { return EvaluateNode(predicate, /*depth=*/0); });
+  }
+
+  Result<FileIndexResult> EvaluateTopN(const TopN& top_n,
+                                       const RowBitmap* selection) const override {
+    return api::CatchAll("FileIndexReader::EvaluateTopN",
+                         [&] { return EvaluateTopNUnguarded(top_n, selection); });
+  }
+
+  Result<std::vector<std::pair<std::string, std::string>>> Describe(
+      const IndexEntry& entry) const override {
+    return api::CatchAll("FileIndexReader::Describe", [&] { return DescribeUnguarded(entry); });
+  }
+
+ private:
+  Result<FileIndexResult> EvaluateNode(const Predicate& predicate, int depth) const {
+    if (predicate.op == PredicateOp::kAnd || predicate.op == PredicateOp::kOr) {
+      if (depth >= kMaxPredicateDepth) {
+        return Status::InvalidArgument("predicate nests AND/OR deeper than " +
+                                       std::to_string(kMaxPredicateDepth) + " levels");
+      }
+      for (const auto& child : predicate.children) {
+        if (child == nullptr) {
+          return Status::InvalidArgument(std::string(PredicateOpName(predicate.op)) +
+                                         " predicate has a null child");
+        }
+      }
+    }
+    if (predicate.op == PredicateOp::kAnd) {
+      FileIndexResult acc = FileIndexResult::Remain();
+      for (const auto& child : predicate.children) {
+        PFI_ASSIGN_OR_RETURN(FileIndexResult r, EvaluateNode(*child, depth + 1));
+        acc = acc.And(r);
+        if (!acc.remain()) return acc;
+      }
+      return acc;
+    }
+    if (predicate.op == PredicateOp::kOr) {
+      if (predicate.children.empty()) return FileIndexResult::Remain();
+      PFI_ASSIGN_OR_RETURN(FileIndexResult acc, EvaluateNode(*predicate.children[0], depth + 1));
+      for (size_t i = 1; i < predicate.children.size(); ++i) {
+        PFI_ASSIGN_OR_RETURN(FileIndexResult r, EvaluateNode(*predicate.children[i], depth + 1));
+        acc = acc.Or(r);
+      }
+      return acc;
+    }
+    PFI_RETURN_NOT_OK(CheckLeafArity(predicate));
+    FileIndexResult acc = FileIndexResult::Remain();
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].column != predicate.column) continue;
+      FileIndexResult answer = FileIndexResult::Remain();
+      if (entries_[i].empty()) {
+        answer = EmptyIndexAnswer(predicate.op);
+      } else {
+        PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
+        if (reader != nullptr) {
+          auto visited = reader->Visit(predicate);
+          if (!visited.ok()) {
+            return visited.status().WithContext("column '" + predicate.column + "' index '" +
+                                                entries_[i].index_type + "'");
+          }
+          answer = std::move(visited).ValueOrDie();
+        }
+      }
+      acc = acc.And(answer);
+      if (!acc.remain()) break;
+    }
+    return acc;
+  }
+
+  Result<FileIndexResult> EvaluateTopNUnguarded(const TopN& top_n,
+                                                const RowBitmap* selection) const {
+    if (top_n.limit < 0) return Status::InvalidArgument("TopN limit must not be negative");
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].column != top_n.column || entries_[i].empty()) continue;
+      PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
+      if (reader == nullptr) continue;
+      PFI_ASSIGN_OR_RETURN(FileIndexResult answer, reader->VisitTopN(top_n, selection));
+      if (answer.kind() != FileIndexResult::Kind::kRemain) return answer;
+    }
+    return FileIndexResult::Remain();
+  }
+
+  Result<std::vector<std::pair<std::string, std::string>>> DescribeUnguarded(
+      const IndexEntry& entry) const {
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].column != entry.column || entries_[i].index_type != entry.index_type) {
+        continue;
+      }
+      if (entries_[i].empty()) {
+        return std::vector<std::pair<std::string, std::string>>{{"empty", "true"}};
+      }
+      PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
+      if (reader == nullptr) {
+        return Status::NotFound("cannot read index '" + entry.index_type + "' on column '" +
+                                entry.column + "': unknown index type or column type");
+      }
+      return reader->Describe();
+    }
+    return Status::NotFound("no index '" + entry.index_type + "' on column '" + entry.column +
+                            "'");
+  }
+
+  // One lazily opened reader per entry; nullptr when it cannot be read (unknown index type,
+  // column absent from the row type): such an index answers REMAIN, as a missing one would.
+  struct Slot {
+    std::once_flag once;
+    Status status;
+    std::unique_ptr<index::ColumnIndexReader> reader;
+  };
+
+  const DataType* ColumnType(const std::string& column) const {
+    for (const Field& field : fields_) {
+      if (field.name == column) return &field.type;
+    }
+    const size_t bracket = column.find('[');
+    if (bracket != std::string::npos && column.back() == ']') {
+      const std::string map_name = column.substr(0, bracket);
+      for (const Field& field : fields_) {
+        if (field.name == map_name && field.type.root == TypeRoot::kMap &&
+            field.type.children.size() == 2) {
+          return &field.type.children[1];
+        }
+      }
+    }
+    return nullptr;
+  }
+
+  Result<const index::ColumnIndexReader*> ReaderAt(size_t i) const {
+    Slot& slot = slots_[i];
+    std::call_once(slot.once, [&] {
+      const IndexEntry& entry = entries_[i];
+      const index::IndexType* type = index::FindIndexType(entry.index_type);
+      const DataType* column_type = ColumnType(entry.column);
+      if (type == nullptr || column_type == nullptr || !type->CheckType(*column_type).ok()) {
+        return;
+      }
+      io::ByteSpan payload(bytes_.data() + entry.offset, static_cast<size_t>(entry.length));
+      auto reader = type->OpenReader(*column_type, payload);
+      if (reader.ok()) {
+        slot.reader = std::move(reader).ValueOrDie();
+      } else {
+        slot.status = reader.status().WithContext("column '" + entry.column + "' index '" +
+                                                  entry.index_type + "'");
+      }
+    });
+    if (!slot.status.ok()) return slot.status;
+    return static_cast<const index::ColumnIndexReader*>(slot.reader.get());
+  }
+
+  io::ByteSpan bytes_;
+  std::vector<Field> fields_;
+  std::shared_ptr<const void> keep_alive_;
+  std::vector<IndexEntry> entries_;
+  mutable std::vector<Slot> slots_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<FileIndexReader>> FileIndexReader::Open(
+    const uint8_t* data, size_t size, std::vector<Field> fields,
+    std::shared_ptr<const void> keep_alive) {
+  return api::CatchAll("FileIndexReader::Open",
+                       [&]() -> Result<std::shared_ptr<FileIndexReader>> {
+    if (data == nullptr && size > 0) return Status::InvalidArgument("null data with a size");
+    io::ByteSpan bytes(data, size);
+    PFI_ASSIGN_OR_RETURN(std::vector<IndexEntry> entries, container::ReadContainerHeader(bytes));
+    return std::shared_ptr<FileIndexReader>(std::make_shared<ContainerReader>(
+        bytes, std::move(fields), std::move(keep_alive), std::move(entries)));
+  });
+}
+
+}  // namespace pyfileindex

@@ -1,0 +1,185 @@
+// FileIndexWriter: the table options' index writers over one data file, packed into a container.
+#include <cstring>
+
+#include "api/boundary.h"
+#include "column/arrow_column.h"
+#include "container/container_format.h"
+#include "container/index_plan.h"
+#include "pyfileindex/writer.h"
+
+namespace pyfileindex {
+
+namespace {
+
+// The caller's Arrow structs are read through raw pointers: reject the malformed shapes that
+// would make us dereference null. (Buffers are checked per column type later.)
+Status CheckArrowStruct(const ArrowSchema& schema, const ArrowArray& array) {
+  if (schema.n_children < 0 || array.n_children < 0 || array.length < 0 || array.offset < 0) {
+    return Status::InvalidArgument("Arrow array with a negative length, offset or child count");
+  }
+  if (schema.n_children > 0 && (schema.children == nullptr || array.children == nullptr)) {
+    return Status::InvalidArgument("Arrow struct without its children");
+  }
+  for (int64_t c = 0; c < schema.n_children; ++c) {
+    if (schema.children[c] == nullptr || (c < array.n_children && array.children[c] == nullptr)) {
+      return Status::InvalidArgument("Arrow struct child " + std::to_string(c) + " is null");
+    }
+  }
+  return Status::OK();
+}
+
+class ContainerWriter final : public FileIndexWriter {
+ public:
+  ContainerWriter(std::vector<Field> fields) : fields_(std::move(fields)) {}
+
+  Status Init(const Options& table_options) {
+    PFI_ASSIGN_OR_RETURN(plan_, container::PlanIndexes(fields_, table_options));
+    for (const container::PlannedIndex& planned : plan_.indexes) {
+      auto writer = planned.type->MakeWriter(*planned.value_type, planned.options);
+      if (!writer.ok()) {
+        return writer.status().WithContext("index '" + std::string(planned.type->name()) +
+                                           "' on column '" + planned.output_name + "'");
+      }
+      writers_.push_back(std::move(writer).ValueOrDie());
+      rows_written_.push_back(0);
+    }
+    return Status::OK();
+  }
+
+  bool empty() const override { return plan_.indexes.empty(); }
+  int64_t row_count() const override { return rows_written_.empty() ? 0 : rows_written_[0]; }
+
+  Status Write(const ArrowSchema& schema, const ArrowArray& array) override {
+    return api::CatchAll("FileIndexWriter::Write", [&] { return WriteUnguarded(schema, array); });
+  }
+
+  Status WriteColumn(const std::string& field_name, const ArrowSchema& schema,
+                     const ArrowArray& array) override {
+    return api::CatchAll("FileIndexWriter::WriteColumn",
+                         [&] { return WriteColumnUnguarded(field_name, schema, array); });
+  }
+
+  Result<std::optional<std::vector<uint8_t>>> Finish() override {
+    return api::CatchAll("FileIndexWriter::Finish", [&] { return FinishUnguarded(); });
+  }
+
+ private:
+  Status WriteUnguarded(const ArrowSchema& schema, const ArrowArray& array) {
+    if (finished_) return Status::InvalidArgument("Write() after Finish()");
+    if (schema.format == nullptr || std::strcmp(schema.format, "+s") != 0) {
+      return Status::InvalidArgument("Write() takes a struct array (a record batch)");
+    }
+    if (schema.n_children != array.n_children) {
+      return Status::InvalidArgument("Arrow schema and array disagree on the column count");
+    }
+    PFI_RETURN_NOT_OK(CheckArrowStruct(schema, array));
+    for (size_t i = 0; i < plan_.indexes.size(); ++i) {
+      const std::string& name = fields_[plan_.indexes[i].field_index].name;
+      int64_t child = -1;
+      for (int64_t c = 0; c < schema.n_children; ++c) {
+        if (schema.children[c]->name != nullptr && name == schema.children[c]->name) child = c;
+      }
+      if (child < 0) {
+        return Status::InvalidArgument("column '" + name +
+                                       "' is indexed but missing from the written batch");
+      }
+      // A struct's offset and length apply to its children.
+      ArrowArray column = *array.children[child];
+      column.offset += array.offset;
+      column.length = array.length;
+      if (array.children[child]->length < array.offset + array.length) {
+        return Status::InvalidArgument("column '" + name + "' is shorter than its batch");
+      }
+      PFI_RETURN_NOT_OK(WriteIndex(i, *schema.children[child], column));
+    }
+    return Status::OK();
+  }
+
+  Status WriteColumnUnguarded(const std::string& field_name, const ArrowSchema& schema,
+                              const ArrowArray& array) {
+    if (finished_) return Status::InvalidArgument("WriteColumn() after Finish()");
+    bool known = false;
+    for (size_t i = 0; i < plan_.indexes.size(); ++i) {
+      if (fields_[plan_.indexes[i].field_index].name != field_name) continue;
+      known = true;
+      PFI_RETURN_NOT_OK(WriteIndex(i, schema, array));
+    }
+    for (const Field& field : fields_) known = known || field.name == field_name;
+    if (!known) return Status::NotFound("no field named '" + field_name + "'");
+    return Status::OK();
+  }
+
+  Result<std::optional<std::vector<uint8_t>>> FinishUnguarded() {
+    if (finished_) return Status::InvalidArgument("Finish() called twice");
+    finished_ = true;
+    if (empty()) return std::optional<std::vector<uint8_t>>();
+    for (size_t i = 1; i < rows_written_.size(); ++i) {
+      if (rows_written_[i] != rows_written_[0]) {
+        return Status::InvalidArgument(
+            "indexed columns were given different row counts: '" + plan_.indexes[0].output_name +
+            "' " + std::to_string(rows_written_[0]) + ", '" + plan_.indexes[i].output_name +
+            "' " + std::to_string(rows_written_[i]));
+      }
+    }
+    std::vector<container::ColumnPayloads> columns;
+    for (const auto& [output_name, index_ids] : plan_.layout) {
+      container::ColumnPayloads column;
+      column.column = output_name;
+      for (size_t id : index_ids) {
+        const container::PlannedIndex& planned = plan_.indexes[id];
+        std::optional<std::vector<uint8_t>> payload;
+        // A map-key writer that never saw a record is an "empty index" (Java: writer.empty()).
+        if (!(planned.map_key && rows_written_[id] == 0)) {
+          auto bytes = writers_[id]->Serialize();
+          if (!bytes.ok()) {
+            return bytes.status().WithContext("index '" + std::string(planned.type->name()) +
+                                              "' on column '" + output_name + "'");
+          }
+          payload = std::move(bytes).ValueOrDie();
+        }
+        column.indexes.emplace_back(std::string(planned.type->name()), std::move(payload));
+      }
+      columns.push_back(std::move(column));
+    }
+    PFI_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, container::WriteContainer(columns));
+    return std::optional<std::vector<uint8_t>>(std::move(bytes));
+  }
+
+  Status WriteIndex(size_t i, const ArrowSchema& schema, const ArrowArray& array) {
+    const container::PlannedIndex& planned = plan_.indexes[i];
+    const Field& field = fields_[planned.field_index];
+    Status status;
+    if (planned.map_key) {
+      status = column::MakeMapValueBatch(schema, array, field.type, *planned.map_key, &holder_);
+    } else {
+      status = column::MakeColumnBatch(schema, array, field.type, &holder_);
+    }
+    if (status.ok()) status = writers_[i]->Write(holder_.batch);
+    if (!status.ok()) {
+      return status.WithContext("index '" + std::string(planned.type->name()) + "' on column '" +
+                                planned.output_name + "'");
+    }
+    rows_written_[i] += array.length;
+    return Status::OK();
+  }
+
+  std::vector<Field> fields_;
+  container::IndexPlan plan_;
+  std::vector<std::unique_ptr<index::ColumnIndexWriter>> writers_;
+  std::vector<int64_t> rows_written_;
+  column::ColumnBatchHolder holder_;  // reused across batches: no per-batch reallocation
+  bool finished_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<FileIndexWriter>> FileIndexWriter::Make(std::vector<Field> fields,
+                                                               const Options& table_options) {
+  return api::CatchAll("FileIndexWriter::Make", [&]() -> Result<std::unique_ptr<FileIndexWriter>> {
+    auto writer = std::make_unique<ContainerWriter>(std::move(fields));
+    PFI_RETURN_NOT_OK(writer->Init(table_options));
+    return std::unique_ptr<FileIndexWriter>(std::move(writer));
+  });
+}
+
+}  // namespace pyfileindex

@@ -1,0 +1,95 @@
+#include "pyfileindex/predicate.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace pyfileindex {
+
+const char* PredicateOpName(PredicateOp op) {
+  switch (op) {
+    case PredicateOp::kEqual: return "=";
+    case PredicateOp::kNotEqual: return "<>";
+    case PredicateOp::kLessThan: return "<";
+    case PredicateOp::kLessOrEqual: return "<=";
+    case PredicateOp::kGreaterThan: return ">";
+    case PredicateOp::kGreaterOrEqual: return ">=";
+    case PredicateOp::kIn: return "IN";
+    case PredicateOp::kNotIn: return "NOT IN";
+    case PredicateOp::kIsNull: return "IS NULL";
+    case PredicateOp::kIsNotNull: return "IS NOT NULL";
+    case PredicateOp::kBetween: return "BETWEEN";
+    case PredicateOp::kAnd: return "AND";
+    case PredicateOp::kOr: return "OR";
+  }
+  return "?";
+}
+
+std::string Literal::ToString() const {
+  char buf[64];
+  switch (kind_) {
+    case Kind::kNull: return "NULL";
+    case Kind::kBool: return int_ ? "TRUE" : "FALSE";
+    case Kind::kInt: return std::to_string(int_);
+    case Kind::kDouble:
+      std::snprintf(buf, sizeof(buf), "%.17g", double_);
+      return buf;
+    case Kind::kString: return "'" + bytes_ + "'";
+    case Kind::kDecimal: return std::to_string(int_) + "E-" + std::to_string(scale_);
+    case Kind::kTimestamp:
+      std::snprintf(buf, sizeof(buf), "TIMESTAMP(%" PRId64 " ms + %d ns)", int_, nano_of_milli_);
+      return buf;
+  }
+  return "?";
+}
+
+std::string Predicate::ToString() const {
+  if (!is_leaf()) {
+    std::string text = "(";
+    for (size_t i = 0; i < children.size(); ++i) {
+      if (i > 0) text += std::string(" ") + PredicateOpName(op) + " ";
+      text += children[i]->ToString();
+    }
+    return text + ")";
+  }
+  std::string text = column + " " + PredicateOpName(op);
+  if (op == PredicateOp::kIn || op == PredicateOp::kNotIn) {
+    text += " (";
+    for (size_t i = 0; i < literals.size(); ++i) {
+      if (i > 0) text += ", ";
+      text += literals[i].ToString();
+    }
+    return text + ")";
+  }
+  if (op == PredicateOp::kBetween && literals.size() == 2) {
+    return text + " " + literals[0].ToString() + " AND " + literals[1].ToString();
+  }
+  for (const Literal& literal : literals) text += " " + literal.ToString();
+  return text;
+}
+
+std::shared_ptr<const Predicate> Predicate::Leaf(PredicateOp op, std::string column,
+                                                 std::vector<Literal> literals) {
+  auto node = std::make_shared<Predicate>();
+  node->op = op;
+  node->column = std::move(column);
+  node->literals = std::move(literals);
+  return node;
+}
+
+std::shared_ptr<const Predicate> Predicate::And(
+    std::vector<std::shared_ptr<const Predicate>> children) {
+  auto node = std::make_shared<Predicate>();
+  node->op = PredicateOp::kAnd;
+  node->children = std::move(children);
+  return node;
+}
+
+std::shared_ptr<const Predicate> Predicate::Or(
+    std::vector<std::shared_ptr<const Predicate>> children) {
+  auto node = std::make_shared<Predicate>();
+  node->op = PredicateOp::kOr;
+  node->children = std::move(children);
+  return node;
+}
+
+}  // namespace pyfileindex

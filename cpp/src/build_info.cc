@@ -1,0 +1,17 @@
+#include "pyfileindex/build_info.h"
+
+#include "roaring.h"
+
+#ifndef PYFILEINDEX_VERSION
+#error "PYFILEINDEX_VERSION must be defined by the build (see cpp/CMakeLists.txt)"
+#endif
+
+namespace pyfileindex {
+
+const char* LibraryVersion() { return PYFILEINDEX_VERSION; }
+
+// Read from the header this library was compiled against, so it names the CRoaring that is
+// actually linked in (the amalgamation is built into pyfileindex_core).
+const char* CRoaringVersion() { return ROARING_VERSION; }
+
+}  // namespace pyfileindex

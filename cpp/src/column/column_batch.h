@@ -1,0 +1,86 @@
+// ColumnBatch: one Arrow column (a slice of a data file's rows) seen as Paimon internal values.
+//
+// The Arrow adapter (arrow_column.h) validates an Arrow array against the column's Paimon type
+// and normalises it here, zero-copy where Arrow's layout already is Paimon's internal form.
+// Index writers read values through the typed accessors below; nothing here allocates per row.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "pyfileindex/data_type.h"
+
+namespace pyfileindex::column {
+
+// How the values of a batch are stored (after normalisation).
+enum class Physical : uint8_t {
+  kBool,       // uint8_t 0/1 per row
+  kInt8,       // TINYINT
+  kInt16,      // SMALLINT
+  kInt32,      // INT, DATE (days since epoch), TIME (millis of day)
+  kInt64,      // BIGINT
+  kFloat,      // FLOAT
+  kDouble,     // DOUBLE
+  kDecimal,    // int64 unscaled values (precision <= 18) -- `int64_values()`
+  kDecimal128, // 16-byte little-endian two's complement unscaled values (precision > 18)
+  kTimestamp,  // int64 in `timestamp_unit` since the epoch (TIMESTAMP / TIMESTAMP_LTZ)
+  kBytes,      // CHAR/VARCHAR (UTF-8) or BINARY/VARBINARY: one string_view per row
+};
+
+enum class TimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
+
+struct ColumnBatch {
+  const DataType* type = nullptr;  // the column's Paimon type (for a map key: the value type)
+  Physical physical = Physical::kInt32;
+  TimeUnit timestamp_unit = TimeUnit::kMicro;
+  int64_t length = 0;
+  int64_t null_count = 0;
+
+  // Validity: bit (validity_offset + i) of `validity` (LSB-first); null pointer = all valid.
+  const uint8_t* validity = nullptr;
+  int64_t validity_offset = 0;
+
+  // Fixed-width values, `length` of them, already offset to this batch's first row.
+  const void* values = nullptr;
+  // kBytes: one view per row (views of null rows are empty and must not be used).
+  const std::string_view* strings = nullptr;
+
+  bool IsValid(int64_t i) const {
+    if (validity == nullptr) return true;
+    const int64_t bit = validity_offset + i;
+    return (validity[bit >> 3] >> (bit & 7)) & 1;
+  }
+  bool IsNull(int64_t i) const { return !IsValid(i); }
+
+  template <typename T>
+  const T* values_as() const { return static_cast<const T*>(values); }
+  const uint8_t* bool_values() const { return values_as<uint8_t>(); }
+  const int8_t* int8_values() const { return values_as<int8_t>(); }
+  const int16_t* int16_values() const { return values_as<int16_t>(); }
+  const int32_t* int32_values() const { return values_as<int32_t>(); }
+  const int64_t* int64_values() const { return values_as<int64_t>(); }
+  const float* float_values() const { return values_as<float>(); }
+  const double* double_values() const { return values_as<double>(); }
+};
+
+// Floor division helpers shared by every index that maps timestamps (Paimon keeps
+// epoch millis + nano-of-milli; millis(ts) and micros(ts) floor towards -infinity).
+inline int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+inline int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
+
+// Converts a raw timestamp value of `unit` to Paimon's (epoch millis, nano of milli).
+struct EpochMillisNanos {
+  int64_t millis;
+  int32_t nano_of_milli;
+};
+EpochMillisNanos ToMillisNanos(int64_t value, TimeUnit unit, bool* overflow);
+// Paimon's Timestamp.getMillisecond() and toMicros() (floor); `overflow` set if out of range.
+int64_t ToEpochMillis(int64_t value, TimeUnit unit, bool* overflow);
+int64_t ToEpochMicros(int64_t value, TimeUnit unit, bool* overflow);
+
+}  // namespace pyfileindex::column

@@ -1,0 +1,110 @@
+#include "hash/xxh64.h"
+
+#include <cstring>
+
+namespace pyfileindex::hash {
+namespace {
+
+// The five 64-bit primes of the algorithm.
+constexpr uint64_t kPrime1 = 0x9E3779B185EBCA87ULL;
+constexpr uint64_t kPrime2 = 0xC2B2AE3D27D4EB4FULL;
+constexpr uint64_t kPrime3 = 0x165667B19E3779F9ULL;
+constexpr uint64_t kPrime4 = 0x85EBCA77C2B2AE63ULL;
+constexpr uint64_t kPrime5 = 0x27D4EB2F165667C5ULL;
+
+inline uint64_t RotateLeft(uint64_t x, int bits) { return (x << bits) | (x >> (64 - bits)); }
+
+// Input words are little-endian regardless of the host.
+inline uint64_t LoadWord64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
+}
+
+inline uint32_t LoadWord32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap32(v);
+#endif
+  return v;
+}
+
+// One lane step: mixes 8 input bytes into an accumulator.
+inline uint64_t Round(uint64_t acc, uint64_t input) {
+  acc += input * kPrime2;
+  acc = RotateLeft(acc, 31);
+  return acc * kPrime1;
+}
+
+// Folds a finished lane into the combined hash.
+inline uint64_t MergeLane(uint64_t hash, uint64_t lane) {
+  hash ^= Round(0, lane);
+  return hash * kPrime1 + kPrime4;
+}
+
+inline uint64_t Avalanche(uint64_t h) {
+  h ^= h >> 33;
+  h *= kPrime2;
+  h ^= h >> 29;
+  h *= kPrime3;
+  h ^= h >> 32;
+  return h;
+}
+
+}  // namespace
+
+uint64_t Xxh64(const void* data, size_t size, uint64_t seed) {
+  const uint8_t* p = static_cast<const uint8_t*>(data);
+  const uint8_t* const end = p + size;
+  uint64_t h;
+
+  if (size >= 32) {
+    // Four independent lanes over 32-byte stripes.
+    uint64_t lane1 = seed + kPrime1 + kPrime2;
+    uint64_t lane2 = seed + kPrime2;
+    uint64_t lane3 = seed;
+    uint64_t lane4 = seed - kPrime1;
+    const uint8_t* const last_stripe = end - 32;
+    do {
+      lane1 = Round(lane1, LoadWord64(p));
+      lane2 = Round(lane2, LoadWord64(p + 8));
+      lane3 = Round(lane3, LoadWord64(p + 16));
+      lane4 = Round(lane4, LoadWord64(p + 24));
+      p += 32;
+    } while (p <= last_stripe);
+    h = RotateLeft(lane1, 1) + RotateLeft(lane2, 7) + RotateLeft(lane3, 12) +
+        RotateLeft(lane4, 18);
+    h = MergeLane(h, lane1);
+    h = MergeLane(h, lane2);
+    h = MergeLane(h, lane3);
+    h = MergeLane(h, lane4);
+  } else {
+    h = seed + kPrime5;
+  }
+
+  h += static_cast<uint64_t>(size);
+
+  // The tail: 8-byte words, then at most one 4-byte word, then single bytes.
+  while (end - p >= 8) {
+    h ^= Round(0, LoadWord64(p));
+    h = RotateLeft(h, 27) * kPrime1 + kPrime4;
+    p += 8;
+  }
+  if (end - p >= 4) {
+    h ^= static_cast<uint64_t>(LoadWord32(p)) * kPrime1;
+    h = RotateLeft(h, 23) * kPrime2 + kPrime3;
+    p += 4;
+  }
+  while (p < end) {
+    h ^= static_cast<uint64_t>(*p) * kPrime5;
+    h = RotateLeft(h, 11) * kPrime1;
+    ++p;
+  }
+  return Avalanche(h);
+}
+
+}  // namespace pyfileindex::hash

@@ -1,0 +1,336 @@
+#include "index/bitmap/bitmap_reader.h"
+
+#include <algorithm>
+#include <string>
+
+#include "io/byte_reader.h"
+
+namespace pyfileindex::index::bitmap {
+
+namespace {
+
+Status CorruptAt(const std::string& what, size_t offset) {
+  return Status::Corrupt("bitmap index: " + what + " (payload offset " + std::to_string(offset) +
+                         ")");
+}
+
+// A count read from the payload, each item needing at least `min_item_bytes` of what is left.
+Result<uint32_t> CheckedCount(int32_t count, size_t min_item_bytes, const io::ByteReader& in,
+                              const char* what) {
+  if (count < 0) return CorruptAt(std::string("negative ") + what + " " + std::to_string(count),
+                                  in.position() - 4);
+  if (static_cast<uint64_t>(count) * min_item_bytes > in.remaining()) {
+    return CorruptAt(std::string(what) + " " + std::to_string(count) + " needs more than the " +
+                         std::to_string(in.remaining()) + " bytes left",
+                     in.position() - 4);
+  }
+  return static_cast<uint32_t>(count);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<BitmapIndexReader>> BitmapIndexReader::Open(const DataType& type,
+                                                                   ByteSpan payload) {
+  PFI_ASSIGN_OR_RETURN(KeyMapping mapping, KeyMappingFor(type));
+  std::unique_ptr<BitmapIndexReader> reader(new BitmapIndexReader(type, mapping, payload));
+  PFI_RETURN_NOT_OK(reader->Parse());
+  return reader;
+}
+
+Status BitmapIndexReader::Parse() {
+  io::ByteReader in(payload_.data(), payload_.size());
+  PFI_ASSIGN_OR_RETURN(uint8_t version, in.ReadU8("bitmap index version"));
+  if (version > 2) {
+    return Status::NotSupported("bitmap index version " + std::to_string(version) +
+                                " is newer than this reader supports (1, 2); Java says: "
+                                "your plugin version is lower than " +
+                                std::to_string(version));
+  }
+  if (version == 0) return CorruptAt("version byte 0", 0);
+  version_ = version;
+
+  PFI_ASSIGN_OR_RETURN(row_count_, in.ReadI32BE("row count"));
+  if (row_count_ < 0) return CorruptAt("negative row count " + std::to_string(row_count_), 1);
+  PFI_ASSIGN_OR_RETURN(key_count_, in.ReadI32BE("distinct key count"));
+  if (key_count_ < 0) {
+    return CorruptAt("negative distinct key count " + std::to_string(key_count_), 5);
+  }
+  PFI_ASSIGN_OR_RETURN(has_null_, in.ReadBool("has-null flag"));
+  if (has_null_) {
+    PFI_ASSIGN_OR_RETURN(null_offset_, in.ReadI32BE("null bitmap offset"));
+    if (version_ == 2) {
+      PFI_ASSIGN_OR_RETURN(null_length_, in.ReadI32BE("null bitmap length"));
+    }
+  }
+  return version_ == 1 ? ParseV1(&in) : ParseV2(&in);
+}
+
+Status BitmapIndexReader::ParseV1(io::ByteReader* in) {
+  const KeyKind kind = mapping_.kind;
+  PFI_ASSIGN_OR_RETURN(uint32_t count, CheckedCount(key_count_, MinEncodedKeySize(kind) + 4,
+                                                    *in, "distinct key count"));
+  v1_entries_.resize(count);
+  for (Entry& e : v1_entries_) {
+    PFI_ASSIGN_OR_RETURN(e.key, DecodeKey(kind, in));
+    PFI_ASSIGN_OR_RETURN(e.offset, in->ReadI32BE("bitmap offset"));
+  }
+  body_start_ = in->position();
+
+  // V1 stores no lengths: Java takes each body's length from the next non-negative offset in
+  // file order; the last body (and the null bitmap, if no body follows) is self-delimiting.
+  int32_t last_offset = has_null_ ? null_offset_ : -1;
+  Entry* last = nullptr;  // nullptr: the null bitmap
+  for (Entry& e : v1_entries_) {
+    if (e.offset < 0) continue;
+    if (last_offset >= 0) {
+      const int64_t length = int64_t{e.offset} - last_offset;
+      if (length < 0) return CorruptAt("bitmap offsets are not ascending", body_start_);
+      if (last != nullptr) {
+        last->length = static_cast<int32_t>(length);
+      } else {
+        null_length_ = static_cast<int32_t>(length);
+      }
+    }
+    last = &e;
+    last_offset = e.offset;
+  }
+
+  v1_sorted_.resize(count);
+  for (uint32_t i = 0; i < count; ++i) v1_sorted_[i] = i;
+  std::stable_sort(v1_sorted_.begin(), v1_sorted_.end(), [this, kind](uint32_t a, uint32_t b) {
+    return CompareKeys(kind, v1_entries_[a].key, v1_entries_[b].key) < 0;
+  });
+  return Status::OK();
+}
+
+Status BitmapIndexReader::ParseV2(io::ByteReader* in) {
+  const KeyKind kind = mapping_.kind;
+  PFI_ASSIGN_OR_RETURN(int32_t raw_blocks, in->ReadI32BE("index block count"));
+  PFI_ASSIGN_OR_RETURN(uint32_t block_count,
+                       CheckedCount(raw_blocks, MinEncodedKeySize(kind) + 4 + 4, *in,
+                                    "index block count"));
+  blocks_.resize(block_count);
+  for (Block& b : blocks_) {
+    PFI_ASSIGN_OR_RETURN(b.first_key, DecodeKey(kind, in));
+    PFI_ASSIGN_OR_RETURN(int32_t offset, in->ReadI32BE("index block offset"));
+    if (offset < 0) return CorruptAt("negative index block offset", in->position() - 4);
+    b.offset = static_cast<uint32_t>(offset);
+  }
+  PFI_ASSIGN_OR_RETURN(int32_t blocks_size, in->ReadI32BE("index blocks size"));
+  index_block_start_ = in->position();
+  if (blocks_size < 0 || static_cast<size_t>(blocks_size) > in->remaining()) {
+    return CorruptAt("index blocks size " + std::to_string(blocks_size) + " exceeds the " +
+                         std::to_string(in->remaining()) + " bytes left",
+                     index_block_start_ - 4);
+  }
+  body_start_ = index_block_start_ + static_cast<size_t>(blocks_size);
+  for (size_t i = 0; i < blocks_.size(); ++i) {
+    // Every block holds at least its 4-byte entry count; blocks are sorted and ascending.
+    if (uint64_t{blocks_[i].offset} + 4 > static_cast<uint64_t>(blocks_size) ||
+        (i > 0 && (blocks_[i].offset <= blocks_[i - 1].offset ||
+                   CompareKeys(kind, blocks_[i - 1].first_key, blocks_[i].first_key) >= 0))) {
+      return CorruptAt("index block " + std::to_string(i) + " is out of place",
+                       index_block_start_);
+    }
+  }
+  block_entries_.resize(blocks_.size());
+  return Status::OK();
+}
+
+Result<std::shared_ptr<const BitmapIndexReader::EntryList>> BitmapIndexReader::LoadBlock(
+    size_t b) const {
+  if (block_entries_[b]) return block_entries_[b];
+  const KeyKind kind = mapping_.kind;
+  const size_t start = index_block_start_ + blocks_[b].offset;
+  io::ByteReader in(payload_.data() + start, body_start_ - start, start);
+  PFI_ASSIGN_OR_RETURN(int32_t raw_count, in.ReadI32BE("index block entry count"));
+  PFI_ASSIGN_OR_RETURN(uint32_t count,
+                       CheckedCount(raw_count, MinEncodedKeySize(kind) + 8, in, "entry count"));
+  if (count == 0) return CorruptAt("empty index block " + std::to_string(b), start);
+  auto entries = std::make_shared<EntryList>(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    Entry& e = (*entries)[i];
+    PFI_ASSIGN_OR_RETURN(e.key, DecodeKey(kind, &in));
+    PFI_ASSIGN_OR_RETURN(e.offset, in.ReadI32BE("bitmap offset"));
+    PFI_ASSIGN_OR_RETURN(e.length, in.ReadI32BE("bitmap length"));
+    const KeyRef& previous = i == 0 ? blocks_[b].first_key : (*entries)[i - 1].key;
+    const int order = CompareKeys(kind, previous, e.key);
+    if (i == 0 ? order != 0 : order >= 0) {
+      return CorruptAt("keys of index block " + std::to_string(b) + " are out of order", start);
+    }
+  }
+  block_entries_[b] = entries;
+  return std::shared_ptr<const EntryList>(entries);
+}
+
+Result<roaring::Bitmap32> BitmapIndexReader::ReadBitmap(int32_t offset, int32_t length) const {
+  if (offset < 0) {
+    const int64_t row = -1 - int64_t{offset};
+    if (row >= row_count_) {
+      return CorruptAt("single row " + std::to_string(row) + " is beyond the row count " +
+                           std::to_string(row_count_),
+                       body_start_);
+    }
+    return roaring::Bitmap32::Of({static_cast<uint32_t>(row)});
+  }
+  const size_t pos = body_start_ + static_cast<size_t>(offset);
+  if (pos > payload_.size()) {
+    return CorruptAt("bitmap offset " + std::to_string(offset) + " is beyond the payload", pos);
+  }
+  size_t available = payload_.size() - pos;
+  if (length >= 0) {
+    if (static_cast<size_t>(length) > available) {
+      return CorruptAt("bitmap length " + std::to_string(length) + " exceeds the " +
+                           std::to_string(available) + " bytes left",
+                       pos);
+    }
+    available = static_cast<size_t>(length);
+  } else if (length != -1) {
+    return CorruptAt("negative bitmap length " + std::to_string(length), pos);
+  }
+  Result<roaring::Bitmap32> bitmap =
+      roaring::Bitmap32::Deserialize(payload_.data() + pos, available);
+  if (!bitmap.ok()) {
+    return bitmap.status().WithContext("bitmap index: bitmap at payload offset " +
+                                       std::to_string(pos));
+  }
+  if (!bitmap->IsEmpty() && bitmap->Maximum() >= static_cast<uint32_t>(row_count_)) {
+    return CorruptAt("bitmap holds row " + std::to_string(bitmap->Maximum()) +
+                         " beyond the row count " + std::to_string(row_count_),
+                     pos);
+  }
+  return bitmap;
+}
+
+Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::NullBitmapLocked() const {
+  if (!has_null_) return std::make_shared<const roaring::Bitmap32>();
+  if (!null_bitmap_) {
+    PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, ReadBitmap(null_offset_, null_length_));
+    null_bitmap_ = std::make_shared<const roaring::Bitmap32>(std::move(rows));
+  }
+  return null_bitmap_;
+}
+
+Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::EntryBitmapLocked(
+    const KeyRef& key) const {
+  const KeyKind kind = mapping_.kind;
+  const Entry* entry = nullptr;
+  uint64_t cache_id = 0;
+  if (version_ == 1) {
+    // Last entry with an equal key (Java's LinkedHashMap keeps the last put).
+    auto it = std::upper_bound(v1_sorted_.begin(), v1_sorted_.end(), key,
+                               [this, kind](const KeyRef& k, uint32_t i) {
+                                 return CompareKeys(kind, k, v1_entries_[i].key) < 0;
+                               });
+    if (it != v1_sorted_.begin() && CompareKeys(kind, v1_entries_[*(it - 1)].key, key) == 0) {
+      cache_id = *(it - 1);
+      entry = &v1_entries_[cache_id];
+    }
+  } else {
+    // The last block whose first key <= key, then an exact match inside it.
+    auto bit = std::upper_bound(blocks_.begin(), blocks_.end(), key,
+                                [kind](const KeyRef& k, const Block& b) {
+                                  return CompareKeys(kind, k, b.first_key) < 0;
+                                });
+    if (bit != blocks_.begin()) {
+      const size_t b = static_cast<size_t>(bit - blocks_.begin()) - 1;
+      PFI_ASSIGN_OR_RETURN(std::shared_ptr<const EntryList> entries, LoadBlock(b));
+      auto eit = std::lower_bound(entries->begin(), entries->end(), key,
+                                  [kind](const Entry& e, const KeyRef& k) {
+                                    return CompareKeys(kind, e.key, k) < 0;
+                                  });
+      if (eit != entries->end() && CompareKeys(kind, eit->key, key) == 0) {
+        const size_t i = static_cast<size_t>(eit - entries->begin());
+        cache_id = (uint64_t{b} << 32) | i;
+        entry = &*eit;
+      }
+    }
+  }
+  if (entry == nullptr) return std::make_shared<const roaring::Bitmap32>();
+  auto cached = bitmap_cache_.find(cache_id);
+  if (cached != bitmap_cache_.end()) return cached->second;
+  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, ReadBitmap(entry->offset, entry->length));
+  BitmapPtr ptr = std::make_shared<const roaring::Bitmap32>(std::move(rows));
+  bitmap_cache_.emplace(cache_id, ptr);
+  return ptr;
+}
+
+Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::BitmapOf(const LiteralKey& key) const {
+  if (key.kind == LiteralKey::Kind::kNoMatch) return std::make_shared<const roaring::Bitmap32>();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (key.kind == LiteralKey::Kind::kNull) return NullBitmapLocked();
+  return EntryBitmapLocked(key.key);
+}
+
+Result<roaring::Bitmap32> BitmapIndexReader::RowsEqualTo(const Literal& literal) const {
+  PFI_ASSIGN_OR_RETURN(LiteralKey key, LiteralToKey(mapping_, type_, literal));
+  PFI_ASSIGN_OR_RETURN(BitmapPtr rows, BitmapOf(key));
+  return roaring::Bitmap32(*rows);
+}
+
+Result<roaring::Bitmap32> BitmapIndexReader::UnionOf(const std::vector<Literal>& literals) const {
+  std::vector<BitmapPtr> held;
+  held.reserve(literals.size());
+  for (const Literal& literal : literals) {
+    PFI_ASSIGN_OR_RETURN(LiteralKey key, LiteralToKey(mapping_, type_, literal));
+    PFI_ASSIGN_OR_RETURN(BitmapPtr rows, BitmapOf(key));
+    held.push_back(std::move(rows));
+  }
+  if (held.size() == 1) return roaring::Bitmap32(*held[0]);
+  std::vector<const roaring::Bitmap32*> inputs;
+  inputs.reserve(held.size());
+  for (const BitmapPtr& p : held) inputs.push_back(p.get());
+  return roaring::Bitmap32::FastUnion(inputs);
+}
+
+Result<FileIndexResult> BitmapIndexReader::Visit(const Predicate& leaf) const {
+  const PredicateOp op = leaf.op;
+  const bool single = op == PredicateOp::kEqual || op == PredicateOp::kNotEqual;
+  const bool list = op == PredicateOp::kIn || op == PredicateOp::kNotIn;
+  const bool nullness = op == PredicateOp::kIsNull || op == PredicateOp::kIsNotNull;
+  if (!single && !list && !nullness) return FileIndexResult::Remain();
+  if (single && leaf.literals.size() != 1) {
+    return Status::InvalidArgument(std::string(PredicateOpName(op)) +
+                                   " needs exactly one literal");
+  }
+  // Java: = and IN look up the union of the literals' bitmaps; IS NULL looks up the null
+  // literal. <>, NOT IN and IS NOT NULL flip that union over [0, rowCount), so rows that are
+  // null stay in the answer of <> and NOT IN (a superset, as in Java).
+  std::vector<Literal> null_literal;
+  const std::vector<Literal>* literals = &leaf.literals;
+  if (nullness) {
+    null_literal.push_back(Literal::Null());
+    literals = &null_literal;
+  }
+  const bool negated = op == PredicateOp::kNotEqual || op == PredicateOp::kNotIn;
+  if (negated && type_.IsTimestamp() && type_.precision > 6) {
+    // Keys are microseconds: a key's rows may hold values that differ from the literal in
+    // nanoseconds, so flipping would drop true matches (Java 2.0 does; docs/DIFFERENCES.md).
+    return FileIndexResult::Remain();
+  }
+  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, UnionOf(*literals));
+  if (negated || op == PredicateOp::kIsNotNull) {
+    rows.Flip(0, static_cast<uint64_t>(row_count_));
+  }
+  return FileIndexResult::Rows(RowBitmap(std::move(rows)));
+}
+
+Result<std::vector<std::pair<std::string, std::string>>> BitmapIndexReader::Describe() const {
+  uint64_t null_rows = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    PFI_ASSIGN_OR_RETURN(BitmapPtr nulls, NullBitmapLocked());
+    null_rows = nulls->Cardinality();
+  }
+  std::vector<std::pair<std::string, std::string>> facts = {
+      {"version", std::to_string(version_)},
+      {"row_count", std::to_string(row_count_)},
+      {"cardinality", std::to_string(key_count_)},
+      {"null_count", std::to_string(null_rows)},
+      {"key_type", std::string(KeyKindName(mapping_.kind))},
+  };
+  if (version_ == 2) facts.emplace_back("index_blocks", std::to_string(blocks_.size()));
+  return facts;
+}
+
+}  // namespace pyfileindex::index::bitmap

@@ -1,0 +1,95 @@
+// BitmapIndexReader: answers predicates from a bitmap index payload (V1 or V2), like Paimon's
+// BitmapFileIndex.Reader, but with every length/offset/count checked against the payload.
+//
+// Opening parses the head (V1: the whole dictionary; V2: the block index only). V2 blocks are
+// parsed when first searched; bitmaps are read when first needed. Both are cached, under one
+// mutex, so a reader can be shared by threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "index/bitmap/bitmap_key.h"
+#include "index/index_type.h"
+#include "roaring/bitmap32.h"
+
+namespace pyfileindex::index::bitmap {
+
+class BitmapIndexReader final : public ColumnIndexReader {
+ public:
+  // `payload` must outlive the reader (string keys and bitmaps are read from it lazily).
+  static Result<std::unique_ptr<BitmapIndexReader>> Open(const DataType& type, ByteSpan payload);
+
+  Result<FileIndexResult> Visit(const Predicate& leaf) const override;
+  Result<std::vector<std::pair<std::string, std::string>>> Describe() const override;
+
+  int version() const { return version_; }
+  int32_t row_count() const { return row_count_; }
+
+  // The rows whose value equals `literal` (the null literal: the null rows).
+  Result<roaring::Bitmap32> RowsEqualTo(const Literal& literal) const;
+
+ private:
+  struct Entry {
+    KeyRef key;
+    int32_t offset = 0;   // body-relative, or -1-row for a single-row key
+    int32_t length = -1;  // bytes, or -1: unknown (read the self-delimiting bitmap)
+  };
+  struct Block {
+    KeyRef first_key;
+    uint32_t offset = 0;  // relative to the first index block
+  };
+  using BitmapPtr = std::shared_ptr<const roaring::Bitmap32>;
+  using EntryList = std::vector<Entry>;
+
+  BitmapIndexReader(const DataType& type, const KeyMapping& mapping, ByteSpan payload)
+      : type_(type), mapping_(mapping), payload_(payload) {}
+
+  Status Parse();
+  Status ParseV1(io::ByteReader* in);
+  Status ParseV2(io::ByteReader* in);
+  // Parses V2 block `b`'s entries (caller holds mutex_).
+  Result<std::shared_ptr<const EntryList>> LoadBlock(size_t b) const;
+
+  // The cached bitmap of a literal key (empty if absent). Takes mutex_.
+  Result<BitmapPtr> BitmapOf(const LiteralKey& key) const;
+  Result<BitmapPtr> NullBitmapLocked() const;
+  Result<BitmapPtr> EntryBitmapLocked(const KeyRef& key) const;
+  // Reads the bitmap stored at (offset, length) (see Entry).
+  Result<roaring::Bitmap32> ReadBitmap(int32_t offset, int32_t length) const;
+
+  // Union of the literals' bitmaps (Java getInListResultBitmap).
+  Result<roaring::Bitmap32> UnionOf(const std::vector<Literal>& literals) const;
+
+  DataType type_;
+  KeyMapping mapping_;
+  ByteSpan payload_;
+
+  int version_ = 0;
+  int32_t row_count_ = 0;
+  int32_t key_count_ = 0;
+  bool has_null_ = false;
+  int32_t null_offset_ = 0;
+  int32_t null_length_ = -1;
+  size_t body_start_ = 0;
+
+  // V1: entries in file order and their positions sorted by key.
+  EntryList v1_entries_;
+  std::vector<uint32_t> v1_sorted_;
+  // V2: the block index; blocks lie in [index_block_start_, body_start_).
+  std::vector<Block> blocks_;
+  size_t index_block_start_ = 0;
+
+  mutable std::mutex mutex_;
+  mutable std::vector<std::shared_ptr<const EntryList>> block_entries_;  // V2, by block
+  mutable std::unordered_map<uint64_t, BitmapPtr> bitmap_cache_;  // by entry position
+  mutable BitmapPtr null_bitmap_;
+};
+
+}  // namespace pyfileindex::index::bitmap

@@ -1,0 +1,284 @@
+#include "index/bitmap/bitmap_writer.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "index/bitmap/meta_writer.h"
+#include "io/byte_writer.h"
+
+namespace pyfileindex::index::bitmap {
+
+using column::ColumnBatch;
+using column::Physical;
+
+namespace {
+
+constexpr int64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java counts rows in an int
+
+Physical ExpectedPhysical(const KeyMapping& mapping) {
+  if (mapping.is_timestamp) return Physical::kTimestamp;
+  switch (mapping.kind) {
+    case KeyKind::kBool: return Physical::kBool;
+    case KeyKind::kByte: return Physical::kInt8;
+    case KeyKind::kShort: return Physical::kInt16;
+    case KeyKind::kInt: return Physical::kInt32;
+    case KeyKind::kLong: return Physical::kInt64;
+    case KeyKind::kFloat: return Physical::kFloat;
+    case KeyKind::kDouble: return Physical::kDouble;
+    case KeyKind::kString: return Physical::kBytes;
+  }
+  return Physical::kInt32;
+}
+
+}  // namespace
+
+Result<WriterOptions> ParseWriterOptions(const Options& options) {
+  WriterOptions out;
+  PFI_ASSIGN_OR_RETURN(int64_t version, options.GetInt("version", 2));
+  if (version != 1 && version != 2) {
+    // Java accepts the option and fails when serializing ("invalid version: N"); failing
+    // before any row is indexed is kinder and ends the same way.
+    return Status::InvalidArgument("bitmap index: invalid version: " + std::to_string(version) +
+                                   " (supported: 1, 2)");
+  }
+  out.version = static_cast<int>(version);
+  if (out.version == 2) {  // Java parses the block size only when writing V2
+    PFI_ASSIGN_OR_RETURN(out.block_size_limit,
+                         options.GetMemorySize("index-block-size", 16 * 1024));
+  }
+  return out;
+}
+
+BitmapIndexWriter::BitmapIndexWriter(const DataType& type, const KeyMapping& mapping,
+                                     WriterOptions options)
+    : type_(type), mapping_(mapping), options_(options) {
+  if (mapping_.kind == KeyKind::kString) {
+    strings_ = std::make_unique<StringKeyDictionary>();
+  } else {
+    numeric_ = std::make_unique<NumericKeyDictionary>(mapping_.kind);
+  }
+}
+
+const WriterKeys& BitmapIndexWriter::keys() const {
+  if (strings_) return *strings_;
+  return *numeric_;
+}
+
+Status BitmapIndexWriter::CheckBatch(const ColumnBatch& batch) const {
+  if (failed_) return Status::InvalidArgument("bitmap index: the writer failed earlier");
+  if (batch.length < 0) return Status::InvalidArgument("bitmap index: negative batch length");
+  if (batch.length > 0) {
+    if (batch.physical != ExpectedPhysical(mapping_)) {
+      return Status::InvalidArgument("bitmap index on a " + type_.ToString() +
+                                     " column received values of another physical kind");
+    }
+    const bool has_values =
+        mapping_.kind == KeyKind::kString ? batch.strings != nullptr : batch.values != nullptr;
+    if (!has_values) return Status::InvalidArgument("bitmap index: batch without values");
+  }
+  if (row_count_ + batch.length > kMaxRows) {
+    return Status::InvalidArgument("bitmap index: more than 2^31-1 rows in one data file");
+  }
+  return Status::OK();
+}
+
+Status BitmapIndexWriter::Write(const ColumnBatch& batch) {
+  PFI_RETURN_NOT_OK(CheckBatch(batch));
+  for (int64_t begin = 0; begin < batch.length; begin += kChunkRows) {
+    const int64_t n = std::min(kChunkRows, batch.length - begin);
+    Status status = AddChunk(batch, begin, n);
+    if (!status.ok()) {
+      failed_ = true;  // earlier rows of the batch are already in: no consistent result
+      return status;
+    }
+  }
+  row_count_ += batch.length;
+  return Status::OK();
+}
+
+template <typename KeyAt>
+void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int64_t n,
+                                   KeyAt key_at) {
+  NumericKeyDictionary& dict = *numeric_;
+  const uint32_t first_row = static_cast<uint32_t>(row_count_ + begin);
+  if (batch.validity == nullptr || batch.null_count == 0) {
+    int64_t i = 0;
+    if (dict.IsLarge()) {
+      // Many distinct keys: hide the table's cache misses behind a prefetch.
+      constexpr int64_t kAhead = 16;
+      for (; i + kAhead < n; ++i) {
+        dict.Prefetch(key_at(begin + i + kAhead));
+        rows_.Append(dict.Intern(key_at(begin + i)), first_row + static_cast<uint32_t>(i));
+      }
+    }
+    for (; i < n; ++i) {
+      rows_.Append(dict.Intern(key_at(begin + i)), first_row + static_cast<uint32_t>(i));
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t row = first_row + static_cast<uint32_t>(i);
+    if (batch.IsValid(begin + i)) {
+      rows_.Append(dict.Intern(key_at(begin + i)), row);
+    } else {
+      nulls_.Append(row);
+    }
+  }
+}
+
+void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int64_t n) {
+  StringKeyDictionary& dict = *strings_;
+  const std::string_view* values = batch.strings;
+  const bool check_nulls = !(batch.validity == nullptr || batch.null_count == 0);
+  const uint32_t first_row = static_cast<uint32_t>(row_count_ + begin);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t row = first_row + static_cast<uint32_t>(i);
+    if (!check_nulls || batch.IsValid(begin + i)) {
+      rows_.Append(dict.Intern(values[begin + i]), row);
+    } else {
+      nulls_.Append(row);
+    }
+  }
+}
+
+Status BitmapIndexWriter::TimestampKeys(const ColumnBatch& batch, int64_t begin, int64_t n) {
+  const int64_t* values = batch.int64_values() + begin;
+  ts_keys_.resize(static_cast<size_t>(n));
+  const bool micros = mapping_.timestamp_micros;
+  for (int64_t i = 0; i < n; ++i) {
+    bool overflow = false;
+    ts_keys_[i] = micros ? column::ToEpochMicros(values[i], batch.timestamp_unit, &overflow)
+                         : column::ToEpochMillis(values[i], batch.timestamp_unit, &overflow);
+    if (overflow && batch.IsValid(begin + i)) {
+      return Status::InvalidArgument(
+          "bitmap index: timestamp " + std::to_string(values[i]) + " at row " +
+          std::to_string(row_count_ + begin + i) + " does not fit a long in " +
+          (micros ? "microseconds" : "milliseconds"));
+    }
+  }
+  return Status::OK();
+}
+
+Status BitmapIndexWriter::AddChunk(const ColumnBatch& batch, int64_t begin, int64_t n) {
+  if (mapping_.is_timestamp) {
+    const column::TimeUnit unit = batch.timestamp_unit;
+    const bool native = mapping_.timestamp_micros ? unit == column::TimeUnit::kMicro
+                                                  : unit == column::TimeUnit::kMilli;
+    if (native) {
+      const int64_t* v = batch.int64_values();
+      AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
+      return Status::OK();
+    }
+    PFI_RETURN_NOT_OK(TimestampKeys(batch, begin, n));
+    const int64_t* v = ts_keys_.data();  // indexed by row - begin
+    AddNumeric(batch, begin, n, [v, begin](int64_t i) { return IntegerBits(v[i - begin]); });
+    return Status::OK();
+  }
+  switch (mapping_.kind) {
+    case KeyKind::kBool: {
+      const uint8_t* v = batch.bool_values();
+      AddNumeric(batch, begin, n, [v](int64_t i) -> uint64_t { return v[i] != 0; });
+      break;
+    }
+    case KeyKind::kByte: {
+      const int8_t* v = batch.int8_values();
+      AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
+      break;
+    }
+    case KeyKind::kShort: {
+      const int16_t* v = batch.int16_values();
+      AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
+      break;
+    }
+    case KeyKind::kInt: {
+      const int32_t* v = batch.int32_values();
+      AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
+      break;
+    }
+    case KeyKind::kLong: {
+      const int64_t* v = batch.int64_values();
+      AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
+      break;
+    }
+    case KeyKind::kFloat: {
+      const float* v = batch.float_values();
+      AddNumeric(batch, begin, n, [v](int64_t i) { return FloatBits(v[i]); });
+      break;
+    }
+    case KeyKind::kDouble: {
+      const double* v = batch.double_values();
+      AddNumeric(batch, begin, n, [v](int64_t i) { return DoubleBits(v[i]); });
+      break;
+    }
+    case KeyKind::kString: AddStrings(batch, begin, n); break;
+  }
+  return Status::OK();
+}
+
+Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
+  if (failed_) return Status::InvalidArgument("bitmap index: the writer failed earlier");
+  const WriterKeys& keys = this->keys();
+  const std::vector<uint32_t> java_order = keys.JavaOrder();
+  std::vector<uint32_t> sorted_ids;
+  if (options_.version == 2) sorted_ids = keys.SortedIds();
+
+  std::vector<MetaEntry> entries(keys.size());
+  for (uint32_t id = 0; id < entries.size(); ++id) entries[id].key_id = id;
+  MetaHead head;
+  head.row_count = static_cast<int32_t>(row_count_);
+  auto write_meta = [&](io::ByteWriter* meta) -> Status {
+    if (options_.version == 2) {
+      return WriteMetaV2(head, entries, keys, sorted_ids, options_.block_size_limit, meta);
+    }
+    std::vector<MetaEntry> ordered;
+    ordered.reserve(java_order.size());
+    for (uint32_t id : java_order) ordered.push_back(entries[id]);
+    WriteMetaV1(head, ordered, keys, meta);
+    return Status::OK();
+  };
+
+  // The meta's size does not depend on the offset values, so it is measured first and the
+  // bodies are serialized once, straight into their final place after it.
+  const uint64_t null_count = nulls_.Count();
+  head.has_null = null_count > 0;
+  io::ByteWriter sizing;
+  PFI_RETURN_NOT_OK(write_meta(&sizing));
+  const size_t meta_size = sizing.size();
+  sizing = io::ByteWriter();
+
+  // Body: the null bitmap (only when it has >= 2 rows), then the bitmaps of keys with >= 2
+  // rows, in HashMap order. Offsets are body-relative.
+  std::vector<uint8_t> out(meta_size);
+  nulls_.SerializeTo(&out);
+  const size_t null_bytes = out.size() - meta_size;
+  if (null_count <= 1) out.resize(meta_size);
+  for (uint32_t id : java_order) {
+    MetaEntry& e = entries[id];
+    RowList& rows = rows_[id];
+    if (rows.IsSingle()) {
+      e.offset = -1 - static_cast<int32_t>(rows.OnlyRow());
+      e.length = -1;
+      continue;
+    }
+    const size_t start = out.size();
+    rows.SerializeTo(&out);
+    if (out.size() - meta_size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+      return Status::InvalidArgument("bitmap index: the bitmaps exceed 2 GiB");
+    }
+    e.offset = static_cast<int32_t>(start - meta_size);
+    e.length = static_cast<int32_t>(out.size() - start);
+  }
+
+  head.null_offset = null_count == 1 ? -1 - static_cast<int32_t>(nulls_.FirstRow()) : 0;
+  head.null_length = static_cast<int32_t>(null_bytes);
+  io::ByteWriter meta;
+  meta.Reserve(meta_size);
+  PFI_RETURN_NOT_OK(write_meta(&meta));
+  if (meta.size() != meta_size) return Status::Internal("bitmap index: meta size changed");
+  std::copy(meta.data(), meta.data() + meta_size, out.begin());
+  return out;
+}
+
+}  // namespace pyfileindex::index::bitmap

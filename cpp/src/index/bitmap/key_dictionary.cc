@@ -1,0 +1,116 @@
+#include "index/bitmap/key_dictionary.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "java/hash_codes.h"
+
+namespace pyfileindex::index::bitmap {
+
+namespace {
+
+constexpr unsigned kInitialLog2Slots = 10;
+
+// Rebuilds an open-addressing table at twice the size, placing every id by `slot_of`.
+template <typename SlotT, typename SlotOf>
+void Rehash(std::vector<SlotT>* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
+            uint32_t empty) {
+  std::vector<SlotT> old = std::move(*slots);
+  const size_t capacity = old.size() * 2;
+  slots->assign(capacity, SlotT{0, empty});
+  *mask = capacity - 1;
+  *shift -= 1;
+  for (const SlotT& s : old) {
+    if (s.id == empty) continue;
+    size_t i = slot_of(s);
+    while ((*slots)[i].id != empty) i = (i + 1) & *mask;
+    (*slots)[i] = s;
+  }
+}
+
+}  // namespace
+
+// ---- numeric --------------------------------------------------------------------------------
+
+NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
+    : kind_(kind),
+      slots_(size_t{1} << kInitialLog2Slots, Slot{0, kEmpty}),
+      mask_((size_t{1} << kInitialLog2Slots) - 1),
+      shift_(64 - kInitialLog2Slots),
+      order_(java::JavaHashMapOrder::Mode::kComputeIfAbsent,
+             [this](uint32_t a, uint32_t b) {
+               return CompareKeys(kind_, key(a), key(b));
+             }) {}
+
+uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
+  const uint32_t id = static_cast<uint32_t>(keys_.size());
+  slots_[slot] = Slot{bits, id};
+  keys_.push_back(bits);
+  order_.InsertNew(NumericJavaHash(kind_, bits));
+  touch_pending_ = order_.ResizePending();
+  if (keys_.size() * 4 > slots_.size() * 3) Grow();  // load <= 0.75
+  return id;
+}
+
+void NumericKeyDictionary::Touch() {
+  order_.TouchExisting();
+  touch_pending_ = false;
+}
+
+void NumericKeyDictionary::Grow() {
+  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return SlotOf(s.bits); }, kEmpty);
+}
+
+std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
+  std::vector<std::pair<uint64_t, uint32_t>> tagged(keys_.size());
+  for (uint32_t id = 0; id < keys_.size(); ++id) {
+    tagged[id] = {NumericSortKey(kind_, keys_[id]), id};
+  }
+  std::sort(tagged.begin(), tagged.end());
+  std::vector<uint32_t> ids(tagged.size());
+  for (size_t i = 0; i < tagged.size(); ++i) ids[i] = tagged[i].second;
+  return ids;
+}
+
+// ---- strings --------------------------------------------------------------------------------
+
+StringKeyDictionary::StringKeyDictionary()
+    : slots_(size_t{1} << kInitialLog2Slots, Slot{0, kEmpty}),
+      mask_((size_t{1} << kInitialLog2Slots) - 1),
+      shift_(64 - kInitialLog2Slots),
+      offsets_{0},
+      order_(java::JavaHashMapOrder::Mode::kComputeIfAbsent, [this](uint32_t a, uint32_t b) {
+        return java::BinaryStringCompareTo(View(a), View(b));
+      }) {}
+
+uint32_t StringKeyDictionary::Insert(std::string_view bytes, uint64_t hash, size_t slot) {
+  const uint32_t id = static_cast<uint32_t>(size());
+  slots_[slot] = Slot{hash, id};
+  arena_.insert(arena_.end(), bytes.begin(), bytes.end());
+  offsets_.push_back(arena_.size());
+  order_.InsertNew(java::BinaryStringHashCode(bytes));
+  touch_pending_ = order_.ResizePending();
+  if (size() * 4 > slots_.size() * 3) Grow();  // load <= 0.75
+  return id;
+}
+
+void StringKeyDictionary::Touch() {
+  order_.TouchExisting();
+  touch_pending_ = false;
+}
+
+void StringKeyDictionary::Grow() {
+  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return s.hash >> shift_; }, kEmpty);
+}
+
+std::vector<uint32_t> StringKeyDictionary::SortedIds() const {
+  std::vector<uint32_t> ids(size());
+  for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
+  std::sort(ids.begin(), ids.end(), [this](uint32_t a, uint32_t b) {
+    return java::BinaryStringCompareTo(View(a), View(b)) < 0;
+  });
+  return ids;
+}
+
+}  // namespace pyfileindex::index::bitmap

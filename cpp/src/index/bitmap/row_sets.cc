@@ -1,0 +1,87 @@
+#include "index/bitmap/row_sets.h"
+
+#include <cstdlib>
+#include <new>
+#include <utility>
+
+#include "index/bitmap/java_roaring_encoder.h"
+
+namespace pyfileindex::index::bitmap {
+
+namespace {
+constexpr uint32_t kFirstCapacity = 4;
+}
+
+RowList::~RowList() { Release(); }
+
+RowList::RowList(RowList&& other) noexcept
+    : heap_(nullptr), size_(0), capacity_(0) {
+  *this = std::move(other);
+}
+
+RowList& RowList::operator=(RowList&& other) noexcept {
+  if (this != &other) {
+    Release();
+    if (other.capacity_ > 0) {
+      heap_ = other.heap_;
+    } else {
+      inline_row_ = other.inline_row_;
+    }
+    size_ = other.size_;
+    capacity_ = other.capacity_;
+    flushed_ = std::move(other.flushed_);
+    other.heap_ = nullptr;
+    other.size_ = other.capacity_ = 0;
+  }
+  return *this;
+}
+
+void RowList::Release() {
+  if (capacity_ > 0) std::free(heap_);
+  heap_ = nullptr;
+  size_ = capacity_ = 0;
+}
+
+void RowList::AppendSlow(uint32_t row) {
+  if (capacity_ == 0) {
+    // Second row: leave the inline slot for a heap array.
+    const uint32_t first = inline_row_;
+    uint32_t* rows = static_cast<uint32_t*>(std::malloc(kFirstCapacity * sizeof(uint32_t)));
+    if (rows == nullptr) throw std::bad_alloc();
+    rows[0] = first;
+    heap_ = rows;
+    capacity_ = kFirstCapacity;
+  } else if (size_ >= kFlushRows) {
+    // A frequent key: its rows so far go into a bitmap (compact for dense rows).
+    if (!flushed_) flushed_ = std::make_unique<roaring::Bitmap32>();
+    flushed_->AddMany(heap_, size_);
+    size_ = 0;
+  } else {
+    const uint32_t grown = capacity_ * 2;
+    void* bigger = std::realloc(heap_, size_t{grown} * sizeof(uint32_t));
+    if (bigger == nullptr) throw std::bad_alloc();
+    heap_ = static_cast<uint32_t*>(bigger);
+    capacity_ = grown;
+  }
+  heap_[size_++] = row;
+}
+
+uint64_t RowList::Count() const { return (flushed_ ? flushed_->Cardinality() : 0) + size_; }
+
+uint32_t RowList::FirstRow() const {
+  if (flushed_ && !flushed_->IsEmpty()) return flushed_->Minimum();
+  return capacity_ == 0 ? inline_row_ : heap_[0];
+}
+
+void RowList::SerializeTo(std::vector<uint8_t>* out) {
+  const uint32_t* rows = capacity_ == 0 ? &inline_row_ : heap_;
+  if (!flushed_) {
+    AppendJavaRoaring(rows, size_, out);
+    return;
+  }
+  flushed_->AddMany(rows, size_);
+  size_ = 0;
+  flushed_->SerializeTo(out);
+}
+
+}  // namespace pyfileindex::index::bitmap

@@ -1,0 +1,80 @@
+// RowList / RowSets: the rows of every distinct key (and of the nulls), collected in row order.
+//
+// A key's rows are appended to a plain growable array (amortised: no allocation per row) and
+// serialized at the end straight from that sorted array (java_roaring_encoder.h). A key's first
+// row is stored inline, so unique-value columns allocate nothing per key; a key whose pending
+// array reaches kFlushRows moves it into a roaring bitmap, which bounds memory for frequent
+// keys at roughly what Java's bitmaps take.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "roaring/bitmap32.h"
+
+namespace pyfileindex::index::bitmap {
+
+class RowList {
+ public:
+  static constexpr uint32_t kFlushRows = 1u << 14;
+
+  RowList() : heap_(nullptr) {}
+  ~RowList();
+  RowList(RowList&& other) noexcept;
+  RowList& operator=(RowList&& other) noexcept;
+  RowList(const RowList&) = delete;
+  RowList& operator=(const RowList&) = delete;
+
+  // `row` must be greater than every row appended before.
+  void Append(uint32_t row) {
+    if (size_ < capacity_) {
+      heap_[size_++] = row;
+    } else if (capacity_ == 0 && size_ == 0) {
+      inline_row_ = row;
+      size_ = 1;
+    } else {
+      AppendSlow(row);
+    }
+  }
+
+  uint64_t Count() const;
+  bool IsSingle() const { return flushed_ == nullptr && size_ == 1; }
+  uint32_t OnlyRow() const { return capacity_ == 0 ? inline_row_ : heap_[0]; }  // IsSingle()
+  uint32_t FirstRow() const;  // Count() >= 1
+
+  // Appends Java's RoaringBitmap32.serialize() bytes of the rows to `out`.
+  void SerializeTo(std::vector<uint8_t>* out);
+
+ private:
+  void AppendSlow(uint32_t row);
+  void Release();
+
+  // 24 bytes per key: with millions of keys, this struct is most of the writer's memory.
+  union {
+    uint32_t* heap_;       // capacity_ > 0: pending rows (malloc'd)
+    uint32_t inline_row_;  // capacity_ == 0: the only row, if size_ == 1
+  };
+  uint32_t size_ = 0;      // pending rows
+  uint32_t capacity_ = 0;  // 0: at most one row, kept inline
+  std::unique_ptr<roaring::Bitmap32> flushed_;  // earlier rows, once kFlushRows were pending
+};
+
+// One RowList per dense key id.
+class RowSets {
+ public:
+  // Adds `row` to key `id`; ids are dense, a new id is exactly the number of keys so far.
+  void Append(uint32_t id, uint32_t row) {
+    if (id == lists_.size()) lists_.emplace_back();
+    lists_[id].Append(row);
+  }
+  size_t size() const { return lists_.size(); }
+  RowList& operator[](uint32_t id) { return lists_[id]; }
+  const RowList& operator[](uint32_t id) const { return lists_[id]; }
+
+ private:
+  std::vector<RowList> lists_;
+};
+
+}  // namespace pyfileindex::index::bitmap

@@ -1,0 +1,215 @@
+#include "index/bloom_filter/bloom_filter_index.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index/bloom_filter/bloom_probes.h"
+#include "index/bloom_filter/bloom_shape.h"
+#include "index/bloom_filter/fast_hash.h"
+#include "io/endian.h"
+
+namespace pyfileindex::index {
+namespace {
+
+using bloom_filter::BloomProbes;
+using bloom_filter::BloomShape;
+using bloom_filter::FastHash;
+
+constexpr int32_t kDefaultItems = 1000000;
+constexpr double kDefaultFpp = 0.1;
+constexpr size_t kHeaderBytes = 4;  // int32 BE number of hash functions
+
+// Java computes numBits = (length - 4) * 8 in an int; longer bit sets cannot come from Java.
+constexpr size_t kMaxBitSetBytes = (size_t{1} << 28) - 1;
+
+class BloomFilterWriter final : public ColumnIndexWriter {
+ public:
+  BloomFilterWriter(FastHash hash, BloomShape shape)
+      : hash_(std::move(hash)),
+        probes_(static_cast<uint32_t>(shape.num_bits), shape.num_hash_functions),
+        bytes_(kHeaderBytes + static_cast<size_t>(shape.num_bytes()), 0) {
+    io::StoreU32BE(bytes_.data(), static_cast<uint32_t>(shape.num_hash_functions));
+  }
+
+  Status Write(const column::ColumnBatch& batch) override {
+    if (serialized_) return Status::Internal("bloom-filter: Write after Serialize");
+    uint8_t* const bits = bytes_.data() + kHeaderBytes;
+    const BloomProbes& probes = probes_;
+    return hash_.ForEachHash(batch, [bits, &probes](uint64_t h) { probes.Add(h, bits); });
+  }
+
+  Result<std::vector<uint8_t>> Serialize() override {
+    if (serialized_) return Status::Internal("bloom-filter: Serialize called twice");
+    serialized_ = true;
+    return std::move(bytes_);  // a default filter is 599071 bytes: hand it over, no copy
+  }
+
+ private:
+  FastHash hash_;
+  BloomProbes probes_;
+  std::vector<uint8_t> bytes_;  // the whole payload: header, then the bit set
+  bool serialized_ = false;
+};
+
+Status CheckArity(const Predicate& leaf, size_t expected) {
+  if (leaf.literals.size() == expected) return Status::OK();
+  return Status::InvalidArgument(std::string("predicate ") + PredicateOpName(leaf.op) + " on '" +
+                                 leaf.column + "' needs " + std::to_string(expected) +
+                                 " literal(s), got " + std::to_string(leaf.literals.size()));
+}
+
+class BloomFilterReader final : public ColumnIndexReader {
+ public:
+  BloomFilterReader(FastHash hash, int32_t num_hash_functions, std::vector<uint8_t> bits)
+      : hash_(std::move(hash)),
+        probes_(static_cast<uint32_t>(bits.size() * 8), num_hash_functions),
+        bits_(std::move(bits)) {}
+
+  Result<FileIndexResult> Visit(const Predicate& leaf) const override {
+    switch (leaf.op) {
+      case PredicateOp::kEqual: {
+        PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
+        PFI_ASSIGN_OR_RETURN(bool maybe, MightContain(leaf.literals[0]));
+        return maybe ? FileIndexResult::Remain() : FileIndexResult::Skip();
+      }
+      case PredicateOp::kIn: {
+        // Java ORs `=` over the list. Every literal is checked, so a bad one is always reported.
+        // An empty list matches no row at all: SKIP.
+        bool maybe = false;
+        for (const Literal& literal : leaf.literals) {
+          PFI_ASSIGN_OR_RETURN(bool one, MightContain(literal));
+          maybe = maybe || one;
+        }
+        return maybe ? FileIndexResult::Remain() : FileIndexResult::Skip();
+      }
+      case PredicateOp::kNotEqual:
+      case PredicateOp::kLessThan:
+      case PredicateOp::kLessOrEqual:
+      case PredicateOp::kGreaterThan:
+      case PredicateOp::kGreaterOrEqual:
+        PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
+        PFI_RETURN_NOT_OK(CheckLiterals(leaf));
+        return FileIndexResult::Remain();
+      case PredicateOp::kBetween:
+        PFI_RETURN_NOT_OK(CheckArity(leaf, 2));
+        PFI_RETURN_NOT_OK(CheckLiterals(leaf));
+        return FileIndexResult::Remain();
+      case PredicateOp::kNotIn:
+        PFI_RETURN_NOT_OK(CheckLiterals(leaf));
+        return FileIndexResult::Remain();
+      case PredicateOp::kIsNull:
+      case PredicateOp::kIsNotNull:
+        PFI_RETURN_NOT_OK(CheckArity(leaf, 0));
+        return FileIndexResult::Remain();
+      case PredicateOp::kAnd:
+      case PredicateOp::kOr:
+        break;
+    }
+    return Status::InvalidArgument("bloom-filter: Visit needs a leaf predicate");
+  }
+
+  Result<std::vector<std::pair<std::string, std::string>>> Describe() const override {
+    uint64_t bits_set = 0;
+    for (uint8_t byte : bits_) bits_set += static_cast<uint64_t>(__builtin_popcount(byte));
+    const double fill = static_cast<double>(bits_set) / static_cast<double>(probes_.num_bits());
+    char fill_text[32];
+    std::snprintf(fill_text, sizeof fill_text, "%.6f", fill);
+    // With fill ratio f and k probes, an absent value passes all probes with probability f^k.
+    char fpp_text[32];
+    std::snprintf(fpp_text, sizeof fpp_text, "%.6g", std::pow(fill, probes_.num_hash_functions()));
+    return std::vector<std::pair<std::string, std::string>>{
+        {"num_hash_functions", std::to_string(probes_.num_hash_functions())},
+        {"num_bits", std::to_string(probes_.num_bits())},
+        {"bits_set", std::to_string(bits_set)},
+        {"fill_ratio", fill_text},
+        {"estimated_fpp", fpp_text},
+    };
+  }
+
+ private:
+  // False only when the literal is certainly absent. A NULL literal: Java answers REMAIN.
+  Result<bool> MightContain(const Literal& literal) const {
+    if (literal.is_null()) return true;
+    PFI_ASSIGN_OR_RETURN(std::optional<uint64_t> hash, hash_.HashLiteral(literal));
+    if (!hash.has_value()) return false;  // no value of the column type can equal it
+    return probes_.MightContain(*hash, bits_.data());
+  }
+
+  // Operators the filter cannot answer still reject literals of the wrong kind.
+  Status CheckLiterals(const Predicate& leaf) const {
+    for (const Literal& literal : leaf.literals) {
+      if (literal.is_null()) continue;
+      PFI_RETURN_NOT_OK(hash_.HashLiteral(literal).status());
+    }
+    return Status::OK();
+  }
+
+  FastHash hash_;
+  BloomProbes probes_;
+  std::vector<uint8_t> bits_;  // the bit set only (header stripped), owned
+};
+
+class BloomFilterIndexTypeImpl final : public IndexType {
+ public:
+  std::string_view name() const override { return "bloom-filter"; }
+
+  Status CheckType(const DataType& type) const override { return FastHash::For(type).status(); }
+
+  Result<std::unique_ptr<ColumnIndexWriter>> MakeWriter(const DataType& type,
+                                                        const Options& options) const override {
+    PFI_ASSIGN_OR_RETURN(FastHash hash, FastHash::For(type));
+    PFI_ASSIGN_OR_RETURN(int64_t items, options.GetInt("items", kDefaultItems));
+    if (items < std::numeric_limits<int32_t>::min() ||
+        items > std::numeric_limits<int32_t>::max()) {
+      return Status::InvalidArgument("bloom-filter option 'items' = " + std::to_string(items) +
+                                     " does not fit a Java int");
+    }
+    PFI_ASSIGN_OR_RETURN(double fpp, options.GetDouble("fpp", kDefaultFpp));
+    PFI_ASSIGN_OR_RETURN(BloomShape shape,
+                         bloom_filter::ComputeBloomShape(static_cast<int32_t>(items), fpp));
+    return std::unique_ptr<ColumnIndexWriter>(new BloomFilterWriter(std::move(hash), shape));
+  }
+
+  Result<std::unique_ptr<ColumnIndexReader>> OpenReader(const DataType& type,
+                                                        ByteSpan payload) const override {
+    PFI_ASSIGN_OR_RETURN(FastHash hash, FastHash::For(type));
+    if (payload.size() < kHeaderBytes + 1 || payload.data() == nullptr) {
+      return Status::Corrupt("bloom-filter: payload of " + std::to_string(payload.size()) +
+                             " bytes is too short (needs a 4-byte header and at least one bit-set "
+                             "byte)");
+    }
+    const size_t bit_set_bytes = payload.size() - kHeaderBytes;
+    if (bit_set_bytes > kMaxBitSetBytes) {
+      return Status::Corrupt("bloom-filter: bit set of " + std::to_string(bit_set_bytes) +
+                             " bytes is larger than any Java bloom filter");
+    }
+    // Java reassembles k from signed bytes: (b0 << 24) + (b1 << 16) + (b2 << 8) + b3.
+    const auto sb = [&payload](size_t i) { return static_cast<int32_t>(
+        static_cast<int8_t>(payload[i])); };
+    const int32_t k = static_cast<int32_t>(
+        static_cast<uint32_t>(sb(0)) * (1u << 24) + static_cast<uint32_t>(sb(1)) * (1u << 16) +
+        static_cast<uint32_t>(sb(2)) * (1u << 8) + static_cast<uint32_t>(sb(3)));
+    const int64_t num_bits = static_cast<int64_t>(bit_set_bytes) * 8;
+    if (k < 1 || k > num_bits) {
+      return Status::Corrupt("bloom-filter: " + std::to_string(k) +
+                             " hash functions for " + std::to_string(num_bits) +
+                             " bits is not a filter Java writes");
+    }
+    std::vector<uint8_t> bits(payload.data() + kHeaderBytes, payload.data() + payload.size());
+    return std::unique_ptr<ColumnIndexReader>(
+        new BloomFilterReader(std::move(hash), k, std::move(bits)));
+  }
+};
+
+}  // namespace
+
+const IndexType& BloomFilterIndexType() {
+  static const BloomFilterIndexTypeImpl instance;
+  return instance;
+}
+
+}  // namespace pyfileindex::index

@@ -1,0 +1,100 @@
+// One bit-sliced index (Paimon's BitSliceIndexRoaringBitmap): non-negative values per row, kept
+// as an existence bitmap (EBM) plus one bitmap per binary digit of (value - min).
+//
+// Serialized form (big-endian around portable Roaring bitmaps):
+//   u8 version = 1 | i64 min | i64 max | roaring EBM | i32 slice count S | S x roaring slice
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "io/byte_reader.h"
+#include "io/byte_writer.h"
+#include "pyfileindex/status.h"
+#include "roaring/bitmap32.h"
+
+namespace pyfileindex::index::bsi {
+
+enum class CompareOp : uint8_t { kEq, kNeq, kLt, kLte, kGt, kGte };
+
+// Reader side: an immutable BSI. All methods are const and safe to call concurrently.
+class BitSliceIndex {
+ public:
+  // The EMPTY BSI Java substitutes for an absent side: min = max = 0, no rows, no slices.
+  BitSliceIndex() = default;
+
+  // Reads one BSI from the reader's cursor. Corrupt on truncation, a bitmap that does not parse,
+  // a slice count that disagrees with max - min, negative bounds, or slices outside the EBM.
+  static Result<BitSliceIndex> Read(io::ByteReader* reader);
+
+  int64_t min() const { return min_; }
+  int64_t max() const { return max_; }
+  const roaring::Bitmap32& existence() const { return ebm_; }
+  size_t slice_count() const { return slices_.size(); }
+
+  // Rows whose value v satisfies `v op predicate` (Java's compare: min/max shortcut, else
+  // O'Neil's bit-sliced comparison).
+  roaring::Bitmap32 Compare(CompareOp op, int64_t predicate) const;
+
+ private:
+  bool CompareUsingMinMax(CompareOp op, int64_t predicate, roaring::Bitmap32* out) const;
+  roaring::Bitmap32 ONeilCompare(CompareOp op, int64_t predicate) const;
+
+  int64_t min_ = 0;
+  int64_t max_ = 0;
+  roaring::Bitmap32 ebm_;
+  std::vector<roaring::Bitmap32> slices_;
+};
+
+// Writer side (Java's Appender with min = 0, which is what Paimon's writer always uses): rows
+// arrive in increasing order. Bits are set in plain 64-bit words per 65536-row chunk (one word
+// array per slice) and each finished chunk joins its bitmap as one container, so a row costs a
+// few word operations instead of one Roaring insert per set bit.
+class BitSliceIndexBuilder {
+ public:
+  // `value` >= 0; rows strictly increasing across calls.
+  void Append(uint32_t row, uint64_t value) {
+    const uint32_t chunk = row >> 16;
+    if (chunk != chunk_) StartChunk(chunk);
+    max_ = value > max_ ? value : max_;
+    used_slices_ |= value;
+    // The words of all slices for one group of 64 rows sit side by side: a row touches a few
+    // adjacent cache lines (slice-major arrays 8 KiB apart would all collide in one L1 set).
+    uint64_t* const group = &words_[((row >> 6) & (kWordsPerChunk - 1)) * kSlots];
+    const uint64_t mask = uint64_t{1} << (row & 63);
+    group[kExistenceSlot] |= mask;
+    while (value != 0) {
+      group[__builtin_ctzll(value)] |= mask;
+      value &= value - 1;
+    }
+  }
+
+  bool empty() const { return chunk_ == kNoChunk; }
+  uint64_t max() const { return max_; }
+
+  // Appends the serialized BSI: version 1, min 0, max, EBM, S = bitLength(max), slices.
+  Status SerializeTo(io::ByteWriter* out);
+
+ private:
+  static constexpr int kMaxSlices = 63;  // values are < 2^63
+  static constexpr int kExistenceSlot = kMaxSlices;
+  static constexpr size_t kSlots = kMaxSlices + 1;  // the slices, then the existence bitmap
+  static constexpr size_t kWordsPerChunk = 1024;  // 65536 rows
+  static constexpr uint32_t kNoChunk = 0xFFFFFFFFu;
+
+  void StartChunk(uint32_t chunk);
+  Status FlushChunk();
+  Status FlushSlot(size_t slot, roaring::Bitmap32* bitmap);
+
+  uint64_t max_ = 0;
+  uint32_t chunk_ = kNoChunk;
+  uint64_t used_slices_ = 0;  // slices with a bit in the current chunk
+  Status status_;             // first failure while flushing a chunk
+  std::vector<uint64_t> words_;  // kWordsPerChunk x kSlots, allocated on first use
+  std::vector<uint64_t> column_;  // one slot's kWordsPerChunk words, gathered for a flush
+  roaring::Bitmap32 ebm_;
+  std::vector<roaring::Bitmap32> slices_ = std::vector<roaring::Bitmap32>(kMaxSlices);
+  std::vector<uint8_t> scratch_;  // one container in the portable format
+};
+
+}  // namespace pyfileindex::index::bsi

@@ -1,0 +1,337 @@
+#include "index/bsi/bsi_index.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index/bsi/bit_slice_index.h"
+#include "index/bsi/bsi_value.h"
+#include "io/byte_reader.h"
+#include "io/byte_writer.h"
+#include "roaring/bitmap32.h"
+
+namespace pyfileindex::index {
+namespace {
+
+using bsi::BitSliceIndex;
+using bsi::BitSliceIndexBuilder;
+using bsi::BsiKeyType;
+using bsi::CompareOp;
+using bsi::LiteralKey;
+using roaring::Bitmap32;
+
+constexpr int8_t kVersion = 1;
+constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
+constexpr int64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java int row numbers
+
+class BsiWriter final : public ColumnIndexWriter {
+ public:
+  BsiWriter(DataType type, BsiKeyType key_type) : type_(std::move(type)), key_type_(key_type) {}
+
+  Status Write(const column::ColumnBatch& batch) override {
+    if (batch.length < 0 || batch.length > kMaxRows - row_count_) {
+      return Status::InvalidArgument("bsi: more than " + std::to_string(kMaxRows) +
+                                     " rows in one data file");
+    }
+    constexpr int64_t kChunk = 1024;
+    int64_t keys[kChunk];
+    for (int64_t begin = 0; begin < batch.length; begin += kChunk) {
+      const int64_t count = std::min(kChunk, batch.length - begin);
+      PFI_RETURN_NOT_OK(bsi::MapBatch(type_, key_type_, batch, begin, count, keys));
+      for (int64_t i = 0; i < count; ++i) {
+        const uint32_t row = static_cast<uint32_t>(row_count_ + begin + i);
+        if (batch.validity != nullptr && !batch.IsValid(begin + i)) continue;
+        const int64_t key = keys[i];
+        if (key >= 0) {
+          positive_.Append(row, static_cast<uint64_t>(key));
+        } else if (key != kLongMin) {
+          negative_.Append(row, static_cast<uint64_t>(-key));
+        } else {
+          // |Long.MIN_VALUE| has no long; Java's writer throws on it too.
+          return Status::InvalidArgument(
+              "bsi: the value -9223372036854775808 (Long.MIN_VALUE) cannot be stored in a BSI "
+              "index (column type " + type_.ToString() + ", row " + std::to_string(row) + ")");
+        }
+      }
+    }
+    row_count_ += batch.length;
+    return Status::OK();
+  }
+
+  Result<std::vector<uint8_t>> Serialize() override {
+    io::ByteWriter out;
+    out.WriteI8(kVersion);
+    out.WriteI32BE(static_cast<int32_t>(row_count_));
+    const bool has_positive = !positive_.empty();
+    out.WriteBool(has_positive);
+    if (has_positive) PFI_RETURN_NOT_OK(positive_.SerializeTo(&out));
+    const bool has_negative = !negative_.empty();
+    out.WriteBool(has_negative);
+    if (has_negative) PFI_RETURN_NOT_OK(negative_.SerializeTo(&out));
+    return out.Take();
+  }
+
+ private:
+  DataType type_;
+  BsiKeyType key_type_;
+  int64_t row_count_ = 0;
+  BitSliceIndexBuilder positive_;
+  BitSliceIndexBuilder negative_;
+};
+
+Status CheckArity(const Predicate& leaf, size_t expected) {
+  if (leaf.literals.size() == expected) return Status::OK();
+  return Status::InvalidArgument(std::string("predicate ") + PredicateOpName(leaf.op) + " on '" +
+                                 leaf.column + "' needs " + std::to_string(expected) +
+                                 " literal(s), got " + std::to_string(leaf.literals.size()));
+}
+
+class BsiReader final : public ColumnIndexReader {
+ public:
+  BsiReader(DataType type, BsiKeyType key_type, int32_t row_count, BitSliceIndex positive,
+            BitSliceIndex negative)
+      : type_(std::move(type)),
+        key_type_(key_type),
+        row_count_(row_count),
+        positive_(std::move(positive)),
+        negative_(std::move(negative)),
+        non_null_(positive_.existence() | negative_.existence()) {}
+
+  Result<FileIndexResult> Visit(const Predicate& leaf) const override {
+    switch (leaf.op) {
+      case PredicateOp::kIsNull: {
+        PFI_RETURN_NOT_OK(CheckArity(leaf, 0));
+        return Rows(Bitmap32::Range(0, static_cast<uint64_t>(row_count_)) - non_null_);
+      }
+      case PredicateOp::kIsNotNull:
+        PFI_RETURN_NOT_OK(CheckArity(leaf, 0));
+        return Rows(non_null_);
+      case PredicateOp::kEqual:
+      case PredicateOp::kIn:
+      case PredicateOp::kNotEqual:
+      case PredicateOp::kNotIn: {
+        const bool single = leaf.op == PredicateOp::kEqual || leaf.op == PredicateOp::kNotEqual;
+        if (single) PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
+        std::vector<LiteralKey> keys;
+        keys.reserve(leaf.literals.size());
+        bool has_null = false;
+        for (const Literal& literal : leaf.literals) {
+          if (literal.is_null()) {
+            has_null = true;
+            continue;
+          }
+          PFI_ASSIGN_OR_RETURN(LiteralKey key, MapLiteral(literal));
+          keys.push_back(key);
+        }
+        // Java fails with a NullPointerException on a NULL literal; REMAIN is always safe.
+        if (has_null) return FileIndexResult::Remain();
+        const bool negated = leaf.op == PredicateOp::kNotEqual || leaf.op == PredicateOp::kNotIn;
+        return Rows(negated ? NotIn(keys) : In(keys));
+      }
+      case PredicateOp::kLessThan:
+      case PredicateOp::kLessOrEqual:
+      case PredicateOp::kGreaterThan:
+      case PredicateOp::kGreaterOrEqual: {
+        PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
+        if (leaf.literals[0].is_null()) return FileIndexResult::Remain();
+        PFI_ASSIGN_OR_RETURN(LiteralKey key, MapLiteral(leaf.literals[0]));
+        return Rows(Range(leaf.op, key));
+      }
+      case PredicateOp::kBetween: {
+        PFI_RETURN_NOT_OK(CheckArity(leaf, 2));
+        if (leaf.literals[0].is_null() || leaf.literals[1].is_null()) {
+          return FileIndexResult::Remain();
+        }
+        PFI_ASSIGN_OR_RETURN(LiteralKey low, MapLiteral(leaf.literals[0]));
+        PFI_ASSIGN_OR_RETURN(LiteralKey high, MapLiteral(leaf.literals[1]));
+        return Rows(Range(PredicateOp::kGreaterOrEqual, low) &
+                    Range(PredicateOp::kLessOrEqual, high));
+      }
+      case PredicateOp::kAnd:
+      case PredicateOp::kOr:
+        break;
+    }
+    return Status::InvalidArgument("bsi: Visit needs a leaf predicate");
+  }
+
+  Result<std::vector<std::pair<std::string, std::string>>> Describe() const override {
+    std::vector<std::pair<std::string, std::string>> facts = {
+        {"version", std::to_string(kVersion)},
+        {"row_count", std::to_string(row_count_)},
+        {"non_null_count", std::to_string(non_null_.Cardinality())},
+        {"null_count",
+         std::to_string(static_cast<uint64_t>(row_count_) - non_null_.Cardinality())},
+    };
+    auto describe_side = [&facts](const char* side, const BitSliceIndex& bsi) {
+      const std::string prefix = side;
+      facts.emplace_back(prefix + ".count", std::to_string(bsi.existence().Cardinality()));
+      facts.emplace_back(prefix + ".min", std::to_string(bsi.min()));
+      facts.emplace_back(prefix + ".max", std::to_string(bsi.max()));
+      facts.emplace_back(prefix + ".slices", std::to_string(bsi.slice_count()));
+    };
+    describe_side("positive", positive_);
+    describe_side("negative", negative_);
+    return facts;
+  }
+
+ private:
+  static FileIndexResult Rows(Bitmap32 rows) {
+    return FileIndexResult::Rows(RowBitmap(std::move(rows)));
+  }
+
+  Result<LiteralKey> MapLiteral(const Literal& literal) const {
+    return bsi::MapLiteral(type_, key_type_, literal);
+  }
+
+  // ---- Java's per-key answers over the two sides (Long.MIN_VALUE handled as in Java 2.0) ----
+
+  Bitmap32 KeyEq(int64_t v) const {
+    if (v == kLongMin) return Bitmap32();  // the writer cannot store it
+    if (v < 0) return negative_.Compare(CompareOp::kEq, -v);
+    return positive_.Compare(CompareOp::kEq, v);
+  }
+  Bitmap32 KeyLt(int64_t v) const {
+    if (v == kLongMin) return Bitmap32();
+    if (v < 0) return negative_.Compare(CompareOp::kGt, -v);
+    return positive_.Compare(CompareOp::kLt, v) | negative_.existence();
+  }
+  Bitmap32 KeyLte(int64_t v) const {
+    if (v == kLongMin) return Bitmap32();
+    if (v < 0) return negative_.Compare(CompareOp::kGte, -v);
+    return positive_.Compare(CompareOp::kLte, v) | negative_.existence();
+  }
+  Bitmap32 KeyGt(int64_t v) const {
+    if (v == kLongMin) return non_null_;
+    if (v < 0) return positive_.existence() | negative_.Compare(CompareOp::kLt, -v);
+    return positive_.Compare(CompareOp::kGt, v);
+  }
+  Bitmap32 KeyGte(int64_t v) const {
+    if (v == kLongMin) return non_null_;
+    if (v < 0) return positive_.existence() | negative_.Compare(CompareOp::kLte, -v);
+    return positive_.Compare(CompareOp::kGte, v);
+  }
+
+  // ---- literals placed between keys ------------------------------------------------------
+
+  // Rows that may equal the literal.
+  Bitmap32 EqualRows(const LiteralKey& key) const {
+    if (key.position != LiteralKey::Position::kAt) return Bitmap32();
+    // A truncated key covers the literal even when the literal has sub-key digits.
+    if (!key.exact && !key_type_.truncating) return Bitmap32();
+    return KeyEq(key.floor);
+  }
+
+  Bitmap32 In(const std::vector<LiteralKey>& keys) const {
+    Bitmap32 rows;
+    for (const LiteralKey& key : keys) rows |= EqualRows(key);
+    return rows;
+  }
+
+  Bitmap32 NotIn(const std::vector<LiteralKey>& keys) const {
+    // Truncated keys cannot prove a value differs from the literal (Java drops such rows).
+    if (key_type_.truncating) return non_null_;
+    return non_null_ - In(keys);
+  }
+
+  // Rows that may satisfy `value op literal` for a range operator.
+  Bitmap32 Range(PredicateOp op, const LiteralKey& key) const {
+    const bool less = op == PredicateOp::kLessThan || op == PredicateOp::kLessOrEqual;
+    if (key.position == LiteralKey::Position::kBelowAll) return less ? Bitmap32() : non_null_;
+    if (key.position == LiteralKey::Position::kAboveAll) return less ? non_null_ : Bitmap32();
+    const int64_t f = key.floor;
+    switch (op) {
+      case PredicateOp::kLessThan:
+        // v < literal: for an inexact literal (floor < literal), v = floor qualifies too.
+        return key.exact ? KeyLt(f) : KeyLte(f);
+      case PredicateOp::kLessOrEqual:
+        return KeyLte(f);
+      case PredicateOp::kGreaterThan:
+        // A truncated key f holds values up to f + 999 ns: they may exceed the literal unless
+        // the literal is the last nanosecond of f.
+        if (key_type_.truncating) return key.unit_end ? KeyGt(f) : KeyGte(f);
+        return KeyGt(f);
+      case PredicateOp::kGreaterOrEqual:
+        if (key_type_.truncating) return KeyGte(f);
+        return key.exact ? KeyGte(f) : KeyGt(f);
+      default:
+        return Bitmap32();
+    }
+  }
+
+  DataType type_;
+  BsiKeyType key_type_;
+  int32_t row_count_;
+  BitSliceIndex positive_;
+  BitSliceIndex negative_;
+  Bitmap32 non_null_;
+};
+
+class BsiIndexTypeImpl final : public IndexType {
+ public:
+  std::string_view name() const override { return "bsi"; }
+
+  Status CheckType(const DataType& type) const override { return BsiKeyType::For(type).status(); }
+
+  Result<std::unique_ptr<ColumnIndexWriter>> MakeWriter(const DataType& type,
+                                                        const Options& options) const override {
+    (void)options;  // the BSI index has no options
+    PFI_ASSIGN_OR_RETURN(BsiKeyType key_type, BsiKeyType::For(type));
+    return std::unique_ptr<ColumnIndexWriter>(new BsiWriter(type, key_type));
+  }
+
+  Result<std::unique_ptr<ColumnIndexReader>> OpenReader(const DataType& type,
+                                                        ByteSpan payload) const override {
+    PFI_ASSIGN_OR_RETURN(BsiKeyType key_type, BsiKeyType::For(type));
+    if (payload.data() == nullptr && payload.size() != 0) {
+      return Status::Corrupt("bsi: null payload");
+    }
+    io::ByteReader reader(payload.data(), payload.size());
+    PFI_ASSIGN_OR_RETURN(int8_t version, reader.ReadI8("bsi index version"));
+    if (version > kVersion) {
+      return Status::NotSupported("bsi: index version " + std::to_string(version) +
+                                  " is newer than the supported version 1");
+    }
+    PFI_ASSIGN_OR_RETURN(int32_t row_count, reader.ReadI32BE("bsi row count"));
+    if (row_count < 0) {
+      return Status::Corrupt("bsi: negative row count " + std::to_string(row_count));
+    }
+    BitSliceIndex positive;
+    BitSliceIndex negative;
+    PFI_ASSIGN_OR_RETURN(bool has_positive, reader.ReadBool("bsi has-positive flag"));
+    if (has_positive) {
+      PFI_ASSIGN_OR_RETURN(positive, BitSliceIndex::Read(&reader));
+    }
+    PFI_ASSIGN_OR_RETURN(bool has_negative, reader.ReadBool("bsi has-negative flag"));
+    if (has_negative) {
+      PFI_ASSIGN_OR_RETURN(negative, BitSliceIndex::Read(&reader));
+    }
+    if (!reader.AtEnd()) {
+      return Status::Corrupt("bsi: " + std::to_string(reader.remaining()) +
+                             " unexpected bytes after the index");
+    }
+    // Rows must lie in [0, row count) and be on one side only.
+    for (const BitSliceIndex* side : {&positive, &negative}) {
+      if (!side->existence().IsEmpty() &&
+          side->existence().Maximum() >= static_cast<uint32_t>(row_count)) {
+        return Status::Corrupt("bsi: row " + std::to_string(side->existence().Maximum()) +
+                               " is beyond the row count " + std::to_string(row_count));
+      }
+    }
+    if (positive.existence().AndCardinality(negative.existence()) != 0) {
+      return Status::Corrupt("bsi: a row is both positive and negative");
+    }
+    return std::unique_ptr<ColumnIndexReader>(new BsiReader(
+        type, key_type, row_count, std::move(positive), std::move(negative)));
+  }
+};
+
+}  // namespace
+
+const IndexType& BsiIndexType() {
+  static const BsiIndexTypeImpl instance;
+  return instance;
+}
+
+}  // namespace pyfileindex::index

@@ -1,0 +1,71 @@
+// The plug-in interface every index type (bitmap, bloom-filter, bsi, range-bitmap) implements.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "column/column_batch.h"
+#include "io/byte_span.h"
+#include "pyfileindex/data_type.h"
+#include "pyfileindex/file_index_result.h"
+#include "pyfileindex/options.h"
+#include "pyfileindex/predicate.h"
+#include "pyfileindex/status.h"
+
+namespace pyfileindex::index {
+
+// Bytes of one index payload inside the container (borrowed; the container owns them).
+using io::ByteSpan;
+
+// Builds one index over one column of one data file. Rows arrive in order, batch by batch;
+// every row (nulls included) is offered exactly once.
+class ColumnIndexWriter {
+ public:
+  virtual ~ColumnIndexWriter() = default;
+  virtual Status Write(const column::ColumnBatch& batch) = 0;
+  // The payload Java writes for the rows seen so far. Called once, after the last Write.
+  virtual Result<std::vector<uint8_t>> Serialize() = 0;
+};
+
+// Answers predicates on one column from one index payload. Implementations read lazily and
+// cache what they read; every method must be safe to call from several threads at once.
+class ColumnIndexReader {
+ public:
+  virtual ~ColumnIndexReader() = default;
+  // `leaf` is a leaf predicate on this reader's column. Unsupported operators: REMAIN.
+  virtual Result<FileIndexResult> Visit(const Predicate& leaf) const = 0;
+  virtual Result<FileIndexResult> VisitTopN(const TopN& top_n, const RowBitmap* selection) const {
+    (void)top_n;
+    (void)selection;
+    return FileIndexResult::Remain();
+  }
+  // Facts for `pyfileindex inspect`: version, row count, cardinality, null count, ...
+  virtual Result<std::vector<std::pair<std::string, std::string>>> Describe() const = 0;
+};
+
+class IndexType {
+ public:
+  virtual ~IndexType() = default;
+  // The identifier in options and containers: "bitmap", "bloom-filter", "bsi", "range-bitmap".
+  virtual std::string_view name() const = 0;
+  // OK when Paimon 2.0 accepts `type` for this index, else InvalidArgument saying why.
+  virtual Status CheckType(const DataType& type) const = 0;
+  // `options` holds this column's index options with the prefix stripped: {"version": "1"}.
+  // Unknown option keys are ignored, as in Java.
+  virtual Result<std::unique_ptr<ColumnIndexWriter>> MakeWriter(const DataType& type,
+                                                                const Options& options) const = 0;
+  // Parses the payload's header eagerly enough to reject corrupt bytes here.
+  virtual Result<std::unique_ptr<ColumnIndexReader>> OpenReader(const DataType& type,
+                                                                ByteSpan payload) const = 0;
+};
+
+// The built-in index types, by identifier; nullptr for an unknown one.
+const IndexType* FindIndexType(std::string_view name);
+// All built-in identifiers.
+std::vector<std::string_view> IndexTypeNames();
+
+}  // namespace pyfileindex::index

@@ -1,0 +1,178 @@
+#include "index/range_bitmap/code_bsi_reader.h"
+
+#include <string>
+
+#include "index/range_bitmap/code_bsi_writer.h"
+#include "io/byte_reader.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+namespace {
+constexpr int8_t kMaxVersion = 1;
+
+Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap BSI: " + what); }
+}  // namespace
+
+Bitmap32 FirstN(const Bitmap32& bitmap, uint64_t n) {
+  if (bitmap.Cardinality() <= n) return bitmap;
+  if (n == 0) return Bitmap32();
+  uint32_t last = 0;
+  bitmap.Select(static_cast<uint32_t>(n - 1), &last);
+  return bitmap & Bitmap32::Range(0, uint64_t{last} + 1);
+}
+
+Result<std::unique_ptr<CodeBsiReader>> CodeBsiReader::Open(io::ByteSpan bsi, int64_t cardinality,
+                                                           uint32_t row_count) {
+  std::unique_ptr<CodeBsiReader> reader(new CodeBsiReader());
+  io::ByteReader in(bsi);
+  PFI_ASSIGN_OR_RETURN(uint32_t header_length, in.ReadLength("BSI header length"));
+  PFI_ASSIGN_OR_RETURN(io::ByteSpan header_bytes, in.ReadBytes(header_length, "BSI header"));
+  io::ByteReader header(header_bytes);
+  PFI_ASSIGN_OR_RETURN(int8_t version, header.ReadI8("BSI version"));
+  if (version > kMaxVersion) return Bad("unsupported version " + std::to_string(version));
+  PFI_ASSIGN_OR_RETURN(int8_t slices, header.ReadI8("BSI slice count"));
+  const int expected = SliceCount(cardinality);
+  if (slices != expected) {
+    return Bad(std::to_string(slices) + " slices for " + std::to_string(cardinality) +
+               " keys (expected " + std::to_string(expected) + ")");
+  }
+  PFI_ASSIGN_OR_RETURN(int32_t ebm_length, header.ReadI32BE("EBM length"));
+  PFI_ASSIGN_OR_RETURN(int32_t indexes_length, header.ReadI32BE("slice index length"));
+  if (indexes_length < 8 * slices) {
+    return Bad("slice index of " + std::to_string(indexes_length) + " bytes for " +
+               std::to_string(slices) + " slices");
+  }
+  reader->body_ = in.Rest();
+  const int64_t body_size = static_cast<int64_t>(reader->body_.size());
+  if (ebm_length < 0 || ebm_length > body_size) {
+    return Bad("EBM length " + std::to_string(ebm_length) + " outside the " +
+               std::to_string(body_size) + "-byte body");
+  }
+  reader->ebm_extent_ = {0, static_cast<uint32_t>(ebm_length)};
+  reader->slice_extents_.reset(new Extent[static_cast<size_t>(slices)]);
+  for (int i = 0; i < slices; ++i) {
+    PFI_ASSIGN_OR_RETURN(int32_t offset, header.ReadI32BE("slice offset"));
+    PFI_ASSIGN_OR_RETURN(int32_t length, header.ReadI32BE("slice length"));
+    const int64_t start = int64_t{ebm_length} + offset;
+    if (offset < 0 || length < 0 || start + length > body_size) {
+      return Bad("slice " + std::to_string(i) + " at [" + std::to_string(start) + ", +" +
+                 std::to_string(length) + ") outside the " + std::to_string(body_size) +
+                 "-byte body");
+    }
+    reader->slice_extents_[i] = {static_cast<uint32_t>(start), static_cast<uint32_t>(length)};
+  }
+  reader->row_count_ = row_count;
+  reader->slice_count_ = slices;
+  reader->slices_.reset(new LazyCell<Bitmap32>[static_cast<size_t>(slices)]);
+  return reader;
+}
+
+Result<Bitmap32> CodeBsiReader::Load(Extent extent, const char* what) const {
+  Result<Bitmap32> bitmap = Bitmap32::Deserialize(body_.data() + extent.offset, extent.length);
+  if (!bitmap.ok()) return bitmap.status().WithContext(std::string("range-bitmap ") + what);
+  if (!bitmap->IsEmpty() && bitmap->Maximum() >= row_count_) {
+    return Bad(std::string(what) + " holds row " + std::to_string(bitmap->Maximum()) +
+               " of a " + std::to_string(row_count_) + "-row file");
+  }
+  return bitmap;
+}
+
+Result<const Bitmap32*> CodeBsiReader::Ebm() const {
+  return ebm_.Get([&]() { return Load(ebm_extent_, "EBM"); });
+}
+
+Result<const Bitmap32*> CodeBsiReader::Slice(int i) const {
+  return slices_[i].Get([&]() {
+    loaded_slices_.fetch_add(1);
+    return Load(slice_extents_[i], "slice");
+  });
+}
+
+Result<Bitmap32> CodeBsiReader::Eq(int64_t code) const {
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
+  if (code < 0 || ebm->IsEmpty()) return Bitmap32();
+  Bitmap32 state = *ebm;
+  // Intersections first: they shrink the state before the and-nots.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int i = 0; i < slice_count_; ++i) {
+      const bool bit = i < 63 && ((code >> i) & 1);
+      if (bit != (pass == 0)) continue;
+      PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
+      if (bit) {
+        state &= *slice;
+      } else {
+        state -= *slice;
+      }
+      if (state.IsEmpty()) return state;
+    }
+  }
+  return state;
+}
+
+Result<Bitmap32> CodeBsiReader::Gt(int64_t code) const {
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
+  if (code < 0) return *ebm;
+  if (ebm->IsEmpty()) return Bitmap32();
+  // Trailing 1-bits of the code cannot make a row greater: start above them.
+  const int start = __builtin_ctzll(~static_cast<uint64_t>(code));
+  if (start >= slice_count_) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* first, Slice(start));
+  Bitmap32 state = *first;
+  for (int i = start + 1; i < slice_count_; ++i) {
+    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
+    if (i < 63 && ((code >> i) & 1)) {
+      state &= *slice;
+    } else {
+      state |= *slice;
+    }
+  }
+  state &= *ebm;
+  return state;
+}
+
+Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,
+                                     bool largest) const {
+  if (k == 0 || (found != nullptr && found->IsEmpty())) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
+  Bitmap32 e = found != nullptr ? (*ebm & *found) : *ebm;  // candidates, tied so far
+  uint64_t e_count = e.Cardinality();
+  if (e_count <= k) return e;
+  Bitmap32 g;  // rows certainly in the answer
+  uint64_t g_count = 0;
+  for (int i = slice_count_ - 1; i >= 0; --i) {
+    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
+    const uint64_t with_bit = e.AndCardinality(*slice);
+    // Rows that win on this bit: the ones with it (top-k) or without it (bottom-k).
+    const uint64_t winners = largest ? with_bit : e_count - with_bit;
+    const uint64_t n = g_count + winners;
+    if (n < k) {
+      g |= largest ? (e & *slice) : (e - *slice);
+      g_count = n;
+      if (largest) {
+        e -= *slice;
+      } else {
+        e &= *slice;
+      }
+      e_count -= winners;
+      continue;
+    }
+    if (largest) {
+      e &= *slice;
+    } else {
+      e -= *slice;
+    }
+    e_count = winners;
+    if (n == k) break;
+  }
+  if (strict && g_count + e_count > k) {
+    // Cut the tie at the k-th value: drop the lowest positions (Java iterates e ascending).
+    const uint64_t excess = g_count + e_count - k;
+    uint32_t last_dropped = 0;
+    e.Select(static_cast<uint32_t>(excess - 1), &last_dropped);
+    e -= Bitmap32::Range(0, uint64_t{last_dropped} + 1);
+  }
+  g |= e;
+  return g;
+}
+
+}  // namespace pyfileindex::index::range_bitmap

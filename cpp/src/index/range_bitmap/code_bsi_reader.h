@@ -1,0 +1,70 @@
+// Lazy reader of the code bit-slice index (Paimon's BitSliceIndexBitmap), with its
+// primitives: eq / gt over codes and the O'Neil top-k / bottom-k selection.
+//
+// Open() reads the small header only; the EBM and each slice are deserialized the first time
+// an operation needs them and then shared (read-only) by every later call and thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "index/range_bitmap/lazy_cell.h"
+#include "io/byte_span.h"
+#include "pyfileindex/status.h"
+#include "roaring/bitmap32.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+using roaring::Bitmap32;
+
+class CodeBsiReader {
+ public:
+  // `bsi`: the BSI section (to the end of the payload). `cardinality` and `row_count` come from
+  // the index header; the slice count must be the one Java writes for that cardinality.
+  static Result<std::unique_ptr<CodeBsiReader>> Open(io::ByteSpan bsi, int64_t cardinality,
+                                                     uint32_t row_count);
+
+  int slice_count() const { return slice_count_; }
+
+  // Rows with a key (the existence bitmap).
+  Result<const Bitmap32*> Ebm() const;
+  Result<const Bitmap32*> Slice(int i) const;
+
+  // Rows whose code equals / is greater than `code` (Java eq / gt; gt(negative) = all keyed
+  // rows). Codes are those of the dictionary (0 <= code < cardinality).
+  Result<Bitmap32> Eq(int64_t code) const;
+  Result<Bitmap32> Gt(int64_t code) const;
+  Result<Bitmap32> Gte(int64_t code) const { return Gt(code - 1); }
+
+  // Java topK (`largest`) / bottomK: the k keyed rows of `found` (all keyed rows if null) with
+  // the largest / smallest codes. When the k-th code is tied, `strict` keeps only the tied rows
+  // with the highest positions so exactly k rows remain; otherwise all tied rows are kept.
+  Result<Bitmap32> TopK(uint64_t k, const Bitmap32* found, bool strict, bool largest) const;
+
+  // Slices deserialized so far (for tests of laziness).
+  size_t LoadedSlices() const { return loaded_slices_.load(); }
+
+ private:
+  struct Extent {
+    uint32_t offset;  // from the start of `body_`
+    uint32_t length;
+  };
+
+  CodeBsiReader() = default;
+  Result<Bitmap32> Load(Extent extent, const char* what) const;
+
+  io::ByteSpan body_;
+  uint32_t row_count_ = 0;
+  int slice_count_ = 0;
+  Extent ebm_extent_{0, 0};
+  std::unique_ptr<Extent[]> slice_extents_;
+  LazyCell<Bitmap32> ebm_;
+  std::unique_ptr<LazyCell<Bitmap32>[]> slices_;
+  mutable std::atomic<size_t> loaded_slices_{0};
+};
+
+// The `n` smallest values of `bitmap` (all of it when it has at most n).
+Bitmap32 FirstN(const Bitmap32& bitmap, uint64_t n);
+
+}  // namespace pyfileindex::index::range_bitmap

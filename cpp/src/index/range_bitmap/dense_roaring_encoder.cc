@@ -1,0 +1,164 @@
+#include "index/range_bitmap/dense_roaring_encoder.h"
+
+#include <cstring>
+
+#include "io/endian.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+namespace {
+
+constexpr uint32_t kCookieNoRun = 12346;
+constexpr uint32_t kCookieRun = 12347;
+constexpr size_t kNoOffsetThreshold = 4;  // run-flavoured headers carry offsets from 4 containers
+constexpr uint32_t kArrayMax = 4096;
+
+void PutU16(std::vector<uint8_t>* out, uint16_t v) {
+  const size_t at = out->size();
+  out->resize(at + 2);
+  io::StoreU16LE(out->data() + at, v);
+}
+
+void PutU32(std::vector<uint8_t>* out, uint32_t v) {
+  const size_t at = out->size();
+  out->resize(at + 4);
+  io::StoreU32LE(out->data() + at, v);
+}
+
+// Calls emit(start, end) for every maximal run of set bits [start, end) in the block.
+template <typename Emit>
+void ForEachRun(const uint64_t* words, Emit&& emit) {
+  size_t i = 0;
+  uint64_t word = words[0];
+  for (;;) {
+    while (word == 0 && i + 1 < kBlockWords) word = words[++i];
+    if (word == 0) return;
+    const uint32_t start = static_cast<uint32_t>(i * 64 + __builtin_ctzll(word));
+    // Fill the zeros below the first set bit, then look for the first zero above it.
+    uint64_t filled = word | (word - 1);
+    while (filled == ~uint64_t{0} && i + 1 < kBlockWords) filled = words[++i];
+    if (filled == ~uint64_t{0}) {
+      emit(start, static_cast<uint32_t>(kBlockWords * 64));
+      return;
+    }
+    const uint32_t end = static_cast<uint32_t>(i * 64 + __builtin_ctzll(~filled));
+    emit(start, end);
+    word = filled & (filled + 1);  // clear the run just emitted
+  }
+}
+
+// Without a hardware popcount in the target ISA, __builtin_popcountll becomes a libgcc call;
+// the inline SWAR count is faster there.
+inline uint32_t Popcount(uint64_t x) {
+#if defined(__x86_64__) && !defined(__POPCNT__)
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
+#else
+  return static_cast<uint32_t>(__builtin_popcountll(x));
+#endif
+}
+
+}  // namespace
+
+void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
+  uint32_t card = 0;
+  uint32_t runs = 0;
+  uint64_t carry = 0;  // top bit of the previous word: a run continuing across words
+  for (size_t i = 0; i < kBlockWords; ++i) {
+    const uint64_t w = words[i];
+    card += Popcount(w);
+    runs += Popcount(w & ~((w << 1) | carry));
+    carry = w >> 63;
+  }
+  if (card == 0) return;
+
+  Container c;
+  c.key = key;
+  c.card_minus_1 = static_cast<uint16_t>(card - 1);
+  c.body_offset = static_cast<uint32_t>(body_.size());
+  const uint32_t run_bytes = 2 + 4 * runs;
+  if (card <= kArrayMax) {
+    c.kind = run_bytes < 2 * card ? Kind::kRun : Kind::kArray;
+  } else {
+    c.kind = run_bytes < 8192 ? Kind::kRun : Kind::kBitmap;
+  }
+
+  switch (c.kind) {
+    case Kind::kArray: {
+      const size_t at = body_.size();
+      body_.resize(at + 2 * size_t{card});
+      uint8_t* out = body_.data() + at;
+      for (size_t i = 0; i < kBlockWords; ++i) {
+        uint64_t w = words[i];
+        while (w != 0) {
+          io::StoreU16LE(out, static_cast<uint16_t>(i * 64 + __builtin_ctzll(w)));
+          out += 2;
+          w &= w - 1;
+        }
+      }
+      break;
+    }
+    case Kind::kBitmap: {
+      const size_t at = body_.size();
+      body_.resize(at + 8 * kBlockWords);
+      uint8_t* out = body_.data() + at;
+      for (size_t i = 0; i < kBlockWords; ++i) io::StoreU64LE(out + 8 * i, words[i]);
+      break;
+    }
+    case Kind::kRun: {
+      has_run_ = true;
+      PutU16(&body_, static_cast<uint16_t>(runs));
+      ForEachRun(words, [this](uint32_t start, uint32_t end) {
+        PutU16(&body_, static_cast<uint16_t>(start));
+        PutU16(&body_, static_cast<uint16_t>(end - start - 1));
+      });
+      break;
+    }
+  }
+  containers_.push_back(c);
+  cardinality_ += card;
+}
+
+size_t DenseRoaringEncoder::SerializedSize() const {
+  const size_t n = containers_.size();
+  size_t header;
+  if (has_run_) {
+    header = 4 + (n + 7) / 8 + 4 * n + (n >= kNoOffsetThreshold ? 4 * n : 0);
+  } else {
+    header = 8 + 8 * n;
+  }
+  return header + body_.size();
+}
+
+void DenseRoaringEncoder::Finish(std::vector<uint8_t>* out) const {
+  const size_t n = containers_.size();
+  const size_t start = out->size();
+  out->reserve(start + SerializedSize());
+  bool offsets = true;
+  if (has_run_) {
+    PutU32(out, kCookieRun | (static_cast<uint32_t>(n - 1) << 16));
+    std::vector<uint8_t> run_flags((n + 7) / 8, 0);
+    for (size_t i = 0; i < n; ++i) {
+      if (containers_[i].kind == Kind::kRun) run_flags[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+    }
+    out->insert(out->end(), run_flags.begin(), run_flags.end());
+    offsets = n >= kNoOffsetThreshold;
+  } else {
+    PutU32(out, kCookieNoRun);
+    PutU32(out, static_cast<uint32_t>(n));
+  }
+  for (const Container& c : containers_) {
+    PutU16(out, c.key);
+    PutU16(out, c.card_minus_1);
+  }
+  if (offsets) {
+    // Offsets are absolute from the bitmap's first byte: header end + body offset.
+    const uint32_t data_start = static_cast<uint32_t>(out->size() - start + 4 * n);
+    for (const Container& c : containers_) PutU32(out, data_start + c.body_offset);
+  }
+  out->insert(out->end(), body_.begin(), body_.end());
+}
+
+}  // namespace pyfileindex::index::range_bitmap

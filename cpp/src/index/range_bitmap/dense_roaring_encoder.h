@@ -1,0 +1,49 @@
+// Writes a bitmap, given as dense 65536-bit blocks, directly in Java RoaringBitmap's portable
+// bytes -- without building a roaring bitmap first.
+//
+// The range-bitmap writer builds its EBM and bit slices in Java with add() only, so Java's
+// container kind depends on the final content alone (spec: VERIFIED-roaring-hashmap.md Q1):
+//   card <= 4096: run iff 2 + 4*runs < 2*card, else array;
+//   card >  4096: run iff 2 + 4*runs < 8192,   else bitmap.
+// Encoding from blocks lets the writer transpose row codes into slice bits block by block,
+// which is far faster than adding rows to many roaring bitmaps. Tests prove the bytes equal
+// roaring::Bitmap32::Serialize() (Paimon's RoaringBitmap32.serialize) on random content.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace pyfileindex::index::range_bitmap {
+
+inline constexpr size_t kBlockWords = 1024;  // 65536 bits: one roaring container
+
+class DenseRoaringEncoder {
+ public:
+  // Adds the container for high bits `key` from `words` (bit v of the block is bit v & 63 of
+  // words[v >> 6]). Keys must be added in ascending order; an empty block adds nothing.
+  void AddBlock(uint16_t key, const uint64_t* words);
+
+  // Bytes Finish() will append.
+  size_t SerializedSize() const;
+  // Appends the portable format to `out`.
+  void Finish(std::vector<uint8_t>* out) const;
+
+  uint64_t cardinality() const { return cardinality_; }
+
+ private:
+  enum class Kind : uint8_t { kArray, kBitmap, kRun };
+  struct Container {
+    uint16_t key;
+    uint16_t card_minus_1;
+    Kind kind;
+    uint32_t body_offset;  // into body_
+  };
+
+  std::vector<Container> containers_;
+  std::vector<uint8_t> body_;  // container bodies, back to back
+  uint64_t cardinality_ = 0;
+  bool has_run_ = false;
+};
+
+}  // namespace pyfileindex::index::range_bitmap

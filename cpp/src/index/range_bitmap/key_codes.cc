@@ -1,0 +1,167 @@
+#include "index/range_bitmap/key_codes.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <numeric>
+
+#include "java/hash_codes.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+namespace {
+
+// Direct-address tables stay below this many entries (4 bytes each).
+constexpr uint64_t kDenseMaxRange = uint64_t{1} << 26;
+
+template <typename U>
+FixedCodes<U> AssignDense(std::vector<U> keys, U min, uint64_t range) {
+  FixedCodes<U> out;
+  // table[k - min]: 1 if present, then rewritten to the code.
+  std::vector<uint32_t> table(static_cast<size_t>(range) + 1, 0);
+  for (U k : keys) table[static_cast<size_t>(k - min)] = 1;
+  uint32_t code = 0;
+  for (size_t v = 0; v < table.size(); ++v) {
+    if (table[v] != 0) {
+      table[v] = code++;
+      out.distinct.push_back(static_cast<U>(min + static_cast<U>(v)));
+    }
+  }
+  std::vector<uint32_t> codes(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) codes[i] = table[static_cast<size_t>(keys[i] - min)];
+  out.codes = std::move(codes);
+  return out;
+}
+
+// Stable LSD radix sort of (key - min, index) by key, over the low `bytes` bytes only.
+template <typename U>
+FixedCodes<U> AssignRadix(std::vector<U> keys, U min, int bytes) {
+  const size_t n = keys.size();
+  std::vector<uint32_t> index(n);
+  std::vector<std::array<uint32_t, 256>> histograms(static_cast<size_t>(bytes));
+  for (auto& h : histograms) h.fill(0);
+  for (size_t i = 0; i < n; ++i) {
+    const U k = static_cast<U>(keys[i] - min);
+    keys[i] = k;
+    index[i] = static_cast<uint32_t>(i);
+    for (int b = 0; b < bytes; ++b) ++histograms[b][(k >> (8 * b)) & 0xff];
+  }
+  std::vector<U> keys_tmp(n);
+  std::vector<uint32_t> index_tmp(n);
+  for (int b = 0; b < bytes; ++b) {
+    std::array<uint32_t, 256>& h = histograms[b];
+    // A byte every key shares cannot reorder anything.
+    if (std::any_of(h.begin(), h.end(), [n](uint32_t c) { return c == n; })) continue;
+    uint32_t sum = 0;
+    for (uint32_t& c : h) {
+      const uint32_t count = c;
+      c = sum;
+      sum += count;
+    }
+    const int shift = 8 * b;
+    for (size_t i = 0; i < n; ++i) {
+      const uint32_t at = h[(keys[i] >> shift) & 0xff]++;
+      keys_tmp[at] = keys[i];
+      index_tmp[at] = index[i];
+    }
+    keys.swap(keys_tmp);
+    index.swap(index_tmp);
+  }
+  keys_tmp = std::vector<U>();
+
+  FixedCodes<U> out;
+  std::vector<uint32_t>& codes = index_tmp;  // reuse: codes by original position
+  codes.resize(n);
+  uint32_t code = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0 && keys[i] != keys[i - 1]) ++code;
+    if (i == 0 || keys[i] != keys[i - 1]) out.distinct.push_back(static_cast<U>(keys[i] + min));
+    codes[index[i]] = code;
+  }
+  out.codes = std::move(codes);
+  return out;
+}
+
+uint64_t HashBytes(const char* p, size_t n) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xC2B2AE3D27D4EB4Full);
+  while (n >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+    p += 8;
+    n -= 8;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, p, n);
+  h = (h ^ tail) * 0xC4CEB9FE1A85EC53ull;
+  h ^= h >> 29;
+  h *= 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 32);
+}
+
+}  // namespace
+
+template <typename U>
+FixedCodes<U> AssignFixedCodes(std::vector<U> keys) {
+  if (keys.empty()) return FixedCodes<U>();
+  const auto [min_it, max_it] = std::minmax_element(keys.begin(), keys.end());
+  const U min = *min_it;
+  const uint64_t range = static_cast<uint64_t>(*max_it - min);
+  const uint64_t dense_limit = std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t{keys.size()});
+  if (range < dense_limit && range < kDenseMaxRange) return AssignDense(std::move(keys), min, range);
+  int bytes = 1;
+  while (bytes < static_cast<int>(sizeof(U)) && (range >> (8 * bytes)) != 0) ++bytes;
+  return AssignRadix(std::move(keys), min, bytes);
+}
+
+template FixedCodes<uint32_t> AssignFixedCodes(std::vector<uint32_t> keys);
+template FixedCodes<uint64_t> AssignFixedCodes(std::vector<uint64_t> keys);
+
+uint32_t StringKeyTable::Intern(std::string_view bytes) {
+  if (2 * (offsets_.size() + 1) > slots_.size()) Grow();
+  const uint64_t hash = HashBytes(bytes.data(), bytes.size());
+  const size_t mask = slots_.size() - 1;
+  for (size_t at = static_cast<size_t>(hash) & mask;; at = (at + 1) & mask) {
+    const uint32_t slot = slots_[at];
+    if (slot == 0) {
+      const uint32_t id = static_cast<uint32_t>(offsets_.size());
+      slots_[at] = id + 1;
+      offsets_.push_back(arena_.size());
+      lengths_.push_back(static_cast<uint32_t>(bytes.size()));
+      hashes_.push_back(hash);
+      arena_.insert(arena_.end(), bytes.begin(), bytes.end());
+      return id;
+    }
+    const uint32_t id = slot - 1;
+    if (hashes_[id] == hash && Get(id) == bytes) return id;
+  }
+}
+
+void StringKeyTable::Grow() {
+  const size_t size = slots_.empty() ? 1024 : 2 * slots_.size();
+  std::vector<uint32_t> slots(size, 0);
+  const size_t mask = size - 1;
+  for (uint32_t id = 0; id < offsets_.size(); ++id) {
+    size_t at = static_cast<size_t>(hashes_[id]) & mask;
+    while (slots[at] != 0) at = (at + 1) & mask;
+    slots[at] = id + 1;
+  }
+  slots_.swap(slots);
+}
+
+StringCodes AssignStringCodes(const StringKeyTable& table, std::vector<uint32_t> ids) {
+  StringCodes out;
+  out.sorted_ids.resize(table.size());
+  std::iota(out.sorted_ids.begin(), out.sorted_ids.end(), 0u);
+  std::sort(out.sorted_ids.begin(), out.sorted_ids.end(), [&table](uint32_t a, uint32_t b) {
+    return java::BinaryStringCompareTo(table.Get(a), table.Get(b)) < 0;
+  });
+  std::vector<uint32_t> rank(table.size());
+  for (uint32_t code = 0; code < out.sorted_ids.size(); ++code) rank[out.sorted_ids[code]] = code;
+  for (uint32_t& id : ids) id = rank[id];
+  out.codes = std::move(ids);
+  return out;
+}
+
+}  // namespace pyfileindex::index::range_bitmap

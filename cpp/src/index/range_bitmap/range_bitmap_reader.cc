@@ -1,0 +1,324 @@
+#include "index/range_bitmap/range_bitmap_reader.h"
+
+#include <string>
+
+#include "io/byte_reader.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+namespace {
+
+constexpr int8_t kMaxVersion = 1;
+
+Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap: " + what); }
+
+Result<std::string_view> ReadKey(const KeySpec& spec, io::ByteReader* in, const char* what) {
+  size_t length = static_cast<size_t>(spec.width);
+  if (spec.kind == KeyKind::kString) {
+    PFI_ASSIGN_OR_RETURN(uint32_t string_length, in->ReadLength(what));
+    length = string_length;
+  }
+  PFI_ASSIGN_OR_RETURN(io::ByteSpan bytes, in->ReadBytes(length, what));
+  return bytes.AsStringView();
+}
+
+Status Arity(const Predicate& leaf, size_t expected) {
+  if (leaf.literals.size() == expected) return Status::OK();
+  return Status::InvalidArgument(std::string("range-bitmap: ") + PredicateOpName(leaf.op) +
+                                 " on column '" + leaf.column + "' needs " +
+                                 std::to_string(expected) + " literal(s), got " +
+                                 std::to_string(leaf.literals.size()));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RangeBitmapReader>> RangeBitmapReader::Open(const DataType& type,
+                                                                   ByteSpan payload) {
+  PFI_ASSIGN_OR_RETURN(KeySpec spec, KeySpecFor(type));
+  std::unique_ptr<RangeBitmapReader> reader(new RangeBitmapReader());
+  reader->type_ = type;
+  reader->spec_ = spec;
+
+  io::ByteReader in(payload);
+  PFI_ASSIGN_OR_RETURN(uint32_t header_length, in.ReadLength("header length"));
+  PFI_ASSIGN_OR_RETURN(io::ByteSpan header_bytes, in.ReadBytes(header_length, "header"));
+  io::ByteReader header(header_bytes);
+  PFI_ASSIGN_OR_RETURN(reader->version_, header.ReadI8("version"));
+  if (reader->version_ > kMaxVersion) {
+    return Bad("unsupported version " + std::to_string(reader->version_));
+  }
+  PFI_ASSIGN_OR_RETURN(int32_t rows, header.ReadI32BE("row count"));
+  PFI_ASSIGN_OR_RETURN(int32_t cardinality, header.ReadI32BE("cardinality"));
+  if (rows < 0 || cardinality < 0 || cardinality > rows) {
+    return Bad(std::to_string(cardinality) + " distinct keys in " + std::to_string(rows) +
+               " rows");
+  }
+  if (cardinality > 0) {
+    PFI_ASSIGN_OR_RETURN(reader->min_, ReadKey(spec, &header, "min key"));
+    PFI_ASSIGN_OR_RETURN(reader->max_, ReadKey(spec, &header, "max key"));
+  }
+  PFI_ASSIGN_OR_RETURN(int32_t dictionary_length, header.ReadI32BE("dictionary length"));
+  if (dictionary_length < 0) return Bad("dictionary length " + std::to_string(dictionary_length));
+  PFI_ASSIGN_OR_RETURN(io::ByteSpan dictionary,
+                       in.ReadBytes(static_cast<size_t>(dictionary_length), "dictionary"));
+  reader->row_count_ = static_cast<uint32_t>(rows);
+  reader->cardinality_ = cardinality;
+  PFI_ASSIGN_OR_RETURN(reader->dictionary_, DictionaryReader::Open(dictionary, spec, cardinality));
+  PFI_ASSIGN_OR_RETURN(reader->bsi_, CodeBsiReader::Open(in.Rest(), cardinality,
+                                                         static_cast<uint32_t>(rows)));
+  return reader;
+}
+
+// ---- predicates ----------------------------------------------------------------------------
+
+Result<FileIndexResult> RangeBitmapReader::Visit(const Predicate& leaf) const {
+  PFI_ASSIGN_OR_RETURN(Bitmap32 rows, Evaluate(leaf));
+  return FileIndexResult::Rows(RowBitmap(std::move(rows)));
+}
+
+Result<Probe> RangeBitmapReader::ProbeOf(const Literal& literal) const {
+  return MakeProbe(spec_, type_, literal);
+}
+
+Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
+  // SQL: a comparison with NULL is never true, so it selects no row (Java throws instead).
+  switch (leaf.op) {
+    case PredicateOp::kIsNull:
+      PFI_RETURN_NOT_OK(Arity(leaf, 0));
+      return IsNull();
+    case PredicateOp::kIsNotNull:
+      PFI_RETURN_NOT_OK(Arity(leaf, 0));
+      return NotNull();
+    case PredicateOp::kEqual:
+    case PredicateOp::kNotEqual:
+    case PredicateOp::kLessThan:
+    case PredicateOp::kLessOrEqual:
+    case PredicateOp::kGreaterThan:
+    case PredicateOp::kGreaterOrEqual: {
+      PFI_RETURN_NOT_OK(Arity(leaf, 1));
+      if (leaf.literals[0].is_null()) return Bitmap32();
+      PFI_ASSIGN_OR_RETURN(Probe p, ProbeOf(leaf.literals[0]));
+      switch (leaf.op) {
+        case PredicateOp::kEqual: return EqProbe(p);
+        case PredicateOp::kNotEqual: {
+          PFI_ASSIGN_OR_RETURN(Bitmap32 equal, EqProbe(p));
+          PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
+          rows -= equal;
+          return rows;
+        }
+        case PredicateOp::kLessThan: return LtProbe(p, false);
+        case PredicateOp::kLessOrEqual: return LtProbe(p, true);
+        case PredicateOp::kGreaterThan: return GtProbe(p, false);
+        default: return GtProbe(p, true);
+      }
+    }
+    case PredicateOp::kIn:
+    case PredicateOp::kNotIn: {
+      bool has_null = false;
+      std::vector<Probe> probes;
+      probes.reserve(leaf.literals.size());
+      for (const Literal& literal : leaf.literals) {
+        if (literal.is_null()) {
+          has_null = true;
+          continue;
+        }
+        PFI_ASSIGN_OR_RETURN(Probe p, ProbeOf(literal));
+        probes.push_back(p);
+      }
+      // x NOT IN (..., NULL) is never true.
+      if (leaf.op == PredicateOp::kNotIn && has_null) return Bitmap32();
+      std::vector<Bitmap32> matches;
+      matches.reserve(probes.size());
+      for (const Probe& p : probes) {
+        PFI_ASSIGN_OR_RETURN(Bitmap32 rows, EqProbe(p));
+        if (!rows.IsEmpty()) matches.push_back(std::move(rows));
+      }
+      std::vector<const Bitmap32*> inputs;
+      for (const Bitmap32& m : matches) inputs.push_back(&m);
+      Bitmap32 any = Bitmap32::FastUnion(inputs);
+      if (leaf.op == PredicateOp::kIn) return any;
+      PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
+      rows -= any;
+      return rows;
+    }
+    case PredicateOp::kBetween: {
+      PFI_RETURN_NOT_OK(Arity(leaf, 2));
+      if (leaf.literals[0].is_null() || leaf.literals[1].is_null()) return Bitmap32();
+      PFI_ASSIGN_OR_RETURN(Probe low, ProbeOf(leaf.literals[0]));
+      PFI_ASSIGN_OR_RETURN(Probe high, ProbeOf(leaf.literals[1]));
+      PFI_ASSIGN_OR_RETURN(Bitmap32 rows, GtProbe(low, true));
+      if (rows.IsEmpty()) return rows;
+      PFI_ASSIGN_OR_RETURN(Bitmap32 below, LtProbe(high, true));
+      rows &= below;
+      return rows;
+    }
+    case PredicateOp::kAnd:
+    case PredicateOp::kOr: break;
+  }
+  return Status::InvalidArgument(std::string("range-bitmap: ") + PredicateOpName(leaf.op) +
+                                 " is not a leaf predicate");
+}
+
+Result<Bitmap32> RangeBitmapReader::NotNull() const {
+  if (cardinality_ <= 0) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, bsi_->Ebm());
+  return *ebm;
+}
+
+Result<Bitmap32> RangeBitmapReader::IsNull() const {
+  Bitmap32 rows = Bitmap32::Range(0, row_count_);
+  // Java 2.0 answers {0, rows-1} here when there are no keys (apache/paimon#9140).
+  if (cardinality_ <= 0) return rows;
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, bsi_->Ebm());
+  rows -= *ebm;
+  return rows;
+}
+
+Result<Bitmap32> RangeBitmapReader::Eq(const LookupKey& key) const {
+  if (cardinality_ <= 0) return Bitmap32();
+  const int cmp_min = -CompareStoredKey(spec_, min_, key);
+  const int cmp_max = -CompareStoredKey(spec_, max_, key);
+  if (cmp_min == 0 && cmp_max == 0) return NotNull();
+  if (cmp_min < 0 || cmp_max > 0) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(int64_t code, dictionary_->Find(key));
+  if (code < 0) return Bitmap32();
+  return bsi_->Eq(code);
+}
+
+Result<Bitmap32> RangeBitmapReader::Gte(const LookupKey& key) const {
+  if (cardinality_ <= 0) return Bitmap32();
+  const int cmp_min = -CompareStoredKey(spec_, min_, key);
+  const int cmp_max = -CompareStoredKey(spec_, max_, key);
+  if (cmp_min <= 0) return NotNull();
+  if (cmp_max > 0) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(int64_t code, dictionary_->Find(key));
+  return bsi_->Gte(code < 0 ? -code - 1 : code);
+}
+
+Result<Bitmap32> RangeBitmapReader::Gt(const LookupKey& key) const {
+  if (cardinality_ <= 0) return Bitmap32();
+  const int cmp_min = -CompareStoredKey(spec_, min_, key);
+  const int cmp_max = -CompareStoredKey(spec_, max_, key);
+  if (cmp_min < 0) return NotNull();
+  if (cmp_max >= 0) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(int64_t code, dictionary_->Find(key));
+  return code < 0 ? bsi_->Gte(-code - 1) : bsi_->Gt(code);
+}
+
+Result<Bitmap32> RangeBitmapReader::Lte(const LookupKey& key) const {
+  if (cardinality_ <= 0) return Bitmap32();
+  const int cmp_min = -CompareStoredKey(spec_, min_, key);
+  const int cmp_max = -CompareStoredKey(spec_, max_, key);
+  if (cmp_max >= 0) return NotNull();
+  if (cmp_min < 0) return Bitmap32();
+  // Java: not(gt(key)) = keyed rows minus the greater ones.
+  PFI_ASSIGN_OR_RETURN(Bitmap32 greater, Gt(key));
+  PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
+  rows -= greater;
+  return rows;
+}
+
+Result<Bitmap32> RangeBitmapReader::Lt(const LookupKey& key) const {
+  if (cardinality_ <= 0) return Bitmap32();
+  const int cmp_min = -CompareStoredKey(spec_, min_, key);
+  const int cmp_max = -CompareStoredKey(spec_, max_, key);
+  if (cmp_max > 0) return NotNull();
+  if (cmp_min <= 0) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(Bitmap32 greater_or_equal, Gte(key));
+  PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
+  rows -= greater_or_equal;
+  return rows;
+}
+
+Result<Bitmap32> RangeBitmapReader::EqProbe(const Probe& p) const {
+  if (!p.exact) return Bitmap32();
+  return Eq(p.key);
+}
+
+Result<Bitmap32> RangeBitmapReader::LtProbe(const Probe& p, bool or_equal) const {
+  if (p.exact) return or_equal ? Lte(p.key) : Lt(p.key);
+  if (!p.has_lo) return Bitmap32();
+  return Lte(p.lo);  // below a gap = at most the key just under it
+}
+
+Result<Bitmap32> RangeBitmapReader::GtProbe(const Probe& p, bool or_equal) const {
+  if (p.exact) return or_equal ? Gte(p.key) : Gt(p.key);
+  if (!p.has_hi) return Bitmap32();
+  return Gte(p.hi);
+}
+
+// ---- TopN ----------------------------------------------------------------------------------
+
+Result<Bitmap32> RangeBitmapReader::TopNRows(const TopN& top_n, const Bitmap32* selection,
+                                             bool strict) const {
+  if (top_n.limit < 0) {
+    return Status::InvalidArgument("range-bitmap: TopN limit " + std::to_string(top_n.limit) +
+                                   " on column '" + top_n.column + "' is negative");
+  }
+  const uint64_t k = static_cast<uint64_t>(top_n.limit);
+  if (k == 0) return Bitmap32();
+  if (cardinality_ <= 0) {
+    // Every row is NULL, so all are tied. Java 2.0 returns {0, rows-1} (apache/paimon#9140),
+    // later Java every row regardless of selection and limit; the rows of the selection, cut
+    // to the limit at the lowest positions like any NULL tie, are the exact answer.
+    Bitmap32 rows = Bitmap32::Range(0, row_count_);
+    if (selection != nullptr) rows &= *selection;
+    return strict ? FirstN(rows, k) : rows;
+  }
+
+  auto nulls = [&]() -> Result<Bitmap32> {
+    if (selection != nullptr && selection->IsEmpty()) return Bitmap32();
+    PFI_ASSIGN_OR_RETURN(Bitmap32 rows, IsNull());
+    if (selection != nullptr) rows &= *selection;
+    return rows;
+  };
+  auto values = [&](uint64_t n) {
+    return bsi_->TopK(n, selection, strict, /*largest=*/top_n.descending);
+  };
+
+  if (!top_n.nulls_first) {
+    PFI_ASSIGN_OR_RETURN(Bitmap32 rows, values(k));
+    const uint64_t found = rows.Cardinality();
+    if (found >= k) return rows;
+    PFI_ASSIGN_OR_RETURN(Bitmap32 null_rows, nulls());
+    rows |= strict ? FirstN(null_rows, k - found) : null_rows;
+    return rows;
+  }
+  PFI_ASSIGN_OR_RETURN(Bitmap32 rows, nulls());
+  const uint64_t found = rows.Cardinality();
+  if (found >= k) return strict ? FirstN(rows, k) : rows;
+  PFI_ASSIGN_OR_RETURN(Bitmap32 value_rows, values(k - found));
+  rows |= value_rows;
+  return rows;
+}
+
+Result<FileIndexResult> RangeBitmapReader::VisitTopN(const TopN& top_n,
+                                                     const RowBitmap* selection) const {
+  PFI_ASSIGN_OR_RETURN(Bitmap32 rows,
+                       TopNRows(top_n, selection != nullptr ? &selection->impl() : nullptr,
+                                /*strict=*/true));
+  return FileIndexResult::Rows(RowBitmap(std::move(rows)));
+}
+
+// ---- describe ------------------------------------------------------------------------------
+
+Result<std::vector<std::pair<std::string, std::string>>> RangeBitmapReader::Describe() const {
+  std::vector<std::pair<std::string, std::string>> facts;
+  facts.emplace_back("version", std::to_string(version_));
+  facts.emplace_back("rows", std::to_string(row_count_));
+  facts.emplace_back("cardinality", std::to_string(cardinality_));
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, bsi_->Ebm());
+  facts.emplace_back("nulls", std::to_string(row_count_ - ebm->Cardinality()));
+  if (cardinality_ > 0) {
+    auto format = [&](std::string_view key) {
+      return FormatKey(spec_, reinterpret_cast<const uint8_t*>(key.data()), key.size());
+    };
+    facts.emplace_back("min", format(min_));
+    facts.emplace_back("max", format(max_));
+  }
+  facts.emplace_back("dictionary chunks", std::to_string(dictionary_->chunk_count()));
+  facts.emplace_back("bit slices", std::to_string(bsi_->slice_count()));
+  return facts;
+}
+
+}  // namespace pyfileindex::index::range_bitmap

@@ -1,0 +1,148 @@
+#include "roaring/bitmap32.h"
+
+#include <string>
+#include <utility>
+
+namespace pyfileindex::roaring {
+
+Bitmap32::Bitmap32() : bitmap_(roaring_bitmap_create()) {}
+
+Bitmap32::~Bitmap32() {
+  if (bitmap_ != nullptr) roaring_bitmap_free(bitmap_);
+}
+
+Bitmap32::Bitmap32(const Bitmap32& other) : bitmap_(roaring_bitmap_copy(other.bitmap_)) {}
+
+Bitmap32& Bitmap32::operator=(const Bitmap32& other) {
+  if (this != &other) {
+    roaring_bitmap_overwrite(bitmap_, other.bitmap_);
+  }
+  return *this;
+}
+
+Bitmap32::Bitmap32(Bitmap32&& other) noexcept : bitmap_(other.bitmap_) {
+  other.bitmap_ = roaring_bitmap_create();
+}
+
+Bitmap32& Bitmap32::operator=(Bitmap32&& other) noexcept {
+  std::swap(bitmap_, other.bitmap_);
+  return *this;
+}
+
+Bitmap32 Bitmap32::Of(std::initializer_list<uint32_t> values) {
+  Bitmap32 result;
+  for (uint32_t v : values) result.Add(v);
+  return result;
+}
+
+Bitmap32 Bitmap32::Range(uint64_t begin, uint64_t end) {
+  Bitmap32 result;
+  result.AddRange(begin, end);
+  return result;
+}
+
+Result<Bitmap32> Bitmap32::Deserialize(const uint8_t* data, size_t size, size_t* consumed) {
+  const char* buf = reinterpret_cast<const char*>(data);
+  // deserialize_size walks the header and container sizes without trusting them past `size`.
+  const size_t needed = roaring_bitmap_portable_deserialize_size(buf, size);
+  if (needed == 0) {
+    return Status::Corrupt("roaring bitmap: truncated or malformed (" + std::to_string(size) +
+                           " bytes available)");
+  }
+  roaring_bitmap_t* bitmap = roaring_bitmap_portable_deserialize_safe(buf, needed);
+  if (bitmap == nullptr) return Status::Corrupt("roaring bitmap: malformed portable format");
+  const char* reason = nullptr;
+  if (!roaring_bitmap_internal_validate(bitmap, &reason)) {
+    roaring_bitmap_free(bitmap);
+    return Status::Corrupt(std::string("roaring bitmap: invalid content (") +
+                           (reason ? reason : "unknown") + ")");
+  }
+  if (consumed != nullptr) *consumed = needed;
+  return Bitmap32(bitmap);
+}
+
+void Bitmap32::AddRange(uint64_t begin, uint64_t end) {
+  if (begin < end) roaring_bitmap_add_range(bitmap_, begin, end);
+}
+
+void Bitmap32::Flip(uint64_t begin, uint64_t end) {
+  if (begin < end) roaring_bitmap_flip_inplace(bitmap_, begin, end);
+}
+
+Bitmap32& Bitmap32::operator&=(const Bitmap32& other) {
+  roaring_bitmap_and_inplace(bitmap_, other.bitmap_);
+  return *this;
+}
+Bitmap32& Bitmap32::operator|=(const Bitmap32& other) {
+  roaring_bitmap_or_inplace(bitmap_, other.bitmap_);
+  return *this;
+}
+Bitmap32& Bitmap32::operator-=(const Bitmap32& other) {
+  roaring_bitmap_andnot_inplace(bitmap_, other.bitmap_);
+  return *this;
+}
+Bitmap32& Bitmap32::operator^=(const Bitmap32& other) {
+  roaring_bitmap_xor_inplace(bitmap_, other.bitmap_);
+  return *this;
+}
+Bitmap32 operator&(const Bitmap32& a, const Bitmap32& b) {
+  return Bitmap32(roaring_bitmap_and(a.bitmap_, b.bitmap_));
+}
+Bitmap32 operator|(const Bitmap32& a, const Bitmap32& b) {
+  return Bitmap32(roaring_bitmap_or(a.bitmap_, b.bitmap_));
+}
+Bitmap32 operator-(const Bitmap32& a, const Bitmap32& b) {
+  return Bitmap32(roaring_bitmap_andnot(a.bitmap_, b.bitmap_));
+}
+Bitmap32 operator^(const Bitmap32& a, const Bitmap32& b) {
+  return Bitmap32(roaring_bitmap_xor(a.bitmap_, b.bitmap_));
+}
+
+Bitmap32 Bitmap32::FastUnion(const std::vector<const Bitmap32*>& inputs) {
+  if (inputs.empty()) return Bitmap32();
+  std::vector<const roaring_bitmap_t*> raw;
+  raw.reserve(inputs.size());
+  for (const Bitmap32* b : inputs) raw.push_back(b->bitmap_);
+  return Bitmap32(roaring_bitmap_or_many(raw.size(), raw.data()));
+}
+
+std::vector<uint32_t> Bitmap32::ToVector() const {
+  std::vector<uint32_t> out(Cardinality());
+  if (!out.empty()) ToArray(out.data());
+  return out;
+}
+
+void Bitmap32::Canonicalize() const {
+  // Java picks run/array/bitmap per container from the values alone when the bitmap was built
+  // by add(); CRoaring's run_optimize follows the same rule only for containers that are not
+  // runs yet. Removing run compression first makes every history look like add() did it.
+  roaring_bitmap_remove_run_compression(bitmap_);
+  roaring_bitmap_run_optimize(bitmap_);
+}
+
+size_t Bitmap32::SerializedSize() const {
+  Canonicalize();
+  return roaring_bitmap_portable_size_in_bytes(bitmap_);
+}
+
+void Bitmap32::SerializeTo(std::vector<uint8_t>* out) const {
+  Canonicalize();
+  const size_t size = roaring_bitmap_portable_size_in_bytes(bitmap_);
+  const size_t start = out->size();
+  out->resize(start + size);
+  roaring_bitmap_portable_serialize(bitmap_, reinterpret_cast<char*>(out->data() + start));
+}
+
+std::vector<uint8_t> Bitmap32::Serialize() const {
+  std::vector<uint8_t> out;
+  SerializeTo(&out);
+  return out;
+}
+
+std::vector<uint8_t> Bitmap32::SerializeAsIs() const {
+  std::vector<uint8_t> out(roaring_bitmap_portable_size_in_bytes(bitmap_));
+  roaring_bitmap_portable_serialize(bitmap_, reinterpret_cast<char*>(out.data()));
+  return out;
+}
+
+}  // namespace pyfileindex::roaring

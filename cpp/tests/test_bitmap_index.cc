@@ -1,0 +1,1223 @@
+// Bitmap file index (identifier "bitmap"), versions 1 and 2: bytes against Java-written payloads
+// and the format spec's worked examples, HashMap-order vectors checked on a JDK, reader answers
+// against brute force, and robustness against truncated / corrupted payloads.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "column/column_batch.h"
+#include "index/bitmap/bitmap_key.h"
+#include "index/bitmap/bitmap_reader.h"
+#include "index/bitmap/java_roaring_encoder.h"
+#include "index/bitmap/meta_writer.h"
+#include "index/index_type.h"
+#include "io/endian.h"
+#include "java/float_bits.h"
+#include "pyfileindex/data_type.h"
+#include "pyfileindex/file_index_result.h"
+#include "pyfileindex/options.h"
+#include "pyfileindex/predicate.h"
+#include "pyfileindex/row_bitmap.h"
+#include "roaring/bitmap32.h"
+
+namespace pyfileindex::index::bitmap {
+namespace {
+
+using column::ColumnBatch;
+using column::Physical;
+using column::TimeUnit;
+
+// ---- helpers --------------------------------------------------------------------------------
+
+std::string SharedDir() {
+#ifdef PYFILEINDEX_SOURCE_DIR
+  return std::string(PYFILEINDEX_SOURCE_DIR) + "/../shared";
+#else
+  const char* dir = std::getenv("PYFILEINDEX_SHARED_DIR");
+  return dir ? dir : "../shared";
+#endif
+}
+
+std::vector<uint8_t> ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot open " << path;
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<uint8_t> FromHex(const std::string& hex) {
+  std::vector<uint8_t> out;
+  std::string digits;
+  for (char c : hex) {
+    if (std::isxdigit(static_cast<unsigned char>(c))) digits.push_back(c);
+  }
+  for (size_t i = 0; i + 1 < digits.size(); i += 2) {
+    out.push_back(static_cast<uint8_t>(std::stoi(digits.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+std::string ToHex(const std::vector<uint8_t>& bytes) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out;
+  for (uint8_t b : bytes) {
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
+}
+
+std::vector<uint8_t> Slice(const std::vector<uint8_t>& bytes, size_t start, size_t length) {
+  EXPECT_LE(start + length, bytes.size());
+  if (start + length > bytes.size()) return {};
+  return std::vector<uint8_t>(bytes.begin() + start, bytes.begin() + start + length);
+}
+
+DataType Type(const std::string& text) {
+  Result<DataType> type = ParseDataType(text);
+  EXPECT_TRUE(type.ok()) << type.status().ToString();
+  return type.ok() ? *type : DataType();
+}
+
+// One column's rows in the in-memory layout a ColumnBatch points to.
+struct TestColumn {
+  DataType type;
+  Physical physical = Physical::kInt32;
+  TimeUnit unit = TimeUnit::kMicro;
+  int64_t length = 0;
+  std::vector<uint8_t> valid;  // one flag per row
+  std::vector<uint8_t> raw;    // fixed-width values, back to back
+  size_t width = 0;
+  std::vector<std::string> strings;
+
+  // Rows [offset, offset + n) as a batch; the validity bitmap is rebuilt with a bit offset so
+  // the batch reads it at validity_offset != 0.
+  struct Owned {
+    std::vector<uint8_t> validity;
+    std::vector<std::string_view> views;
+    ColumnBatch batch;
+  };
+  Owned Batch(int64_t offset, int64_t n) const {
+    Owned o;
+    const int64_t shift = offset % 8 + 3;
+    int64_t nulls = 0;
+    o.validity.assign(static_cast<size_t>((n + shift) / 8 + 1), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      if (valid[offset + i]) {
+        o.validity[(i + shift) >> 3] |= static_cast<uint8_t>(1u << ((i + shift) & 7));
+      } else {
+        ++nulls;
+      }
+    }
+    ColumnBatch& b = o.batch;
+    b.type = &type;
+    b.physical = physical;
+    b.timestamp_unit = unit;
+    b.length = n;
+    b.null_count = nulls;
+    b.validity = nulls == 0 ? nullptr : o.validity.data();
+    b.validity_offset = shift;
+    if (physical == Physical::kBytes) {
+      for (int64_t i = 0; i < n; ++i) o.views.emplace_back(strings[offset + i]);
+      b.strings = o.views.data();
+    } else {
+      b.values = raw.data() + offset * width;
+    }
+    return o;
+  }
+};
+
+template <typename T>
+TestColumn FixedColumn(const std::string& type, Physical physical,
+                       const std::vector<std::optional<T>>& rows,
+                       TimeUnit unit = TimeUnit::kMicro) {
+  TestColumn c;
+  c.type = Type(type);
+  c.physical = physical;
+  c.unit = unit;
+  c.length = static_cast<int64_t>(rows.size());
+  c.width = sizeof(T);
+  c.raw.resize(rows.size() * sizeof(T) + 1);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    c.valid.push_back(rows[i].has_value());
+    T v = rows[i].value_or(T{});
+    std::memcpy(c.raw.data() + i * sizeof(T), &v, sizeof(T));
+  }
+  return c;
+}
+
+TestColumn StringColumn(const std::string& type, const std::vector<std::optional<std::string>>& rows) {
+  TestColumn c;
+  c.type = Type(type);
+  c.physical = Physical::kBytes;
+  c.length = static_cast<int64_t>(rows.size());
+  for (const auto& r : rows) {
+    c.valid.push_back(r.has_value());
+    c.strings.push_back(r.value_or(""));
+  }
+  return c;
+}
+
+const IndexType& Bitmap() {
+  const IndexType* type = FindIndexType("bitmap");
+  EXPECT_NE(type, nullptr);
+  return *type;
+}
+
+Options Opts(std::map<std::string, std::string> entries) { return Options(std::move(entries)); }
+
+// Writes the column through the registry's "bitmap" writer, `batch_rows` rows per batch.
+Result<std::vector<uint8_t>> WriteIndex(const TestColumn& column, const Options& options,
+                                        int64_t batch_rows = 1 << 30) {
+  PFI_ASSIGN_OR_RETURN(std::unique_ptr<ColumnIndexWriter> writer,
+                       Bitmap().MakeWriter(column.type, options));
+  for (int64_t begin = 0; begin < column.length; begin += batch_rows) {
+    const int64_t n = std::min(batch_rows, column.length - begin);
+    TestColumn::Owned batch = column.Batch(begin, n);
+    PFI_RETURN_NOT_OK(writer->Write(batch.batch));
+  }
+  return writer->Serialize();
+}
+
+std::vector<uint8_t> MustWrite(const TestColumn& column, const Options& options = Options(),
+                               int64_t batch_rows = 1 << 30) {
+  Result<std::vector<uint8_t>> bytes = WriteIndex(column, options, batch_rows);
+  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
+  return bytes.ok() ? *bytes : std::vector<uint8_t>();
+}
+
+std::unique_ptr<ColumnIndexReader> MustOpen(const DataType& type,
+                                            const std::vector<uint8_t>& payload) {
+  Result<std::unique_ptr<ColumnIndexReader>> reader = Bitmap().OpenReader(type, io::ByteSpan(payload));
+  EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+  return reader.ok() ? std::move(reader).ValueOrDie() : nullptr;
+}
+
+Result<FileIndexResult> Ask(const ColumnIndexReader& reader, PredicateOp op,
+                            std::vector<Literal> literals = {}) {
+  return reader.Visit(*Predicate::Leaf(op, "c", std::move(literals)));
+}
+
+// The rows of a kRows answer (checks the kind).
+std::vector<uint32_t> RowsOf(const Result<FileIndexResult>& result) {
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  if (!result.ok()) return {};
+  EXPECT_TRUE(result->is_rows());
+  if (!result->is_rows()) return {};
+  return result->rows().ToVector();
+}
+
+std::vector<uint32_t> Rows(std::initializer_list<uint32_t> rows) { return rows; }
+
+int32_t BE32(const std::vector<uint8_t>& bytes, size_t pos) {
+  return static_cast<int32_t>(io::LoadU32BE(bytes.data() + pos));
+}
+
+// Keys of a V1 payload's entries, in file order (INT keys or string keys).
+std::vector<int64_t> V1IntKeys(const std::vector<uint8_t>& p, size_t key_size) {
+  size_t pos = 1 + 4;
+  const int32_t count = BE32(p, pos);
+  pos += 4;
+  const bool has_null = p[pos++] != 0;
+  if (has_null) pos += 4;
+  std::vector<int64_t> keys;
+  for (int32_t i = 0; i < count; ++i) {
+    keys.push_back(key_size == 4 ? BE32(p, pos)
+                                 : static_cast<int64_t>(io::LoadU64BE(p.data() + pos)));
+    pos += key_size + 4;
+  }
+  return keys;
+}
+
+std::vector<std::string> V1StringKeys(const std::vector<uint8_t>& p) {
+  size_t pos = 1 + 4;
+  const int32_t count = BE32(p, pos);
+  pos += 4;
+  const bool has_null = p[pos++] != 0;
+  if (has_null) pos += 4;
+  std::vector<std::string> keys;
+  for (int32_t i = 0; i < count; ++i) {
+    const int32_t len = BE32(p, pos);
+    keys.emplace_back(reinterpret_cast<const char*>(p.data() + pos + 4), len);
+    pos += 4 + len + 4;
+  }
+  return keys;
+}
+
+// ---- data sets of the golden tables --------------------------------------------------------
+
+TestColumn SetA_F0() {
+  return StringColumn("STRING", {"Alice", "Bob", "Emily", "Tony", "Lucy", "Bob", "Tony", "Alice"});
+}
+TestColumn SetA_F1() {
+  return FixedColumn<int32_t>("INT", Physical::kInt32, {10, 10, 10, 10, 20, 10, 20, 20});
+}
+TestColumn SetA_F2() {
+  return FixedColumn<int32_t>("INT", Physical::kInt32, {1, 1, 0, 0, 1, 1, 0, std::nullopt});
+}
+
+std::string GoldenTable(const std::string& name) {
+  return SharedDir() + "/golden/paimon-java-tables/" + name + ".db/" + name + "/bucket-0/";
+}
+
+std::vector<uint8_t> SetAContainerV2() {
+  return ReadFileBytes(GoldenTable("append_with_bitmap_no_embedding") +
+                       "data-783929b2-49d4-4006-a898-194a62e3278d-0.parquet.index");
+}
+
+// The embedded container of append_with_bitmap_v1.db (its manifest's _EMBEDDED_FILE_INDEX):
+// bitmap V1 on f0 (96, 131), f1 (227, 74), f2 (301, 76).
+const char* kSetAContainerV1Hex =
+    "00054e4ed01a35ae000000010000006000000003000266300000000100066269746d61700000006000000083"
+    "000266310000000100066269746d6170000000e30000004a000266320000000100066269746d61700000012d"
+    "0000004c000000000100000008000000050000000005416c69636500000000000000044c756379fffffffb00"
+    "000003426f620000001400000005456d696c79fffffffd00000004546f6e79000000283a3000000100000000"
+    "00010010000000000007003a300000010000000000010010000000010005003a300000010000000000010010"
+    "000000030006000100000008000000020000000014000000000000000a000000163a30000001000000000002"
+    "00100000000400060007003a3000000100000000000400100000000000010002000300050001000000080000"
+    "000201fffffff8000000000000000000000001000000163a3000000100000000000200100000000200030006"
+    "003a3000000100000000000300100000000000010004000500";
+
+// ---- bytes: data set A (spec 8.1) -----------------------------------------------------------
+
+TEST(BitmapIndexBytes, DataSetAV2MatchesJavaSidecar) {
+  const std::vector<uint8_t> container = SetAContainerV2();
+  ASSERT_EQ(container.size(), 482u);
+  EXPECT_EQ(ToHex(MustWrite(SetA_F0())), ToHex(Slice(container, 96, 176)));
+  EXPECT_EQ(ToHex(MustWrite(SetA_F1())), ToHex(Slice(container, 272, 102)));
+  EXPECT_EQ(ToHex(MustWrite(SetA_F2())), ToHex(Slice(container, 374, 108)));
+  // Batch boundaries do not change the bytes.
+  EXPECT_EQ(ToHex(MustWrite(SetA_F0(), Options(), 3)), ToHex(Slice(container, 96, 176)));
+  EXPECT_EQ(ToHex(MustWrite(SetA_F2(), Options(), 1)), ToHex(Slice(container, 374, 108)));
+}
+
+TEST(BitmapIndexBytes, DataSetAV2F0MatchesSpecTable) {
+  const std::vector<uint8_t> expected = FromHex(
+      "02 00000008 00000005 00 00000001 00000005416c696365 00000000 00000055"
+      "00000005"
+      "00000005416c696365 00000000 00000014"
+      "00000003426f62 00000014 00000014"
+      "00000005456d696c79 fffffffd ffffffff"
+      "000000044c756379 fffffffb ffffffff"
+      "00000004546f6e79 00000028 00000014"
+      "3a300000010000000000010010000000 0000 0700"
+      "3a300000010000000000010010000000 0100 0500"
+      "3a300000010000000000010010000000 0300 0600");
+  EXPECT_EQ(ToHex(MustWrite(SetA_F0(), Opts({{"version", "2"}}))), ToHex(expected));
+}
+
+TEST(BitmapIndexBytes, DataSetAV1MatchesJavaEmbeddedIndex) {
+  const std::vector<uint8_t> container = FromHex(kSetAContainerV1Hex);
+  ASSERT_EQ(container.size(), 377u);
+  const Options v1 = Opts({{"version", "1"}});
+  const std::vector<uint8_t> f0 = MustWrite(SetA_F0(), v1);
+  EXPECT_EQ(ToHex(f0), ToHex(Slice(container, 96, 131)));
+  EXPECT_EQ(ToHex(MustWrite(SetA_F1(), v1)), ToHex(Slice(container, 227, 74)));
+  EXPECT_EQ(ToHex(MustWrite(SetA_F2(), v1)), ToHex(Slice(container, 301, 76)));
+  // HashMap order: Alice (slot 4), Lucy and Bob (slot 7, newest first), Emily (8), Tony (14).
+  EXPECT_EQ(V1StringKeys(f0),
+            (std::vector<std::string>{"Alice", "Lucy", "Bob", "Emily", "Tony"}));
+}
+
+// ---- bytes: data set B (spec 8.2), from the bloom-filter + bitmap + bsi sidecar -------------
+
+TEST(BitmapIndexBytes, DataSetBMatchesJavaSidecar) {
+  const std::vector<uint8_t> container =
+      ReadFileBytes(GoldenTable("append_with_bsi_bitmap_bloomfilter") +
+                    "data-15f89029-c10f-437f-b819-338c3e8ab2ee-0.parquet.index");
+  ASSERT_EQ(container.size(), 2998077u);
+
+  EXPECT_EQ(ToHex(MustWrite(SetA_F0())), ToHex(Slice(container, 599348, 176)));
+
+  const TestColumn f1 = FixedColumn<int32_t>("INT", Physical::kInt32,
+                                             {100, 200, 300, 50, 500, 100, std::nullopt, 20});
+  const std::vector<uint8_t> f1_bytes = MustWrite(f1);
+  EXPECT_EQ(ToHex(f1_bytes), ToHex(Slice(container, 1198595, 130)));
+  // Facts of spec 8.2: single null at row 6, nullLength 18, one block keyed 20, size 76.
+  EXPECT_EQ(ToHex(Slice(f1_bytes, 0, 38)),
+            "02" "00000008" "00000006" "01" "fffffff9" "00000012" "00000001" "00000014" "00000000"
+            "0000004c" "00000006");
+
+  const TestColumn f2 = FixedColumn<int32_t>("INT", Physical::kInt32,
+                                             {-2, -3, 1, 1, -1, 2, -2, std::nullopt});
+  EXPECT_EQ(ToHex(MustWrite(f2)), ToHex(Slice(container, 1798027, 138)));
+
+  // f4 TIMESTAMP(9) given in nanoseconds: keys are floor(ns / 1000) micros.
+  const TestColumn f4 = FixedColumn<int64_t>(
+      "TIMESTAMP(9)", Physical::kTimestamp,
+      {1745542802000123000LL, 1745542902000123000LL, 1745542602000123000LL, -1744877000LL,
+       -1764877000LL, std::nullopt, 1745542802000123001LL, -1724877000LL},
+      TimeUnit::kNano);
+  const std::vector<uint8_t> f4_bytes = MustWrite(f4);
+  EXPECT_EQ(ToHex(f4_bytes), ToHex(Slice(container, 2996482, 158)));
+  // null at row 5 -> nullOffset -6; 6 distinct micros keys.
+  EXPECT_EQ(BE32(f4_bytes, 5), 6);
+  EXPECT_EQ(BE32(f4_bytes, 10), -6);
+
+  // The same instants given in micros and in millis+nanos-free units map to the same keys.
+  std::vector<std::optional<int64_t>> micros;
+  for (int64_t i = 0; i < f4.length; ++i) {
+    int64_t ns;
+    std::memcpy(&ns, f4.raw.data() + i * 8, 8);
+    micros.push_back(f4.valid[i] ? std::optional<int64_t>(column::FloorDiv(ns, 1000))
+                                 : std::nullopt);
+  }
+  const TestColumn f4_micros =
+      FixedColumn<int64_t>("TIMESTAMP(9)", Physical::kTimestamp, micros, TimeUnit::kMicro);
+  EXPECT_EQ(ToHex(MustWrite(f4_micros)), ToHex(f4_bytes));
+}
+
+// ---- bytes: edge cases of spec 4.7 ----------------------------------------------------------
+
+TEST(BitmapIndexBytes, ZeroRows) {
+  const TestColumn empty = FixedColumn<int32_t>("INT", Physical::kInt32, {});
+  EXPECT_EQ(ToHex(MustWrite(empty, Opts({{"version", "1"}}))), "01" "00000000" "00000000" "00");
+  EXPECT_EQ(ToHex(MustWrite(empty)), "02" "00000000" "00000000" "00" "00000000" "00000000");
+  const TestColumn empty_strings = StringColumn("STRING", {});
+  EXPECT_EQ(ToHex(MustWrite(empty_strings)), "02" "00000000" "00000000" "00" "00000000" "00000000");
+}
+
+TEST(BitmapIndexBytes, AllNull) {
+  const TestColumn nulls = StringColumn("STRING", {std::nullopt, std::nullopt, std::nullopt});
+  const std::string null_bitmap = "3a300000" "01000000" "0000" "0200" "10000000" "0000" "0100" "0200";
+  EXPECT_EQ(ToHex(MustWrite(nulls)),
+            "02" "00000003" "00000000" "01" "00000000" "00000016" "00000000" "00000000" + null_bitmap);
+  EXPECT_EQ(ToHex(MustWrite(nulls, Opts({{"version", "1"}}))),
+            "01" "00000003" "00000000" "01" "00000000" + null_bitmap);
+  // A single null row is inlined (-1-row); V2 still records the 18-byte null bitmap length.
+  const TestColumn one_null = FixedColumn<int16_t>("SMALLINT", Physical::kInt16, {std::nullopt});
+  EXPECT_EQ(ToHex(MustWrite(one_null)),
+            "02" "00000001" "00000000" "01" "ffffffff" "00000012" "00000000" "00000000");
+}
+
+TEST(BitmapIndexBytes, NullBitmapPrecedesValueBitmaps) {
+  // Two nulls: the null bitmap is first in the body and value offsets start after it.
+  const TestColumn c = FixedColumn<int8_t>("TINYINT", Physical::kInt8,
+                                           {std::nullopt, 7, std::nullopt, 7});
+  const std::vector<uint8_t> v1 = MustWrite(c, Opts({{"version", "1"}}));
+  // 01 | rows 4 | 1 key | has null | nullOffset 0 | key 07 offset 20 (null bitmap {0,2} = 20 B)
+  EXPECT_EQ(ToHex(Slice(v1, 0, 19)), "01" "00000004" "00000001" "01" "00000000" "07" "00000014");
+  EXPECT_EQ(v1.size(), 19u + 20 + 20);
+}
+
+TEST(BitmapIndexBytes, KeyEncodingsPerType) {
+  // One row each: V1 entry = encoded key + offset -1 (row 0).
+  auto entry = [](const TestColumn& c) {
+    const std::vector<uint8_t> p = MustWrite(c, Opts({{"version", "1"}}));
+    return ToHex(Slice(p, 10, p.size() - 10));
+  };
+  EXPECT_EQ(entry(FixedColumn<int8_t>("TINYINT", Physical::kInt8, {-2})), "fe" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<int16_t>("SMALLINT", Physical::kInt16, {-2})), "fffe" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<int32_t>("DATE", Physical::kInt32, {19000})), "00004a38" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<int32_t>("TIME", Physical::kInt32, {1000})), "000003e8" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<int64_t>("BIGINT", Physical::kInt64, {-2})),
+            "fffffffffffffffe" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<uint8_t>("BOOLEAN", Physical::kBool, {1})), "01" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<float>("FLOAT", Physical::kFloat, {1.5f})), "3fc00000" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<float>("FLOAT", Physical::kFloat,
+                                     {java::IntBitsToFloat(0x7f800001)})),  // any NaN
+            "7fc00000" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<double>("DOUBLE", Physical::kDouble, {-0.0})),
+            "8000000000000000" "ffffffff");
+  EXPECT_EQ(entry(StringColumn("CHAR(3)", {"\xc3\xa9"})), "00000002c3a9" "ffffffff");
+  // TIMESTAMP(3): epoch millis (floor) from micros input; TIMESTAMP(6): micros from millis.
+  EXPECT_EQ(entry(FixedColumn<int64_t>("TIMESTAMP(3)", Physical::kTimestamp, {-1500},
+                                       TimeUnit::kMicro)),
+            "fffffffffffffffe" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<int64_t>("TIMESTAMP(6) WITH LOCAL TIME ZONE", Physical::kTimestamp,
+                                       {-2}, TimeUnit::kMilli)),
+            "fffffffffffff830" "ffffffff");
+  EXPECT_EQ(entry(FixedColumn<int64_t>("TIMESTAMP(0)", Physical::kTimestamp, {3},
+                                       TimeUnit::kSecond)),
+            "0000000000000bb8" "ffffffff");
+}
+
+TEST(BitmapIndexBytes, FloatZeroesAreDistinctKeysSortedByFloatCompare) {
+  const TestColumn c = FixedColumn<float>(
+      "FLOAT", Physical::kFloat,
+      {0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN(), -1.0f,
+       std::numeric_limits<float>::infinity(), java::IntBitsToFloat(0x7fc00001)});
+  const std::vector<uint8_t> p = MustWrite(c);
+  EXPECT_EQ(BE32(p, 5), 5);  // 0.0, -0.0, NaN (both NaNs), -1, +inf
+  // Sorted entries start after head (10) + block count (4) + block key (4) + offset (4) + size (4)
+  // + entry count (4).
+  size_t pos = 10 + 4 + 4 + 4 + 4 + 4;
+  std::vector<std::string> keys;
+  for (int i = 0; i < 5; ++i, pos += 12) keys.push_back(ToHex(Slice(p, pos, 4)));
+  EXPECT_EQ(keys, (std::vector<std::string>{"bf800000", "80000000", "00000000", "7f800000",
+                                            "7fc00000"}));
+}
+
+// ---- Java roaring bytes from sorted rows -----------------------------------------------------
+
+std::string EncodeHex(const std::vector<uint32_t>& rows) {
+  std::vector<uint8_t> out = {0xAB};  // appends after existing bytes
+  AppendJavaRoaring(rows.data(), rows.size(), &out);
+  EXPECT_EQ(out[0], 0xAB);
+  return ToHex(std::vector<uint8_t>(out.begin() + 1, out.end()));
+}
+
+std::vector<uint32_t> Range(uint32_t begin, uint32_t end, uint32_t step = 1) {
+  std::vector<uint32_t> v;
+  for (uint64_t x = begin; x < end; x += step) v.push_back(static_cast<uint32_t>(x));
+  return v;
+}
+
+TEST(JavaRoaringEncoder, VerifiedJavaVectors) {
+  // Java RoaringBitmap 1.2.1 bytes for bitmaps built by add() (VERIFIED-roaring-hashmap.md).
+  EXPECT_EQ(EncodeHex({}), "3a30000000000000");
+  EXPECT_EQ(EncodeHex({0}), "3a3000000100000000000000100000000000");
+  EXPECT_EQ(EncodeHex({4294967295u}), "3a30000001000000ffff000010000000ffff");
+  EXPECT_EQ(EncodeHex({2147483647u, 2147483648u}),
+            "3a30000002000000ff7f000000800000180000001a000000ffff0000");
+  EXPECT_EQ(EncodeHex({0, 1, 2}), "3a300000010000000000020010000000000001000200");
+  EXPECT_EQ(EncodeHex({0, 1, 2, 3}), "3b3000000100000300010000000300");
+  EXPECT_EQ(EncodeHex({0, 1, 3, 4}), "3a3000000100000000000300100000000000010003000400");
+  EXPECT_EQ(EncodeHex({0, 1, 2, 4, 5}), "3a30000001000000000004001000000000000100020004000500");
+  EXPECT_EQ(EncodeHex({0, 1, 2, 4, 5, 6}), "3b300000010000050002000000020004000200");
+  EXPECT_EQ(EncodeHex(Range(0, 65536)), "3b300000010000ffff01000000ffff");
+  EXPECT_EQ(EncodeHex({0, 65536, 65537, 65538}),
+            "3a300000020000000000000001000200180000001a0000000000000001000200");
+  std::vector<uint32_t> four_runs, three_runs;
+  for (uint32_t k = 0; k < 4; ++k) {
+    for (uint32_t v = 0; v < 10; ++v) {
+      four_runs.push_back(k * 65536 + v);
+      if (k < 3) three_runs.push_back(k * 65536 + v);
+    }
+  }
+  EXPECT_EQ(EncodeHex(four_runs),
+            "3b3003000f00000900010009000200090003000900250000002b0000003100000037000000010000000900"
+            "010000000900010000000900010000000900");
+  EXPECT_EQ(EncodeHex(three_runs),
+            "3b30020007000009000100090002000900010000000900010000000900010000000900");
+  // Boundaries: 2047 runs of 3 -> run (8199 bytes); 2048 -> bitmap; 4096 evens -> array;
+  // 4097 evens -> bitmap.
+  std::vector<uint32_t> runs2047, runs2048;
+  for (uint32_t r = 0; r < 2048; ++r) {
+    for (uint32_t v = 0; v < 3; ++v) {
+      if (r < 2047) runs2047.push_back(r * 4 + v);
+      runs2048.push_back(r * 4 + v);
+    }
+  }
+  const std::string h2047 = EncodeHex(runs2047);
+  EXPECT_EQ(h2047.size(), 2u * 8199);
+  EXPECT_EQ(h2047.substr(0, 22), "3b300000010000fc17ff07");
+  const std::string h2048 = EncodeHex(runs2048);
+  EXPECT_EQ(h2048.size(), 2u * 8208);
+  EXPECT_EQ(h2048.substr(0, 32), "3a300000010000000000ff1710000000");
+  const std::string evens4096 = EncodeHex(Range(0, 8191, 2));
+  EXPECT_EQ(evens4096.size(), 2u * 8208);
+  EXPECT_EQ(evens4096.substr(0, 32), "3a300000010000000000ff0f10000000");
+  const std::string evens4097 = EncodeHex(Range(0, 8193, 2));
+  EXPECT_EQ(evens4097.size(), 2u * 8208);
+  EXPECT_EQ(evens4097.substr(0, 34), "3a30000001000000000000101000000055");
+}
+
+TEST(JavaRoaringEncoder, MatchesCanonicalBitmap32OnRandomSets) {
+  std::mt19937_64 rng(4242);
+  for (int round = 0; round < 400; ++round) {
+    std::set<uint32_t> set;
+    const int pattern = round % 5;
+    const uint32_t chunks = 1 + static_cast<uint32_t>(rng() % 6);
+    for (uint32_t c = 0; c < chunks; ++c) {
+      const uint32_t base = static_cast<uint32_t>(rng() % 70000) * 65536u;
+      if (pattern == 0) {  // sparse
+        for (int k = 0; k < 1 + static_cast<int>(rng() % 50); ++k) set.insert(base + rng() % 65536);
+      } else if (pattern == 1) {  // dense random
+        const double p = (rng() % 1000) / 1000.0;
+        for (uint32_t v = 0; v < 65536; ++v) {
+          if (std::uniform_real_distribution<double>(0, 1)(rng) < p) set.insert(base + v);
+        }
+      } else if (pattern == 2) {  // runs around the tie c = 2r, 2r+1, 2r+2
+        const uint32_t runs = 1 + static_cast<uint32_t>(rng() % 6);
+        uint32_t v = static_cast<uint32_t>(rng() % 100);
+        for (uint32_t r = 0; r < runs; ++r) {
+          const uint32_t len = 1 + static_cast<uint32_t>(rng() % 4);
+          for (uint32_t k = 0; k < len; ++k) set.insert(base + v + k);
+          v += len + 1 + static_cast<uint32_t>(rng() % 3);
+        }
+      } else if (pattern == 3) {  // around 4096 values / 2047 runs
+        const uint32_t count = 4090 + static_cast<uint32_t>(rng() % 12);
+        const uint32_t step = 1 + static_cast<uint32_t>(rng() % 3);
+        for (uint32_t k = 0; k < count && k * step < 65536; ++k) set.insert(base + k * step);
+      } else {  // long runs
+        const uint32_t a = static_cast<uint32_t>(rng() % 65536);
+        const uint32_t b = a + static_cast<uint32_t>(rng() % (65536 - a));
+        for (uint32_t v = a; v <= b; ++v) set.insert(base + v);
+      }
+    }
+    const std::vector<uint32_t> rows(set.begin(), set.end());
+    roaring::Bitmap32 bitmap;
+    for (uint32_t v : rows) bitmap.Add(v);
+    EXPECT_EQ(EncodeHex(rows), ToHex(bitmap.Serialize())) << "round " << round;
+  }
+}
+
+TEST(JavaRoaringEncoder, FrequentKeysTakeTheBitmapPathWithTheSameBytes) {
+  // More rows per key than RowList::kFlushRows: part of the rows pass through a CRoaring bitmap.
+  std::vector<std::optional<uint8_t>> values;
+  std::vector<uint32_t> trues, falses;
+  for (uint32_t i = 0; i < 100000; ++i) {
+    const bool v = (i % 7 == 0) || (i > 50000 && i < 70000);
+    values.push_back(static_cast<uint8_t>(v));
+    (v ? trues : falses).push_back(i);
+  }
+  const TestColumn c = FixedColumn<uint8_t>("BOOLEAN", Physical::kBool, values);
+  const std::vector<uint8_t> p = MustWrite(c, Options(), 30000);
+  // 10 head | 4 block count | key 1 + offset 4 | size 4 | count 4 | 2 x (1 + 4 + 4) = 45
+  ASSERT_EQ(BE32(p, 10), 1);
+  const size_t body = 45;
+  ASSERT_EQ(p[27], 0);  // false sorts first
+  const int32_t false_offset = BE32(p, 28), false_length = BE32(p, 32);
+  const int32_t true_offset = BE32(p, 37), true_length = BE32(p, 41);
+  roaring::Bitmap32 t, f;
+  for (uint32_t v : trues) t.Add(v);
+  for (uint32_t v : falses) f.Add(v);
+  EXPECT_EQ(ToHex(Slice(p, body + true_offset, true_length)), ToHex(t.Serialize()));
+  EXPECT_EQ(ToHex(Slice(p, body + false_offset, false_length)), ToHex(f.Serialize()));
+  EXPECT_EQ(p.size(), body + true_length + false_length);
+}
+
+// ---- HashMap order (vectors from VERIFIED-roaring-hashmap.md, checked on JDK 17) ------------
+
+TEST(BitmapIndexOrder, ResizeHappensOnTheCallAfterTheThresholdIsPassed) {
+  std::vector<std::optional<int32_t>> rows = {16};
+  for (int32_t v = 1; v <= 12; ++v) rows.push_back(v);
+  const Options v1 = Opts({{"version", "1"}});
+  std::vector<int64_t> expected = {16};
+  for (int v = 1; v <= 12; ++v) expected.push_back(v);
+  EXPECT_EQ(V1IntKeys(MustWrite(FixedColumn<int32_t>("INT", Physical::kInt32, rows), v1), 4),
+            expected);
+  // One more call on an existing key resizes to 32 slots: 16 moves behind 12.
+  rows.push_back(5);
+  expected.erase(expected.begin());
+  expected.push_back(16);
+  EXPECT_EQ(V1IntKeys(MustWrite(FixedColumn<int32_t>("INT", Physical::kInt32, rows), v1), 4),
+            expected);
+  // A null row is no HashMap call: no resize.
+  rows.back() = std::nullopt;
+  EXPECT_EQ(V1IntKeys(MustWrite(FixedColumn<int32_t>("INT", Physical::kInt32, rows), v1), 4)[0],
+            16);
+}
+
+TEST(BitmapIndexOrder, TreeBins) {
+  std::vector<std::optional<int32_t>> rows;
+  for (int32_t v : {69, 133, 197, 261, 325, 389, 453, 517, 581, 645, 709}) rows.push_back(v);
+  EXPECT_EQ(V1IntKeys(MustWrite(FixedColumn<int32_t>("INT", Physical::kInt32, rows),
+                                Opts({{"version", "1"}})),
+                      4),
+            (std::vector<int64_t>{453, 645, 709, 581, 517, 389, 325, 261, 197, 133, 69}));
+}
+
+TEST(BitmapIndexOrder, LongKeysWithEqualHashCodes) {
+  std::vector<std::optional<int64_t>> rows;
+  for (int64_t x = 1; x <= 10; ++x) rows.push_back((x << 32) | x);
+  std::vector<int64_t> expected;
+  for (int64_t x : {7, 10, 9, 8, 6, 5, 4, 3, 2, 1}) expected.push_back((x << 32) | x);
+  EXPECT_EQ(V1IntKeys(MustWrite(FixedColumn<int64_t>("BIGINT", Physical::kInt64, rows),
+                                Opts({{"version", "1"}})),
+                      8),
+            expected);
+}
+
+TEST(BitmapIndexOrder, BinaryStrings) {
+  std::vector<std::optional<std::string>> rows;
+  for (char c = 'a'; c <= 'n'; ++c) rows.push_back(std::string(1, c));
+  const std::vector<std::string> keys =
+      V1StringKeys(MustWrite(StringColumn("STRING", rows), Opts({{"version", "1"}})));
+  EXPECT_EQ(keys, (std::vector<std::string>{"j", "n", "m", "h", "d", "l", "k", "b", "i", "a", "e",
+                                            "f", "c", "g"}));
+}
+
+// ---- V2 block packing -----------------------------------------------------------------------
+
+TEST(BitmapIndexBlocks, PackingBoundaries) {
+  // INT entries are 4 + 8 = 12 bytes; a block also holds its 4-byte entry count.
+  const std::vector<size_t> three(3, 12);
+  EXPECT_EQ(*PackBlocks(three, 28), (std::vector<size_t>{0, 2}));     // 4+12+12 = 28 fits
+  EXPECT_EQ(*PackBlocks(three, 27), (std::vector<size_t>{0, 1, 2}));  // one over
+  EXPECT_EQ(*PackBlocks(three, 16), (std::vector<size_t>{0, 1, 2}));  // exactly one entry
+  EXPECT_FALSE(PackBlocks(three, 15).ok());                           // entry larger than limit
+  EXPECT_TRUE(PackBlocks({}, 0)->empty());
+  EXPECT_EQ(*PackBlocks(three, 16384), (std::vector<size_t>{0}));
+}
+
+TEST(BitmapIndexBlocks, WriterSplitsBlocksAtTheLimit) {
+  // Keys 1, 2, 3 with two rows each.
+  const TestColumn c = FixedColumn<int32_t>("INT", Physical::kInt32, {3, 1, 2, 3, 1, 2});
+  const std::vector<uint8_t> p = MustWrite(c, Opts({{"index-block-size", "28 b"}}));
+  // head 10 | 2 blocks | key 1 off 0 | key 3 off 28 | size 28 + 16 = 44
+  EXPECT_EQ(ToHex(Slice(p, 10, 24)),
+            "00000002" "00000001" "00000000" "00000003" "0000001c" "0000002c");
+  EXPECT_EQ(BE32(p, 34), 2);       // block 0: 2 entries
+  EXPECT_EQ(BE32(p, 34 + 28), 1);  // block 1: 1 entry
+  const std::vector<uint8_t> q = MustWrite(c, Opts({{"index-block-size", "27"}}));
+  EXPECT_EQ(BE32(q, 10), 3);
+
+  Result<std::vector<uint8_t>> too_small = WriteIndex(c, Opts({{"index-block-size", "15"}}));
+  ASSERT_FALSE(too_small.ok());
+  EXPECT_EQ(too_small.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(too_small.status().message().find("index fail"), std::string::npos);
+  // The block size is a V2 option only: Java never parses it for V1.
+  EXPECT_TRUE(WriteIndex(c, Opts({{"version", "1"}, {"index-block-size", "15"}})).ok());
+  EXPECT_TRUE(WriteIndex(c, Opts({{"version", "1"}, {"index-block-size", "x"}})).ok());
+  EXPECT_FALSE(WriteIndex(c, Opts({{"index-block-size", "x"}})).ok());
+  // No entries, no blocks: any limit works.
+  EXPECT_TRUE(WriteIndex(FixedColumn<int32_t>("INT", Physical::kInt32, {std::nullopt}),
+                         Opts({{"index-block-size", "0"}}))
+                  .ok());
+}
+
+TEST(BitmapIndexBlocks, StringEntrySizeCountsTheLengthPrefix) {
+  // "abc": 4 + 3 + 8 = 15 bytes per entry; 4 + 15 = 19 fits a 19-byte block, not an 18-byte one.
+  const TestColumn c = StringColumn("STRING", {"abc", "abd"});
+  EXPECT_EQ(BE32(MustWrite(c, Opts({{"index-block-size", "19"}})), 10), 2);
+  EXPECT_EQ(BE32(MustWrite(c, Opts({{"index-block-size", "34"}})), 10), 1);
+  EXPECT_EQ(BE32(MustWrite(c, Opts({{"index-block-size", "33"}})), 10), 2);
+  EXPECT_FALSE(WriteIndex(c, Opts({{"index-block-size", "18"}})).ok());
+}
+
+// ---- options and types ---------------------------------------------------------------------
+
+TEST(BitmapIndexType, OptionsAndTypes) {
+  const IndexType& bitmap = Bitmap();
+  EXPECT_EQ(bitmap.name(), "bitmap");
+  for (const char* ok : {"BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE",
+                         "DATE", "TIME", "TIME(3)", "TIMESTAMP(0)", "TIMESTAMP(3)", "TIMESTAMP(9)",
+                         "TIMESTAMP_LTZ(6)", "CHAR(5)", "VARCHAR(10)", "STRING"}) {
+    EXPECT_TRUE(bitmap.CheckType(Type(ok)).ok()) << ok;
+  }
+  for (const char* bad : {"DECIMAL(10, 2)", "BINARY(4)", "BYTES", "ARRAY<INT>",
+                          "MAP<STRING, INT>"}) {
+    const Status status = bitmap.CheckType(Type(bad));
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(status.message().find(Type(bad).ToString()), std::string::npos)
+        << status.message();
+    EXPECT_FALSE(bitmap.MakeWriter(Type(bad), Options()).ok());
+  }
+  EXPECT_FALSE(bitmap.MakeWriter(Type("INT"), Opts({{"version", "3"}})).ok());
+  EXPECT_FALSE(bitmap.MakeWriter(Type("INT"), Opts({{"version", "0"}})).ok());
+  EXPECT_FALSE(bitmap.MakeWriter(Type("INT"), Opts({{"version", "two"}})).ok());
+  EXPECT_TRUE(bitmap.MakeWriter(Type("INT"), Opts({{"version", "1"}, {"other", "x"}})).ok());
+}
+
+TEST(BitmapIndexType, WrongPhysicalKindIsRejected) {
+  const TestColumn c = FixedColumn<int64_t>("BIGINT", Physical::kInt64, {1});
+  TestColumn as_int = c;
+  as_int.type = Type("INT");
+  EXPECT_EQ(WriteIndex(as_int, Options()).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(BitmapIndexType, TimestampOverflowIsAnError) {
+  const TestColumn c = FixedColumn<int64_t>("TIMESTAMP(6)", Physical::kTimestamp,
+                                            {std::numeric_limits<int64_t>::max()},
+                                            TimeUnit::kSecond);
+  EXPECT_FALSE(WriteIndex(c, Options()).ok());
+  // A writer whose Write failed gives no result.
+  auto writer = Bitmap().MakeWriter(c.type, Options());
+  ASSERT_TRUE(writer.ok());
+  TestColumn::Owned batch = c.Batch(0, 1);
+  EXPECT_FALSE((*writer)->Write(batch.batch).ok());
+  EXPECT_FALSE((*writer)->Serialize().ok());
+  // ... unless the row is null.
+  TestColumn null_row = c;
+  null_row.valid[0] = 0;
+  EXPECT_TRUE(WriteIndex(null_row, Options()).ok());
+}
+
+// ---- reader: Java payloads ------------------------------------------------------------------
+
+TEST(BitmapIndexReader, AnswersOnJavaPayloads) {
+  const std::vector<uint8_t> v2 = SetAContainerV2();
+  const std::vector<uint8_t> v1 = FromHex(kSetAContainerV1Hex);
+  struct Payload {
+    std::vector<uint8_t> f0, f1, f2;
+  };
+  for (const Payload& p : {Payload{Slice(v2, 96, 176), Slice(v2, 272, 102), Slice(v2, 374, 108)},
+                           Payload{Slice(v1, 96, 131), Slice(v1, 227, 74), Slice(v1, 301, 76)}}) {
+    auto f0 = MustOpen(Type("STRING"), p.f0);
+    auto f1 = MustOpen(Type("INT"), p.f1);
+    auto f2 = MustOpen(Type("INT"), p.f2);
+    ASSERT_TRUE(f0 && f1 && f2);
+    EXPECT_EQ(RowsOf(Ask(*f0, PredicateOp::kEqual, {Literal::String("Bob")})), Rows({1, 5}));
+    EXPECT_EQ(RowsOf(Ask(*f0, PredicateOp::kEqual, {Literal::String("Lucy")})), Rows({4}));
+    EXPECT_EQ(RowsOf(Ask(*f0, PredicateOp::kEqual, {Literal::String("Tony")})), Rows({3, 6}));
+    EXPECT_EQ(RowsOf(Ask(*f0, PredicateOp::kEqual, {Literal::String("Zed")})), Rows({}));
+    EXPECT_EQ(RowsOf(Ask(*f0, PredicateOp::kIn,
+                         {Literal::String("Alice"), Literal::String("Emily")})),
+              Rows({0, 2, 7}));
+    EXPECT_EQ(RowsOf(Ask(*f0, PredicateOp::kNotIn,
+                         {Literal::String("Alice"), Literal::String("Emily")})),
+              Rows({1, 3, 4, 5, 6}));
+    EXPECT_EQ(RowsOf(Ask(*f0, PredicateOp::kIsNull)), Rows({}));
+    EXPECT_EQ(RowsOf(Ask(*f1, PredicateOp::kEqual, {Literal::Int(10)})), Rows({0, 1, 2, 3, 5}));
+    EXPECT_EQ(RowsOf(Ask(*f1, PredicateOp::kNotEqual, {Literal::Int(10)})), Rows({4, 6, 7}));
+    EXPECT_EQ(RowsOf(Ask(*f2, PredicateOp::kEqual, {Literal::Int(0)})), Rows({2, 3, 6}));
+    // <> keeps null rows (Java flips the union over [0, rowCount)).
+    EXPECT_EQ(RowsOf(Ask(*f2, PredicateOp::kNotEqual, {Literal::Int(1)})), Rows({2, 3, 6, 7}));
+    EXPECT_EQ(RowsOf(Ask(*f2, PredicateOp::kIsNull)), Rows({7}));
+    EXPECT_EQ(RowsOf(Ask(*f2, PredicateOp::kIsNotNull)), Rows({0, 1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(RowsOf(Ask(*f2, PredicateOp::kEqual, {Literal::Null()})), Rows({7}));
+    // Not answered by a bitmap index.
+    for (PredicateOp op : {PredicateOp::kLessThan, PredicateOp::kGreaterOrEqual}) {
+      Result<FileIndexResult> r = Ask(*f1, op, {Literal::Int(10)});
+      ASSERT_TRUE(r.ok());
+      EXPECT_EQ(r->kind(), FileIndexResult::Kind::kRemain);
+    }
+    // An empty answer is still a row set (Paimon's BitmapIndexResult), which does not remain.
+    Result<FileIndexResult> none = Ask(*f1, PredicateOp::kEqual, {Literal::Int(11)});
+    ASSERT_TRUE(none.ok());
+    EXPECT_TRUE(none->is_rows());
+    EXPECT_FALSE(none->remain());
+  }
+}
+
+TEST(BitmapIndexReader, DescribeAndVersionErrors) {
+  const std::vector<uint8_t> v2 = SetAContainerV2();
+  auto f2 = MustOpen(Type("INT"), Slice(v2, 374, 108));
+  ASSERT_TRUE(f2);
+  auto facts = f2->Describe();
+  ASSERT_TRUE(facts.ok());
+  std::map<std::string, std::string> m(facts->begin(), facts->end());
+  EXPECT_EQ(m["version"], "2");
+  EXPECT_EQ(m["row_count"], "8");
+  EXPECT_EQ(m["cardinality"], "2");
+  EXPECT_EQ(m["null_count"], "1");
+  EXPECT_EQ(m["index_blocks"], "1");
+
+  std::vector<uint8_t> newer = Slice(v2, 374, 108);
+  newer[0] = 3;
+  Result<std::unique_ptr<ColumnIndexReader>> r = Bitmap().OpenReader(Type("INT"), io::ByteSpan(newer));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("version 3 is newer"), std::string::npos)
+      << r.status().message();
+  newer[0] = 0;
+  EXPECT_EQ(Bitmap().OpenReader(Type("INT"), io::ByteSpan(newer)).status().code(),
+            StatusCode::kCorrupt);
+  const std::vector<uint8_t> nothing;
+  EXPECT_EQ(Bitmap().OpenReader(Type("INT"), io::ByteSpan(nothing)).status().code(),
+            StatusCode::kCorrupt);
+}
+
+TEST(BitmapIndexReader, LiteralConversion) {
+  const TestColumn c = FixedColumn<int8_t>("TINYINT", Physical::kInt8, {1, -128, 127, 1});
+  const std::vector<uint8_t> p = MustWrite(c);
+  auto reader = MustOpen(c.type, p);
+  ASSERT_TRUE(reader);
+  EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(-128)})), Rows({1}));
+  // Out of the column's range: matches nothing, not a narrowed value (300 would wrap to 44).
+  EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(300)})), Rows({}));
+  EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(257)})), Rows({}));
+  EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kNotEqual, {Literal::Int(257)})),
+            Rows({0, 1, 2, 3}));
+  Result<FileIndexResult> wrong = Ask(*reader, PredicateOp::kEqual, {Literal::String("1")});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong.status().message().find("TINYINT"), std::string::npos);
+  EXPECT_FALSE(Ask(*reader, PredicateOp::kEqual, {}).ok());
+
+  const TestColumn f = FixedColumn<float>("FLOAT", Physical::kFloat, {0.1f, -0.0f, 0.0f});
+  const std::vector<uint8_t> fp = MustWrite(f);
+  auto fr = MustOpen(f.type, fp);
+  ASSERT_TRUE(fr);
+  EXPECT_EQ(RowsOf(Ask(*fr, PredicateOp::kEqual, {Literal::Double(static_cast<double>(0.1f))})),
+            Rows({0}));
+  EXPECT_EQ(RowsOf(Ask(*fr, PredicateOp::kEqual, {Literal::Double(0.1)})), Rows({}));
+  EXPECT_EQ(RowsOf(Ask(*fr, PredicateOp::kEqual, {Literal::Double(-0.0)})), Rows({1}));
+  EXPECT_EQ(RowsOf(Ask(*fr, PredicateOp::kEqual, {Literal::Double(1e300)})), Rows({}));
+  EXPECT_FALSE(Ask(*fr, PredicateOp::kEqual, {Literal::Int(0)}).ok());
+
+  // TIMESTAMP(6): literal (millis, nanos of milli) -> micros, floor.
+  const TestColumn t = FixedColumn<int64_t>("TIMESTAMP(6)", Physical::kTimestamp,
+                                            {-1500, 2500, -1500}, TimeUnit::kMicro);
+  const std::vector<uint8_t> tp = MustWrite(t, Opts({{"version", "1"}}));
+  auto tr = MustOpen(t.type, tp);
+  ASSERT_TRUE(tr);
+  EXPECT_EQ(RowsOf(Ask(*tr, PredicateOp::kEqual, {Literal::Timestamp(-2, 500000)})),
+            Rows({0, 2}));
+  EXPECT_EQ(RowsOf(Ask(*tr, PredicateOp::kEqual, {Literal::Timestamp(2, 500999)})), Rows({1}));
+  EXPECT_EQ(RowsOf(Ask(*tr, PredicateOp::kEqual,
+                       {Literal::Timestamp(std::numeric_limits<int64_t>::max(), 0)})),
+            Rows({}));
+  EXPECT_FALSE(Ask(*tr, PredicateOp::kEqual, {Literal::Int(-1500)}).ok());
+}
+
+// ---- reader vs brute force on random data ---------------------------------------------------
+
+// A random column plus, per row, a comparable key (independent of the index code).
+struct RandomCase {
+  TestColumn column;
+  std::vector<std::string> keys;       // per row: identity of the Java key ("" for null rows)
+  std::vector<Literal> probe_literals;  // literals to query with
+  std::vector<std::string> probe_keys;  // their key identities ("" never matches)
+};
+
+std::string KeyId(uint64_t bits) { return std::to_string(bits); }
+
+RandomCase MakeRandomCase(std::mt19937_64& rng) {
+  RandomCase rc;
+  const int kind = static_cast<int>(rng() % 11);
+  const int64_t rows = static_cast<int64_t>(rng() % 300);
+  const int domain = 1 + static_cast<int>(rng() % 40);
+  const double null_rate = (rng() % 3 == 0) ? 0.0 : (rng() % 100) / 100.0;
+  auto is_null = [&] { return std::uniform_real_distribution<double>(0, 1)(rng) < null_rate; };
+  auto pick = [&] { return static_cast<int64_t>(rng() % domain); };
+
+  auto numeric = [&](auto tag, const char* type, Physical physical, auto make_value,
+                     auto key_of, auto literal_of, TimeUnit unit = TimeUnit::kMicro) {
+    using T = decltype(tag);
+    std::vector<std::optional<T>> values;
+    for (int64_t i = 0; i < rows; ++i) {
+      if (is_null()) {
+        values.push_back(std::nullopt);
+        rc.keys.push_back("");
+      } else {
+        T v = make_value(pick());
+        values.push_back(v);
+        rc.keys.push_back(key_of(v));
+      }
+    }
+    rc.column = FixedColumn<T>(type, physical, values, unit);
+    for (int64_t j = 0; j < domain + 3; ++j) {
+      T v = make_value(j);
+      rc.probe_literals.push_back(literal_of(v));
+      rc.probe_keys.push_back(key_of(v));
+    }
+  };
+  const auto int_key = [](auto v) { return KeyId(static_cast<uint64_t>(static_cast<int64_t>(v))); };
+  const auto int_literal = [](auto v) { return Literal::Int(static_cast<int64_t>(v)); };
+  switch (kind) {
+    case 0:
+      numeric(int8_t{}, "TINYINT", Physical::kInt8,
+              [](int64_t x) { return static_cast<int8_t>(x * 37 - 100); }, int_key, int_literal);
+      break;
+    case 1:
+      numeric(int16_t{}, "SMALLINT", Physical::kInt16,
+              [](int64_t x) { return static_cast<int16_t>(x * 1024 - 3000); }, int_key,
+              int_literal);
+      break;
+    case 2:
+      // Multiples of 1024: equal low bits force long HashMap chains and tree bins.
+      numeric(int32_t{}, "INT", Physical::kInt32,
+              [](int64_t x) { return static_cast<int32_t>(x * 1024); }, int_key, int_literal);
+      break;
+    case 3:
+      numeric(int32_t{}, "DATE", Physical::kInt32,
+              [](int64_t x) { return static_cast<int32_t>(x * 7 - 50); }, int_key, int_literal);
+      break;
+    case 4:
+      numeric(int64_t{}, "BIGINT", Physical::kInt64,
+              [](int64_t x) { return (x << 32) | (x * 3); }, int_key, int_literal);
+      break;
+    case 5: {
+      const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN(),
+                                std::numeric_limits<float>::infinity(), -1.5f, 1e-40f};
+      numeric(float{}, "FLOAT", Physical::kFloat,
+              [&](int64_t x) { return x < 6 ? specials[x] : static_cast<float>(x) * 0.25f; },
+              [](float v) { return KeyId(static_cast<uint32_t>(java::FloatToIntBits(v))); },
+              [](float v) { return Literal::Double(static_cast<double>(v)); });
+      break;
+    }
+    case 6: {
+      const double specials[] = {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(),
+                                 -std::numeric_limits<double>::infinity(), 0.1};
+      numeric(double{}, "DOUBLE", Physical::kDouble,
+              [&](int64_t x) { return x < 5 ? specials[x] : static_cast<double>(x) / 3; },
+              [](double v) { return KeyId(static_cast<uint64_t>(java::DoubleToLongBits(v))); },
+              [](double v) { return Literal::Double(v); });
+      break;
+    }
+    case 7:
+      numeric(uint8_t{}, "BOOLEAN", Physical::kBool,
+              [](int64_t x) { return static_cast<uint8_t>(x & 1); },
+              [](uint8_t v) { return KeyId(v); },
+              [](uint8_t v) { return Literal::Bool(v != 0); });
+      break;
+    case 8: {
+      // TIMESTAMP(3) from nanos: key = floor(ns / 1e6).
+      numeric(int64_t{}, "TIMESTAMP(3)", Physical::kTimestamp,
+              [](int64_t x) { return (x - 5) * 400000 + 1; },
+              [](int64_t ns) { return KeyId(static_cast<uint64_t>(column::FloorDiv(ns, 1000000))); },
+              [](int64_t ns) {
+                return Literal::Timestamp(column::FloorDiv(ns, 1000000),
+                                          static_cast<int32_t>(column::FloorMod(ns, 1000000)));
+              },
+              TimeUnit::kNano);
+      break;
+    }
+    case 9: {
+      // TIMESTAMP(9) from nanos: key = floor(ns / 1000); neighbours share a microsecond.
+      numeric(int64_t{}, "TIMESTAMP(9)", Physical::kTimestamp,
+              [](int64_t x) { return (x - 5) * 700 - 1; },
+              [](int64_t ns) { return KeyId(static_cast<uint64_t>(column::FloorDiv(ns, 1000))); },
+              [](int64_t ns) {
+                return Literal::Timestamp(column::FloorDiv(ns, 1000000),
+                                          static_cast<int32_t>(column::FloorMod(ns, 1000000)));
+              },
+              TimeUnit::kNano);
+      break;
+    }
+    default: {
+      auto word = [](int64_t x) {
+        std::string s = "k" + std::to_string(x * 7919 % 1000);
+        if (x % 5 == 0) s += "\xc3\xa9";
+        if (x % 7 == 0) s = s.substr(0, 1);
+        if (x == 3) s.clear();
+        return s;
+      };
+      std::vector<std::optional<std::string>> values;
+      for (int64_t i = 0; i < rows; ++i) {
+        if (is_null()) {
+          values.push_back(std::nullopt);
+          rc.keys.push_back("");
+        } else {
+          std::string s = word(pick());
+          values.push_back(s);
+          rc.keys.push_back("s:" + s);
+        }
+      }
+      rc.column = StringColumn(rng() % 2 ? "STRING" : "CHAR(4)", values);
+      for (int64_t j = 0; j < domain + 3; ++j) {
+        rc.probe_literals.push_back(Literal::String(word(j)));
+        rc.probe_keys.push_back("s:" + word(j));
+      }
+    }
+  }
+  return rc;
+}
+
+std::vector<uint32_t> BruteEqual(const RandomCase& rc, const std::string& key) {
+  std::vector<uint32_t> rows;
+  for (size_t i = 0; i < rc.keys.size(); ++i) {
+    if (!rc.keys[i].empty() && rc.keys[i] == key) rows.push_back(static_cast<uint32_t>(i));
+  }
+  return rows;
+}
+
+std::vector<uint32_t> Complement(const std::vector<uint32_t>& rows, size_t n) {
+  std::vector<uint32_t> out;
+  std::set<uint32_t> in(rows.begin(), rows.end());
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!in.count(i)) out.push_back(i);
+  }
+  return out;
+}
+
+bool NanosecondTimestamp(const DataType& type) {
+  return type.IsTimestamp() && type.precision > 6;
+}
+
+TEST(BitmapIndexReader, RandomDataAgainstBruteForce) {
+  std::mt19937_64 rng(20250521);
+  for (int round = 0; round < 300; ++round) {
+    const RandomCase rc = MakeRandomCase(rng);
+    const int version = 1 + static_cast<int>(rng() % 2);
+    const int64_t block = rng() % 3 == 0 ? 16384 : 40 + static_cast<int64_t>(rng() % 80);
+    const Options options = Opts({{"version", std::to_string(version)},
+                                  {"index-block-size", std::to_string(block)}});
+    const int64_t batch_rows = 1 + static_cast<int64_t>(rng() % 100);
+    const std::vector<uint8_t> payload = MustWrite(rc.column, options, batch_rows);
+    ASSERT_FALSE(payload.empty());
+    SCOPED_TRACE("round " + std::to_string(round) + " type " + rc.column.type.ToString() +
+                 " version " + std::to_string(version) + " block " + std::to_string(block));
+    // The batch split never changes the bytes.
+    EXPECT_EQ(MustWrite(rc.column, options), payload);
+    auto reader = MustOpen(rc.column.type, payload);
+    ASSERT_TRUE(reader);
+    const size_t n = rc.keys.size();
+
+    std::vector<uint32_t> nulls;
+    for (size_t i = 0; i < n; ++i) {
+      if (rc.keys[i].empty()) nulls.push_back(static_cast<uint32_t>(i));
+    }
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIsNull)), nulls);
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIsNotNull)), Complement(nulls, n));
+
+    for (size_t j = 0; j < rc.probe_literals.size(); ++j) {
+      const std::vector<uint32_t> eq = BruteEqual(rc, rc.probe_keys[j]);
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {rc.probe_literals[j]})), eq)
+          << rc.probe_literals[j].ToString();
+      // Keys of TIMESTAMP(7..9) drop nanoseconds: <> and NOT IN cannot exclude a key's rows.
+      if (NanosecondTimestamp(rc.column.type)) {
+        EXPECT_EQ(Ask(*reader, PredicateOp::kNotEqual, {rc.probe_literals[j]})->kind(),
+                  FileIndexResult::Kind::kRemain);
+      } else {
+        EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kNotEqual, {rc.probe_literals[j]})),
+                  Complement(eq, n));
+      }
+    }
+    for (int k = 0; k < 5; ++k) {
+      std::vector<Literal> list;
+      std::set<uint32_t> expected;
+      const size_t count = rng() % 4;
+      for (size_t m = 0; m < count; ++m) {
+        const size_t j = rng() % rc.probe_literals.size();
+        list.push_back(rc.probe_literals[j]);
+        for (uint32_t r : BruteEqual(rc, rc.probe_keys[j])) expected.insert(r);
+      }
+      const std::vector<uint32_t> in(expected.begin(), expected.end());
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIn, list)), in);
+      if (NanosecondTimestamp(rc.column.type)) {
+        EXPECT_EQ(Ask(*reader, PredicateOp::kNotIn, list)->kind(),
+                  FileIndexResult::Kind::kRemain);
+      } else {
+        EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kNotIn, list)), Complement(in, n));
+      }
+    }
+  }
+}
+
+TEST(BitmapIndexReader, ManyRowsAndKeysAcrossChunks) {
+  // More rows than one writer chunk, keys from unique to very frequent, some nulls.
+  std::vector<std::optional<int64_t>> values;
+  const int64_t n = 200000;
+  for (int64_t i = 0; i < n; ++i) {
+    if (i % 97 == 0) {
+      values.push_back(std::nullopt);
+    } else if (i % 3 == 0) {
+      values.push_back(i);  // unique keys (single-row, inlined)
+    } else {
+      values.push_back(-(i % 1000));
+    }
+  }
+  const TestColumn c = FixedColumn<int64_t>("BIGINT", Physical::kInt64, values);
+  for (const char* version : {"1", "2"}) {
+    const std::vector<uint8_t> p = MustWrite(c, Opts({{"version", version}}), 70000);
+    auto reader = MustOpen(c.type, p);
+    ASSERT_TRUE(reader);
+    std::vector<uint32_t> expected;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i % 97 != 0 && i % 3 != 0 && i % 1000 == 5) expected.push_back(static_cast<uint32_t>(i));
+    }
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(-5)})), expected);
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(99999)})), Rows({99999}));
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIsNull)).size(), static_cast<size_t>(n / 97 + 1));
+  }
+}
+
+TEST(BitmapIndexReader, ConcurrentQueriesShareTheCache) {
+  std::vector<std::optional<int32_t>> values;
+  for (int32_t i = 0; i < 5000; ++i) values.push_back(i % 50);
+  const TestColumn c = FixedColumn<int32_t>("INT", Physical::kInt32, values);
+  const std::vector<uint8_t> p = MustWrite(c, Opts({{"index-block-size", "64"}}));
+  auto reader = MustOpen(c.type, p);
+  ASSERT_TRUE(reader);
+  std::vector<int> failures(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 200; ++round) {
+        const int32_t key = (round * 7 + t) % 50;
+        Result<FileIndexResult> r = Ask(*reader, PredicateOp::kEqual, {Literal::Int(key)});
+        if (!r.ok() || !r->is_rows() || r->rows().Cardinality() != 100 ||
+            !r->rows().Contains(static_cast<uint32_t>(key))) {
+          ++failures[t];
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  EXPECT_EQ(failures, std::vector<int>(4, 0));
+}
+
+// ---- robustness: truncation and corruption --------------------------------------------------
+
+// Opens and queries; every step must return a Status or a valid answer (ASan watches).
+void Exercise(const DataType& type, const std::vector<uint8_t>& payload,
+              const std::vector<Literal>& probes) {
+  Result<std::unique_ptr<ColumnIndexReader>> opened =
+      Bitmap().OpenReader(type, io::ByteSpan(payload));
+  if (!opened.ok()) {
+    EXPECT_NE(opened.status().code(), StatusCode::kOk);
+    return;
+  }
+  const ColumnIndexReader& reader = **opened;
+  (void)reader.Describe();
+  for (const Literal& literal : probes) {
+    for (PredicateOp op : {PredicateOp::kEqual, PredicateOp::kNotEqual}) {
+      Result<FileIndexResult> r = Ask(reader, op, {literal});
+      if (r.ok()) {
+        EXPECT_TRUE(r->is_rows());
+      }
+    }
+  }
+  (void)Ask(reader, PredicateOp::kIn, probes);
+  (void)Ask(reader, PredicateOp::kIsNull);
+  (void)Ask(reader, PredicateOp::kIsNotNull);
+}
+
+struct CorpusItem {
+  DataType type;
+  std::vector<uint8_t> payload;
+  std::vector<Literal> probes;
+};
+
+std::vector<CorpusItem> Corpus() {
+  std::vector<CorpusItem> corpus;
+  const std::vector<uint8_t> v2 = SetAContainerV2();
+  const std::vector<uint8_t> v1 = FromHex(kSetAContainerV1Hex);
+  const std::vector<Literal> names = {Literal::String("Alice"), Literal::String("Bob"),
+                                      Literal::String("Lucy"), Literal::String("Tony"),
+                                      Literal::String("x"), Literal::Null()};
+  const std::vector<Literal> ints = {Literal::Int(0), Literal::Int(1), Literal::Int(10),
+                                     Literal::Int(20), Literal::Int(3), Literal::Null()};
+  corpus.push_back({Type("STRING"), Slice(v2, 96, 176), names});
+  corpus.push_back({Type("INT"), Slice(v2, 374, 108), ints});
+  corpus.push_back({Type("STRING"), Slice(v1, 96, 131), names});
+  corpus.push_back({Type("INT"), Slice(v1, 301, 76), ints});
+  // Multi-block V2 and a V1 with a null bitmap in the body, from the writer.
+  std::vector<std::optional<int32_t>> values;
+  for (int32_t i = 0; i < 300; ++i) {
+    values.push_back(i % 11 == 0 ? std::nullopt : std::optional<int32_t>(i % 23 == 0 ? i : i % 9));
+  }
+  const TestColumn c = FixedColumn<int32_t>("INT", Physical::kInt32, values);
+  corpus.push_back({c.type, MustWrite(c, Opts({{"index-block-size", "40"}})), ints});
+  corpus.push_back({c.type, MustWrite(c, Opts({{"version", "1"}})), ints});
+  return corpus;
+}
+
+TEST(BitmapIndexRobustness, EveryPrefixFailsCleanlyOrAnswers) {
+  for (const CorpusItem& item : Corpus()) {
+    for (size_t len = 0; len < item.payload.size(); ++len) {
+      // A fresh heap block of exactly `len` bytes, so ASan catches any read past it.
+      std::vector<uint8_t> prefix(item.payload.begin(), item.payload.begin() + len);
+      prefix.shrink_to_fit();
+      Exercise(item.type, prefix, item.probes);
+    }
+    // Opening the full payload works.
+    EXPECT_TRUE(Bitmap().OpenReader(item.type, io::ByteSpan(item.payload)).ok());
+  }
+}
+
+TEST(BitmapIndexRobustness, RandomByteFlips) {
+  std::mt19937_64 rng(77);
+  const std::vector<CorpusItem> corpus = Corpus();
+  for (int round = 0; round < 6000; ++round) {
+    const CorpusItem& item = corpus[round % corpus.size()];
+    std::vector<uint8_t> bytes = item.payload;
+    const int flips = 1 + static_cast<int>(rng() % 3);
+    for (int f = 0; f < flips; ++f) {
+      const size_t pos = rng() % bytes.size();
+      if (rng() % 2) {
+        bytes[pos] ^= static_cast<uint8_t>(1u << (rng() % 8));
+      } else {
+        bytes[pos] = static_cast<uint8_t>(rng());
+      }
+    }
+    Exercise(item.type, bytes, item.probes);
+  }
+}
+
+}  // namespace
+}  // namespace pyfileindex::index::bitmap

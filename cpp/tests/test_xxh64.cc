@@ -1,0 +1,128 @@
+#include "hash/xxh64.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pyfileindex::hash {
+namespace {
+
+// Deterministic test input: byte i is (31*i + 7) mod 256.
+std::vector<uint8_t> PatternBytes(size_t n) {
+  std::vector<uint8_t> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(i * 31 + 7);
+  return out;
+}
+
+TEST(Xxh64Test, KnownStringsWithSeedZero) {
+  // The check values of the bloom-filter spec plus the strings of golden data set B.
+  EXPECT_EQ(Xxh64(std::string_view("")), 0xEF46DB3751D8E999ULL);
+  EXPECT_EQ(Xxh64(std::string_view("a")), 0xD24EC4F1A98C6E5BULL);
+  EXPECT_EQ(Xxh64(std::string_view("Alice")), 0xD4A957E0CF31160BULL);
+  EXPECT_EQ(Xxh64(std::string_view("Bob")), 0x9CFF2296681AE613ULL);
+  EXPECT_EQ(Xxh64(std::string_view("Emily")), 0x7F5CA58804E8B91EULL);
+  EXPECT_EQ(Xxh64(std::string_view("Tony")), 0x8C68515DDB99817FULL);
+  EXPECT_EQ(Xxh64(std::string_view("Lucy")), 0x617465EA27CAFF81ULL);
+  EXPECT_EQ(Xxh64(std::string_view("Zed")), 0xE6F6168AEAF7B6FFULL);
+  // "h\u00e9llo w\u00f6rld \u2713" as UTF-8 bytes.
+  EXPECT_EQ(Xxh64(std::string_view("h\xc3\xa9llo w\xc3\xb6rld \xe2\x9c\x93")),
+            0x34D9919C86F55AC4ULL);
+}
+
+TEST(Xxh64Test, EveryTailShapeAndSeed) {
+  // Lengths around the 4/8/32-byte boundaries exercise every code path of the tail and stripes.
+  struct Case {
+    size_t size;
+    uint64_t seed;
+    uint64_t expected;
+  };
+  const Case cases[] = {
+    {0, 0x0ULL, 0xef46db3751d8e999ULL},
+    {1, 0x0ULL, 0xa96c7f0ce858bbb7ULL},
+    {3, 0x0ULL, 0x56e6957632a487f9ULL},
+    {4, 0x0ULL, 0xc60d15b1e3ff8f04ULL},
+    {5, 0x0ULL, 0x808815858624dd4eULL},
+    {7, 0x0ULL, 0xafbefc3d6c6f9a8eULL},
+    {8, 0x0ULL, 0x3da5c7aa269683e0ULL},
+    {9, 0x0ULL, 0x4b17a9ba9e215c09ULL},
+    {12, 0x0ULL, 0x8fe8ab1c1fd0666eULL},
+    {15, 0x0ULL, 0xae2a37eb9357caa7ULL},
+    {16, 0x0ULL, 0xa19ad429b02bc413ULL},
+    {17, 0x0ULL, 0xfe9f0feb7eeedc09ULL},
+    {31, 0x0ULL, 0x4a74f3a1a39ad4a1ULL},
+    {32, 0x0ULL, 0x8d57d6a4671cc43dULL},
+    {33, 0x0ULL, 0x62c9fd21ed857664ULL},
+    {40, 0x0ULL, 0x49b45332e280f187ULL},
+    {63, 0x0ULL, 0x5c320a0d2707057fULL},
+    {64, 0x0ULL, 0x7bbabbc45729d17eULL},
+    {65, 0x0ULL, 0xf3980c34bae65dc1ULL},
+    {100, 0x0ULL, 0xefa0ad2d3e70c151ULL},
+    {1000, 0x0ULL, 0x99594f4828043d35ULL},
+    {0, 0x1ULL, 0xd5afba1336a3be4bULL},
+    {1, 0x1ULL, 0x0766883a0a47a96aULL},
+    {3, 0x1ULL, 0x598afe4fbb09d9f6ULL},
+    {4, 0x1ULL, 0x5e9f99aa13de2d02ULL},
+    {5, 0x1ULL, 0xb15c817d13965acfULL},
+    {7, 0x1ULL, 0xbd99f1fa0de7b9a4ULL},
+    {8, 0x1ULL, 0x1b4e043a4021aa18ULL},
+    {9, 0x1ULL, 0x2a77c6e783fb18b1ULL},
+    {12, 0x1ULL, 0xaaf19ec96e7722cdULL},
+    {15, 0x1ULL, 0xc88bd84841af8ac9ULL},
+    {16, 0x1ULL, 0x78b588afc3e5e956ULL},
+    {17, 0x1ULL, 0x9c4d638a8d88a249ULL},
+    {31, 0x1ULL, 0xd7ac4f4bea4e460aULL},
+    {32, 0x1ULL, 0x8f666909cfd00cc8ULL},
+    {33, 0x1ULL, 0xb1575979b72c805aULL},
+    {40, 0x1ULL, 0x4ea2e43cf7f9bda8ULL},
+    {63, 0x1ULL, 0x61b9cb220da77a86ULL},
+    {64, 0x1ULL, 0xee10eee981202ce9ULL},
+    {65, 0x1ULL, 0xb99a8864d5005b72ULL},
+    {100, 0x1ULL, 0xcd8103aecd2ed5cfULL},
+    {1000, 0x1ULL, 0x31db8080bc8eb541ULL},
+    {0, 0x9e3779b97f4a7c15ULL, 0xc4349fc93c010000ULL},
+    {1, 0x9e3779b97f4a7c15ULL, 0x585882422a6165e7ULL},
+    {3, 0x9e3779b97f4a7c15ULL, 0x5acb303e78133c22ULL},
+    {4, 0x9e3779b97f4a7c15ULL, 0x7d51d5e2461732b3ULL},
+    {5, 0x9e3779b97f4a7c15ULL, 0x7f8b72856a42bb63ULL},
+    {7, 0x9e3779b97f4a7c15ULL, 0x2ce9adec2b2c8104ULL},
+    {8, 0x9e3779b97f4a7c15ULL, 0x758848f033fa76a2ULL},
+    {9, 0x9e3779b97f4a7c15ULL, 0xd4576cf554b7d929ULL},
+    {12, 0x9e3779b97f4a7c15ULL, 0xeaa6d4d803d21fd7ULL},
+    {15, 0x9e3779b97f4a7c15ULL, 0xa18d5c90d722cee3ULL},
+    {16, 0x9e3779b97f4a7c15ULL, 0xe3594f9058b426e7ULL},
+    {17, 0x9e3779b97f4a7c15ULL, 0xa0c8a40ef8f3a9f7ULL},
+    {31, 0x9e3779b97f4a7c15ULL, 0x8137041f5af88413ULL},
+    {32, 0x9e3779b97f4a7c15ULL, 0x184ebcf3745cd46cULL},
+    {33, 0x9e3779b97f4a7c15ULL, 0x52fac3c981f3cc2eULL},
+    {40, 0x9e3779b97f4a7c15ULL, 0x36758d31812c0e57ULL},
+    {63, 0x9e3779b97f4a7c15ULL, 0x64ef99a2e94cc7bdULL},
+    {64, 0x9e3779b97f4a7c15ULL, 0xf7f22435fe1ab128ULL},
+    {65, 0x9e3779b97f4a7c15ULL, 0x7a0b76a812617c73ULL},
+    {100, 0x9e3779b97f4a7c15ULL, 0xbc7ab33be7528c18ULL},
+    {1000, 0x9e3779b97f4a7c15ULL, 0xda717f741f399f3fULL},
+  };
+  for (const Case& c : cases) {
+    const std::vector<uint8_t> data = PatternBytes(c.size);
+    EXPECT_EQ(Xxh64(data.data(), data.size(), c.seed), c.expected)
+        << "size " << c.size << " seed " << c.seed;
+  }
+}
+
+TEST(Xxh64Test, NullPointerWithZeroSizeIsTheEmptyHash) {
+  EXPECT_EQ(Xxh64(nullptr, 0), 0xEF46DB3751D8E999ULL);
+}
+
+TEST(Xxh64Test, UnalignedInputGivesTheSameHash) {
+  // The hash must not depend on where the bytes sit in memory.
+  const std::vector<uint8_t> data = PatternBytes(100);
+  std::vector<uint8_t> shifted(data.size() + 3);
+  for (size_t offset = 0; offset < 3; ++offset) {
+    std::copy(data.begin(), data.end(), shifted.begin() + offset);
+    EXPECT_EQ(Xxh64(shifted.data() + offset, data.size()), 0xEFA0AD2D3E70C151ULL);
+  }
+}
+
+}  // namespace
+}  // namespace pyfileindex::hash

@@ -1,0 +1,685 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+# distutils: language = c++
+"""Native bindings of pyfileindex: the only extension module.
+
+A thin layer over the C++ API in cpp/include/pyfileindex/: Python values in, Status errors out
+as Python exceptions, Arrow data taken zero-copy through the Arrow PyCapsule interface, and the
+GIL released around every piece of native work.
+"""
+
+import datetime as _dt
+import decimal as _decimal
+import mmap as _mmap
+import os as _os
+
+import numpy as _np
+
+cimport cython
+from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libcpp cimport bool as cbool
+from libcpp.memory cimport shared_ptr, unique_ptr
+from libcpp.optional cimport optional
+from libcpp.pair cimport pair
+from libcpp.string cimport string
+from libcpp.utility cimport move
+from libcpp.vector cimport vector
+
+
+# ---- C++ declarations --------------------------------------------------------------------------
+
+cdef extern from "pyfileindex/arrow_c_abi.h":
+    struct ArrowSchema:
+        const char* format
+        const char* name
+        int64_t n_children
+        ArrowSchema** children
+        void (*release)(ArrowSchema*) noexcept nogil
+
+    struct ArrowArray:
+        int64_t length
+        void (*release)(ArrowArray*) noexcept nogil
+
+    struct ArrowArrayStream:
+        int (*get_schema)(ArrowArrayStream*, ArrowSchema* out) noexcept nogil
+        int (*get_next)(ArrowArrayStream*, ArrowArray* out) noexcept nogil
+        const char* (*get_last_error)(ArrowArrayStream*) noexcept nogil
+        void (*release)(ArrowArrayStream*) noexcept nogil
+
+cdef extern from "pyfileindex/status.h" namespace "pyfileindex" nogil:
+    cdef enum class StatusCode(int):
+        kOk
+        kInvalidArgument
+        kCorrupt
+        kNotSupported
+        kNotFound
+        kIoError
+        kInternal
+
+    cdef cppclass Status:
+        Status()
+        cbool ok()
+        StatusCode code()
+        const string& message()
+        string ToString()
+
+    cdef cppclass Result[T]:
+        Result()
+        cbool ok()
+        const Status& status()
+        T& value()
+
+cdef extern from "pyfileindex/build_info.h" namespace "pyfileindex":
+    const char* LibraryVersion()
+    const char* CRoaringVersion()
+
+cdef extern from "pyfileindex/data_type.h" namespace "pyfileindex" nogil:
+    cdef cppclass DataType:
+        string ToString()
+
+    cdef cppclass Field:
+        string name
+        DataType type
+
+    Result[DataType] ParseDataType(string text)
+
+cdef extern from "pyfileindex/options.h" namespace "pyfileindex" nogil:
+    cdef cppclass Options:
+        Options()
+        void Set(string key, string value)
+
+cdef extern from "pyfileindex/literal.h" namespace "pyfileindex" nogil:
+    cdef cppclass Literal:
+        @staticmethod
+        Literal Null()
+        @staticmethod
+        Literal Bool(cbool v)
+        @staticmethod
+        Literal Int(int64_t v)
+        @staticmethod
+        Literal Double(double v)
+        @staticmethod
+        Literal String(string bytes)
+        @staticmethod
+        Literal Decimal(int64_t unscaled, int32_t scale)
+        @staticmethod
+        Literal Timestamp(int64_t epoch_millis, int32_t nano_of_milli)
+
+cdef extern from "pyfileindex/predicate.h" namespace "pyfileindex" nogil:
+    cdef enum class PredicateOp(uint8_t):
+        kEqual
+        kNotEqual
+        kLessThan
+        kLessOrEqual
+        kGreaterThan
+        kGreaterOrEqual
+        kIn
+        kNotIn
+        kIsNull
+        kIsNotNull
+        kBetween
+        kAnd
+        kOr
+
+    cdef cppclass Predicate:
+        @staticmethod
+        shared_ptr[const Predicate] Leaf(PredicateOp op, string column, vector[Literal] literals)
+        @staticmethod
+        shared_ptr[const Predicate] And(vector[shared_ptr[const Predicate]] children)
+        @staticmethod
+        shared_ptr[const Predicate] Or(vector[shared_ptr[const Predicate]] children)
+
+    cdef cppclass TopN:
+        string column
+        cbool descending
+        cbool nulls_first
+        int32_t limit
+
+cdef extern from "pyfileindex/row_bitmap.h" namespace "pyfileindex" nogil:
+    cdef cppclass RowBitmap:
+        RowBitmap()
+        @staticmethod
+        RowBitmap FromRows(const uint32_t* rows, size_t count)
+        uint64_t Cardinality()
+        void ToArray(uint32_t* out)
+        vector[uint8_t] Serialize()
+        vector[pair[uint64_t, uint64_t]] ToRanges()
+
+cdef extern from "pyfileindex/file_index_result.h" namespace "pyfileindex" nogil:
+    cdef enum class ResultKind "pyfileindex::FileIndexResult::Kind"(uint8_t):
+        kRemain
+        kSkip
+        kRows
+
+    cdef cppclass FileIndexResult:
+        ResultKind kind()
+        cbool remain()
+        const RowBitmap& rows()
+
+cdef extern from "pyfileindex/writer.h" namespace "pyfileindex" nogil:
+    cdef cppclass FileIndexWriter:
+        @staticmethod
+        Result[unique_ptr[FileIndexWriter]] Make(vector[Field] fields, const Options& options)
+        cbool empty()
+        Status Write(const ArrowSchema& schema, const ArrowArray& array)
+        Result[optional[vector[uint8_t]]] Finish()
+        int64_t row_count()
+
+cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
+    cdef cppclass IndexEntry:
+        string column
+        string index_type
+        int64_t offset
+        int64_t length
+
+    cdef cppclass FileIndexReader:
+        @staticmethod
+        Result[shared_ptr[FileIndexReader]] Open(const uint8_t* data, size_t size,
+                                                 vector[Field] fields)
+        const vector[IndexEntry]& entries()
+        Result[FileIndexResult] Evaluate(const Predicate& predicate)
+        Result[FileIndexResult] EvaluateTopN(const TopN& top_n, const RowBitmap* selection)
+        Result[vector[pair[string, string]]] Describe(const IndexEntry& entry)
+
+
+# ---- errors ------------------------------------------------------------------------------------
+
+class FileIndexError(ValueError):
+    """A file index could not be built or read: bad input, options, types or bytes."""
+
+
+class CorruptIndexError(FileIndexError):
+    """Index bytes are truncated or structurally damaged."""
+
+
+class UnsupportedError(FileIndexError):
+    """A valid request that Paimon (or this library) does not support."""
+
+
+class IndexNotFoundError(FileIndexError, KeyError):
+    """A named column, field or index is absent."""
+
+    def __str__(self):  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+cdef object _raise(const Status& status):
+    cdef StatusCode code = status.code()
+    message = status.message().decode("utf-8", "replace")
+    if code == StatusCode.kCorrupt:
+        raise CorruptIndexError(message)
+    if code == StatusCode.kNotSupported:
+        raise UnsupportedError(message)
+    if code == StatusCode.kNotFound:
+        raise IndexNotFoundError(message)
+    if code == StatusCode.kIoError:
+        raise OSError(message)
+    raise FileIndexError(message)
+
+
+cdef inline int _check(const Status& status) except -1:
+    if not status.ok():
+        _raise(status)
+    return 0
+
+
+def library_version() -> str:
+    """Version of the native pyfileindex library, e.g. "0.1.0"."""
+    return LibraryVersion().decode("ascii")
+
+
+def croaring_version() -> str:
+    """Version of the CRoaring compiled into the native library, e.g. "5.2.2"."""
+    return CRoaringVersion().decode("ascii")
+
+
+# ---- conversions -------------------------------------------------------------------------------
+
+cdef string _utf8(object text) except *:
+    if isinstance(text, bytes):
+        return text
+    return (<str>text).encode("utf-8", "surrogatepass")
+
+
+cdef vector[Field] _fields(object fields) except *:
+    """[(name, "INT"), ...] or objects with .name and .type -> C++ fields."""
+    cdef vector[Field] out
+    cdef Field field
+    cdef Result[DataType] parsed
+    if fields is None:
+        return out
+    for item in fields:
+        if isinstance(item, (tuple, list)):
+            name, type_text = item[0], item[1]
+        else:
+            name, type_text = item.name, item.type
+        parsed = ParseDataType(_utf8(str(type_text)))
+        if not parsed.ok():
+            raise FileIndexError(f"field '{name}': " + parsed.status().message().decode())
+        field.name = _utf8(name)
+        field.type = parsed.value()
+        out.push_back(field)
+    return out
+
+
+cdef Options _options(object options) except *:
+    cdef Options out
+    if options is None:
+        return out
+    for key, value in dict(options).items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        out.Set(_utf8(str(key)), _utf8(str(value)))
+    return out
+
+
+_EPOCH = _dt.datetime(1970, 1, 1)
+_EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+_EPOCH_DATE = _dt.date(1970, 1, 1)
+_INT64_MIN = -(1 << 63)
+_INT64_MAX = (1 << 63) - 1
+
+
+cdef Literal _timestamp_from_nanos(object nanos) except *:
+    millis, nano_of_milli = divmod(int(nanos), 1_000_000)
+    if not (_INT64_MIN <= millis <= _INT64_MAX):
+        raise FileIndexError(f"timestamp literal out of range: {nanos} ns")
+    return Literal.Timestamp(millis, nano_of_milli)
+
+
+cdef Literal _literal(object value) except *:
+    """A Python value -> C++ Literal in Paimon's internal representation."""
+    if value is None:
+        return Literal.Null()
+    if isinstance(value, (bool, _np.bool_)):
+        return Literal.Bool(bool(value))
+    if isinstance(value, (int, _np.integer)):
+        value = int(value)
+        if not (_INT64_MIN <= value <= _INT64_MAX):
+            raise FileIndexError(f"integer literal {value} does not fit 64 bits")
+        return Literal.Int(value)
+    if isinstance(value, (float, _np.floating)):
+        return Literal.Double(float(value))
+    if isinstance(value, str):
+        return Literal.String(_utf8(value))
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return Literal.String(bytes(value))
+    if isinstance(value, _decimal.Decimal):
+        if not value.is_finite():
+            raise FileIndexError(f"decimal literal {value} is not finite")
+        sign, digits, exponent = value.as_tuple()
+        unscaled = int("".join(map(str, digits)) or "0")
+        if exponent > 0:
+            unscaled *= 10 ** exponent
+            exponent = 0
+        if sign:
+            unscaled = -unscaled
+        if not (_INT64_MIN <= unscaled <= _INT64_MAX):
+            raise FileIndexError(f"decimal literal {value} has more than 18 digits")
+        return Literal.Decimal(unscaled, -exponent)
+    if isinstance(value, _np.datetime64):
+        unit = _np.datetime_data(value.dtype)[0]
+        if _np.isnat(value):
+            raise FileIndexError("NaT is not a literal; use is_null()")
+        if unit in ("Y", "M", "W", "D"):
+            return Literal.Int(int(value.astype("datetime64[D]").astype(_np.int64)))
+        scale = {"h": 3_600_000_000_000, "m": 60_000_000_000, "s": 1_000_000_000,
+                 "ms": 1_000_000, "us": 1_000, "ns": 1}.get(unit)
+        if scale is None:
+            raise FileIndexError(f"numpy datetime64 unit '{unit}' is not supported")
+        return _timestamp_from_nanos(int(value.astype(_np.int64)) * scale)
+    if isinstance(value, _dt.datetime):
+        # TIMESTAMP is wall-clock time: a naive datetime is taken as is; an aware one (for
+        # TIMESTAMP WITH LOCAL TIME ZONE) is converted to UTC first.
+        if value.tzinfo is not None:
+            delta = value - _EPOCH_UTC
+        else:
+            delta = value - _EPOCH
+        micros = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+        return _timestamp_from_nanos(micros * 1_000 + int(getattr(value, "nanosecond", 0)))
+    if isinstance(value, _dt.date):
+        return Literal.Int((value - _EPOCH_DATE).days)
+    if isinstance(value, _dt.time):
+        return Literal.Int(((value.hour * 60 + value.minute) * 60 + value.second) * 1000
+                           + value.microsecond // 1000)
+    raise TypeError(f"unsupported literal type {type(value).__name__}: {value!r}")
+
+
+_OPS = {
+    "eq": PredicateOp.kEqual,
+    "ne": PredicateOp.kNotEqual,
+    "lt": PredicateOp.kLessThan,
+    "le": PredicateOp.kLessOrEqual,
+    "gt": PredicateOp.kGreaterThan,
+    "ge": PredicateOp.kGreaterOrEqual,
+    "in": PredicateOp.kIn,
+    "not_in": PredicateOp.kNotIn,
+    "is_null": PredicateOp.kIsNull,
+    "is_not_null": PredicateOp.kIsNotNull,
+    "between": PredicateOp.kBetween,
+}
+
+
+cdef shared_ptr[const Predicate] _predicate(object node) except *:
+    """A pyfileindex.predicate tree (Leaf / And / Or) -> C++ predicate."""
+    cdef vector[shared_ptr[const Predicate]] children
+    cdef vector[Literal] literals
+    op = getattr(node, "op", None)
+    kind = type(node).__name__
+    if kind in ("And", "Or") or op in ("and", "or"):
+        for child in node.children:
+            children.push_back(_predicate(child))
+        if kind == "And" or op == "and":
+            return Predicate.And(children)
+        return Predicate.Or(children)
+    if op not in _OPS:
+        raise FileIndexError(f"unknown predicate operator {op!r} in {node!r}")
+    for value in node.literals:
+        literals.push_back(_literal(value))
+    return Predicate.Leaf(<PredicateOp>_OPS[op], _utf8(node.column), literals)
+
+
+cdef RowBitmap _row_bitmap(object rows) except *:
+    cdef uint32_t[::1] view = _np.ascontiguousarray(rows, dtype=_np.uint32)
+    if view.shape[0] == 0:
+        return RowBitmap()
+    return RowBitmap.FromRows(&view[0], view.shape[0])
+
+
+# ---- results -----------------------------------------------------------------------------------
+
+@cython.final
+cdef class IndexResult:
+    """What an index says about a data file: SKIP, REMAIN, or the rows that may match.
+
+    ``kind`` is "SKIP", "REMAIN" or "ROWS"; ``skip`` is Paimon's ``!remain()`` (an empty row
+    set skips the file too). Row ids are 0-based positions in the data file.
+    """
+    cdef FileIndexResult result
+    cdef object _rows_cache
+
+    @staticmethod
+    cdef IndexResult wrap(FileIndexResult result):
+        cdef IndexResult out = IndexResult.__new__(IndexResult)
+        out.result = result
+        return out
+
+    @property
+    def kind(self) -> str:
+        cdef ResultKind k = self.result.kind()
+        if k == ResultKind.kSkip:
+            return "SKIP"
+        if k == ResultKind.kRemain:
+            return "REMAIN"
+        return "ROWS"
+
+    @property
+    def remain(self) -> bool:
+        return self.result.remain()
+
+    @property
+    def skip(self) -> bool:
+        return not self.result.remain()
+
+    @property
+    def cardinality(self):
+        """Number of selected rows, or None unless kind == "ROWS"."""
+        if self.result.kind() != ResultKind.kRows:
+            return None
+        return self.result.rows().Cardinality()
+
+    def row_ids(self):
+        """The selected rows as a sorted numpy uint32 array (None unless kind == "ROWS")."""
+        if self.result.kind() != ResultKind.kRows:
+            return None
+        if self._rows_cache is None:
+            out = _np.empty(self.result.rows().Cardinality(), dtype=_np.uint32)
+            self._fill(out)
+            out.flags.writeable = False
+            self._rows_cache = out
+        return self._rows_cache
+
+    cdef _fill(self, out):
+        cdef uint32_t[::1] view = out
+        if view.shape[0] > 0:
+            with nogil:
+                self.result.rows().ToArray(&view[0])
+
+    def ranges(self):
+        """Maximal runs of selected rows as [(begin, end), ...] (end exclusive)."""
+        if self.result.kind() != ResultKind.kRows:
+            return None
+        return [(r.first, r.second) for r in self.result.rows().ToRanges()]
+
+    def to_bitmap(self):
+        """The selected rows as a pyroaring.BitMap (needs pyroaring installed)."""
+        if self.result.kind() != ResultKind.kRows:
+            return None
+        from pyroaring import BitMap
+
+        cdef vector[uint8_t] data = self.result.rows().Serialize()
+        return BitMap.deserialize(bytes((<char*>data.data())[:data.size()]))
+
+    def __repr__(self):
+        if self.result.kind() == ResultKind.kRows:
+            return f"IndexResult(ROWS, {self.cardinality} rows)"
+        return f"IndexResult({self.kind})"
+
+
+# ---- writer ------------------------------------------------------------------------------------
+
+cdef class IndexWriter:
+    """Builds the file-index container of one data file, batch by batch, as Java Paimon does.
+
+    ``fields`` is the data file's row type as (name, Paimon type string) pairs; ``options``
+    are Paimon table options with their own keys (``file-index.bitmap.columns`` ...).
+    """
+    cdef unique_ptr[FileIndexWriter] writer
+
+    def __cinit__(self, fields, options):
+        cdef vector[Field] cfields = _fields(fields)
+        cdef Options coptions = _options(options)
+        cdef Result[unique_ptr[FileIndexWriter]] made
+        with nogil:
+            made = FileIndexWriter.Make(cfields, coptions)
+        _check(made.status())
+        self.writer = move(made.value())
+
+    @property
+    def empty(self) -> bool:
+        """True when the options declare no index (Java then writes none)."""
+        return self.writer.get().empty()
+
+    @property
+    def row_count(self) -> int:
+        return self.writer.get().row_count()
+
+    def write(self, data):
+        """Appends rows: a pyarrow RecordBatch or Table, or any object exporting the Arrow
+        PyCapsule interface (``__arrow_c_array__`` for a struct array / record batch,
+        ``__arrow_c_stream__`` for a stream of them)."""
+        if hasattr(data, "__arrow_c_array__"):
+            self._write_array(data)
+        elif hasattr(data, "__arrow_c_stream__"):
+            self._write_stream(data)
+        else:
+            raise TypeError(f"expected Arrow data (RecordBatch, Table, ...), got "
+                            f"{type(data).__name__}")
+
+    cdef _write_array(self, data):
+        schema_capsule, array_capsule = data.__arrow_c_array__()
+        cdef ArrowSchema* schema = <ArrowSchema*>PyCapsule_GetPointer(schema_capsule,
+                                                                      "arrow_schema")
+        cdef ArrowArray* array = <ArrowArray*>PyCapsule_GetPointer(array_capsule, "arrow_array")
+        cdef Status status
+        with nogil:
+            status = self.writer.get().Write(schema[0], array[0])
+        _check(status)
+
+    cdef _write_stream(self, data):
+        capsule = data.__arrow_c_stream__()
+        cdef ArrowArrayStream* stream = <ArrowArrayStream*>PyCapsule_GetPointer(
+            capsule, "arrow_array_stream")
+        cdef ArrowSchema schema
+        cdef ArrowArray array
+        cdef Status status
+        cdef int rc
+        with nogil:
+            rc = stream.get_schema(stream, &schema)
+        if rc != 0:
+            raise FileIndexError("Arrow stream failed to give its schema: "
+                                 + _stream_error(stream))
+        try:
+            while True:
+                with nogil:
+                    rc = stream.get_next(stream, &array)
+                if rc != 0:
+                    raise FileIndexError("Arrow stream failed: " + _stream_error(stream))
+                if array.release == NULL:
+                    break
+                with nogil:
+                    status = self.writer.get().Write(schema, array)
+                    array.release(&array)
+                _check(status)
+        finally:
+            if schema.release != NULL:
+                schema.release(&schema)
+
+    def finish(self):
+        """The container bytes, or None when the options declare no index. Call once."""
+        cdef Result[optional[vector[uint8_t]]] done
+        with nogil:
+            done = self.writer.get().Finish()
+        _check(done.status())
+        if not done.value().has_value():
+            return None
+        cdef vector[uint8_t]* data = &done.value().value()
+        return (<char*>data.data())[:data.size()] if data.size() > 0 else b""
+
+
+cdef str _stream_error(ArrowArrayStream* stream):
+    cdef const char* message = stream.get_last_error(stream)
+    return message.decode("utf-8", "replace") if message != NULL else "unknown error"
+
+
+# ---- reader ------------------------------------------------------------------------------------
+
+class IndexEntryInfo:
+    """One (column, index type) record of a container header."""
+    __slots__ = ("column", "index_type", "offset", "length")
+
+    def __init__(self, column, index_type, offset, length):
+        self.column = column
+        self.index_type = index_type
+        self.offset = offset
+        self.length = length
+
+    @property
+    def empty(self) -> bool:
+        return self.offset < 0
+
+    def __repr__(self):
+        return (f"IndexEntryInfo(column={self.column!r}, index_type={self.index_type!r}, "
+                f"offset={self.offset}, length={self.length})")
+
+
+cdef class IndexReader:
+    """A file-index container opened from bytes, a memory map or a file path.
+
+    ``fields`` is the row type the index was written for, as (name, Paimon type) pairs; an
+    index on a column absent from it answers REMAIN. Safe to share between threads.
+    """
+    cdef shared_ptr[FileIndexReader] reader
+    cdef Py_buffer buffer
+    cdef bint has_buffer
+    cdef object owner  # keeps the bytes alive (bytes, mmap, ...)
+
+    def __cinit__(self):
+        self.has_buffer = False
+
+    def __init__(self, data, fields=None):
+        if isinstance(data, (str, _os.PathLike)):
+            with open(data, "rb") as f:
+                size = _os.fstat(f.fileno()).st_size
+                data = _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ) if size else b""
+        self.owner = data
+        PyObject_GetBuffer(data, &self.buffer, PyBUF_SIMPLE)
+        self.has_buffer = True
+        cdef vector[Field] cfields = _fields(fields)
+        cdef Result[shared_ptr[FileIndexReader]] opened
+        with nogil:
+            opened = FileIndexReader.Open(<const uint8_t*>self.buffer.buf,
+                                          <size_t>self.buffer.len, cfields)
+        _check(opened.status())
+        self.reader = opened.value()
+
+    def __dealloc__(self):
+        self.reader.reset()
+        if self.has_buffer:
+            PyBuffer_Release(&self.buffer)
+
+    @staticmethod
+    def open(data, fields=None):
+        """Same as IndexReader(data, fields)."""
+        return IndexReader(data, fields)
+
+    @property
+    def entries(self):
+        """The container's (column, index type, byte range) records, in file order."""
+        out = []
+        cdef vector[IndexEntry] entries = self.reader.get().entries()
+        for e in entries:
+            out.append(IndexEntryInfo(e.column.decode("utf-8", "surrogateescape"),
+                                      e.index_type.decode("utf-8", "surrogateescape"),
+                                      e.offset, e.length))
+        return out
+
+    @property
+    def columns(self):
+        seen = []
+        for e in self.entries:
+            if e.column not in seen:
+                seen.append(e.column)
+        return seen
+
+    def evaluate(self, predicate) -> IndexResult:
+        """Evaluates a pyfileindex.predicate tree: SKIP, REMAIN or the rows that may match."""
+        cdef shared_ptr[const Predicate] tree = _predicate(predicate)
+        cdef Result[FileIndexResult] evaluated
+        with nogil:
+            evaluated = self.reader.get().Evaluate(tree.get()[0])
+        _check(evaluated.status())
+        return IndexResult.wrap(evaluated.value())
+
+    def top_n(self, column, n, descending=False, nulls_first=False, selection=None):
+        """ORDER BY column [DESC] [NULLS FIRST] LIMIT n within ``selection`` (row ids; all rows
+        when None), answered by a range-bitmap index; REMAIN when no index can answer."""
+        if n < 0:
+            raise FileIndexError(f"top_n limit must not be negative, got {n}")
+        cdef TopN request
+        request.column = _utf8(column)
+        request.descending = bool(descending)
+        request.nulls_first = bool(nulls_first)
+        request.limit = n
+        cdef RowBitmap rows
+        cdef const RowBitmap* selected = NULL
+        if selection is not None:
+            rows = _row_bitmap(selection)
+            selected = &rows
+        cdef Result[FileIndexResult] answered
+        with nogil:
+            answered = self.reader.get().EvaluateTopN(request, selected)
+        _check(answered.status())
+        return IndexResult.wrap(answered.value())
+
+    def describe(self, column, index_type) -> dict:
+        """Facts about one index: version, row count, cardinality, null count, ..."""
+        cdef IndexEntry entry
+        entry.column = _utf8(column)
+        entry.index_type = _utf8(index_type)
+        cdef Result[vector[pair[string, string]]] described
+        with nogil:
+            described = self.reader.get().Describe(entry)
+        _check(described.status())
+        return {k.decode(): v.decode("utf-8", "replace") for k, v in described.value()}

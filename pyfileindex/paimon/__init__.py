@@ -1,0 +1,87 @@
+"""Paimon tables on pypaimon: metadata (snapshots, schemas, data files, index bytes,
+deletion vectors), read planning with file indexes, and writing tables with indexes.
+
+The metadata modules never import the native core; `plan_read`, `read_plan`,
+`write_table` and `rewrite_file_index` do (imported lazily).
+"""
+
+from .deletion_vectors import (
+    BITMAP32_MAGIC,
+    BITMAP64_MAGIC,
+    DeletionVector,
+    decode_deletion_vector,
+    decode_index_file,
+    read_deletion_vectors,
+)
+from .errors import PaimonMetadataError
+from .index_bytes import EMBEDDED, SIDECAR, index_sidecar_path, index_source, read_index_bytes
+from .manifest import DataFile, live_data_files
+from .schema import (
+    FieldChange,
+    FieldInfo,
+    SchemaInfo,
+    compare_schemas,
+    field_in_schema,
+    load_all_schemas,
+    load_schema,
+    translate_column,
+)
+from .snapshot import load_snapshot
+from .table import PaimonTableMetadata
+
+_LAZY = {
+    "FilePlan": "plan",
+    "ReadPlan": "plan",
+    "TopN": "evaluator",
+    "plan_read": "planner",
+    "read_plan": "reader",
+    "write_table": "writer",
+    "rewrite_file_index": "rewrite",
+    "remove_orphan_index_files": "rewrite",
+    "build_file_index": "rewrite",
+}
+
+
+def __getattr__(name):
+    # Planning and writing need the native core; keep `import pyfileindex.paimon` light.
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "FilePlan",
+    "ReadPlan",
+    "TopN",
+    "build_file_index",
+    "plan_read",
+    "read_plan",
+    "remove_orphan_index_files",
+    "rewrite_file_index",
+    "write_table",
+    "BITMAP32_MAGIC",
+    "BITMAP64_MAGIC",
+    "DataFile",
+    "DeletionVector",
+    "EMBEDDED",
+    "FieldChange",
+    "FieldInfo",
+    "PaimonMetadataError",
+    "PaimonTableMetadata",
+    "SIDECAR",
+    "SchemaInfo",
+    "compare_schemas",
+    "decode_deletion_vector",
+    "decode_index_file",
+    "field_in_schema",
+    "index_sidecar_path",
+    "index_source",
+    "live_data_files",
+    "load_all_schemas",
+    "load_schema",
+    "load_snapshot",
+    "read_deletion_vectors",
+    "read_index_bytes",
+    "translate_column",
+]

@@ -1,0 +1,129 @@
+"""The exact predicate filter over Arrow data (index answers are only supersets).
+
+SQL semantics: a comparison with NULL is not true, so a leaf's NULL results count as
+false. The trees have no NOT node (negation is pushed into the leaves), so folding
+NULL to false at each leaf gives the same rows as three-valued logic.
+"""
+
+import datetime
+import decimal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pyfileindex.predicate import And, Leaf, Or, Predicate
+
+from .errors import PaimonMetadataError
+from .predicates import split_map_column
+
+_COMPARE = {"eq": pc.equal, "ne": pc.not_equal, "lt": pc.less, "le": pc.less_equal,
+            "gt": pc.greater, "ge": pc.greater_equal}
+_UNIT_NANOS = {"s": 10 ** 9, "ms": 10 ** 6, "us": 10 ** 3, "ns": 1}
+
+
+def predicate_mask(table: pa.Table, predicate: Predicate) -> pa.ChunkedArray:
+    """Boolean mask (no nulls) of the rows of `table` satisfying `predicate`."""
+    return _mask(table, predicate)
+
+
+def filter_table(table: pa.Table, predicate) -> pa.Table:
+    if predicate is None or table.num_rows == 0:
+        return table
+    return table.filter(predicate_mask(table, predicate))
+
+
+def _mask(table: pa.Table, node: Predicate):
+    if isinstance(node, And):
+        out = _mask(table, node.children[0])
+        for child in node.children[1:]:
+            out = pc.and_(out, _mask(table, child))
+        return out
+    if isinstance(node, Or):
+        out = _mask(table, node.children[0])
+        for child in node.children[1:]:
+            out = pc.or_(out, _mask(table, child))
+        return out
+    return pc.fill_null(_leaf(table, node), False)
+
+
+def _column(table: pa.Table, name: str):
+    base, suffix = split_map_column(name)
+    if base not in table.column_names:
+        raise PaimonMetadataError(f"column {base!r} is not in the data read")
+    values = table.column(base)
+    if suffix:
+        key = suffix[1:-1]
+        values = pc.map_lookup(values, pa.scalar(key, values.type.key_type), "first")
+    return values
+
+
+def _timestamp_ticks(value, unit: str):
+    """(floor ticks of `unit`, exact?) for a numpy.datetime64 literal."""
+    nanos_unit, count = np.datetime_data(value.dtype)
+    ticks = int(value.astype(np.int64)) * count
+    nanos = ticks * _UNIT_NANOS.get(nanos_unit, 1)
+    step = _UNIT_NANOS[unit]
+    return nanos // step, nanos % step == 0
+
+
+def _scalar(value, arrow_type: pa.DataType):
+    return pa.scalar(value, type=arrow_type)
+
+
+def _coerce(value, arrow_type: pa.DataType):
+    """(scalar, exact) for a bound literal against a column of `arrow_type`.
+
+    A timestamp literal finer than the column's unit is floored (exact=False), so range
+    comparisons can be adjusted instead of failing.
+    """
+    if pa.types.is_timestamp(arrow_type) and isinstance(value, np.datetime64):
+        ticks, exact = _timestamp_ticks(value, arrow_type.unit)
+        return pa.scalar(ticks, type=pa.int64()).cast(arrow_type), exact
+    if pa.types.is_time(arrow_type) and isinstance(value, datetime.time):
+        return _scalar(value, arrow_type), True
+    if pa.types.is_decimal(arrow_type) and not isinstance(value, decimal.Decimal):
+        value = decimal.Decimal(str(value))
+    if pa.types.is_floating(arrow_type) and isinstance(value, (int, decimal.Decimal)):
+        value = float(value)
+    return _scalar(value, arrow_type), True
+
+
+def _compare(values, op: str, literal):
+    scalar, exact = _coerce(literal, values.type)
+    if exact:
+        return _COMPARE[op](values, scalar)
+    # The literal lies strictly between two representable values (floor < literal).
+    if op == "eq":
+        return pc.and_(pc.is_valid(values), pa.scalar(False))
+    if op == "ne":
+        return pc.is_valid(values)
+    if op in ("lt", "le"):
+        return pc.less_equal(values, scalar)
+    return pc.greater(values, scalar)
+
+
+def _leaf(table: pa.Table, leaf: Leaf):
+    values = _column(table, leaf.column)
+    op = leaf.op
+    if op == "is_null":
+        return pc.is_null(values)
+    if op == "is_not_null":
+        return pc.is_valid(values)
+    if op in _COMPARE:
+        return _compare(values, op, leaf.literals[0])
+    if op == "between":
+        low, high = leaf.literals
+        return pc.and_(_compare(values, "ge", low), _compare(values, "le", high))
+    if op in ("in", "not_in"):
+        members = []
+        for literal in leaf.literals:
+            scalar, exact = _coerce(literal, values.type)
+            if exact:
+                members.append(scalar)
+        value_set = pa.array(members, type=values.type)
+        hit = pc.is_in(values, value_set=value_set, skip_nulls=True)
+        if op == "in":
+            return pc.and_(hit, pc.is_valid(values))
+        return pc.and_(pc.invert(hit), pc.is_valid(values))
+    raise PaimonMetadataError(f"unsupported predicate operator {op!r}")

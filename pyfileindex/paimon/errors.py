@@ -1,0 +1,9 @@
+"""Error type raised by the Paimon metadata layer."""
+
+
+class PaimonMetadataError(ValueError):
+    """A Paimon table's metadata is missing, inconsistent or corrupt.
+
+    Raised with a message naming the table object (snapshot, schema, file)
+    that could not be read, so callers never see a bare KeyError/struct.error.
+    """

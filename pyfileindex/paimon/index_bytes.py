@@ -1,0 +1,47 @@
+"""Finding the serialized file index of a data file.
+
+Java (FileIndexEvaluator) uses the bytes embedded in the manifest entry when
+present; otherwise the single `*.index` extra file, resolved next to the data
+file (in the external directory when the data file has an external path).
+More than one `*.index` extra file is an error, as in Java.
+"""
+
+from typing import Optional
+
+from . import _pypaimon
+from .errors import PaimonMetadataError
+from .manifest import DataFile
+
+EMBEDDED = "embedded"
+SIDECAR = "sidecar"
+
+
+def index_sidecar_path(data_file: DataFile) -> Optional[str]:
+    """Path of the data file's `*.index` sidecar, or None if it lists none."""
+    paths = data_file.index_file_paths
+    if not paths:
+        return None
+    if len(paths) > 1:
+        raise PaimonMetadataError(
+            f"found more than one index file for data file {data_file.file_name}: "
+            + " and ".join(data_file.index_file_names))
+    return paths[0]
+
+
+def index_source(data_file: DataFile) -> Optional[str]:
+    """'embedded', 'sidecar' or None: where the index of the file lives."""
+    if data_file.embedded_index is not None:
+        return EMBEDDED
+    if index_sidecar_path(data_file) is not None:
+        return SIDECAR
+    return None
+
+
+def read_index_bytes(table, data_file: DataFile) -> Optional[bytes]:
+    """The serialized file index of `data_file`, or None if it has no index."""
+    if data_file.embedded_index is not None:
+        return bytes(data_file.embedded_index)
+    path = index_sidecar_path(data_file)
+    if path is None:
+        return None
+    return _pypaimon.read_file_bytes(table, path)

@@ -1,0 +1,103 @@
+"""Table options that steer file indexes (Paimon's FileIndexOptions / CoreOptions).
+
+* `file-index.<type>.columns` and `file-index.<type>.<column>.<option>` declare indexes;
+* `file-index.in-manifest-threshold` (memory size, default 500 B): a container of at
+  most this many bytes is embedded in the manifest entry, a larger one becomes the
+  sidecar `<data file>.index`;
+* `file-index.read.enabled` (default true): when false no index is consulted.
+"""
+
+import re
+from typing import Dict, Mapping, Optional
+
+from .errors import PaimonMetadataError
+
+FILE_INDEX_PREFIX = "file-index."
+COLUMNS_SUFFIX = ".columns"
+IN_MANIFEST_THRESHOLD = "file-index.in-manifest-threshold"
+READ_ENABLED = "file-index.read.enabled"
+DEFAULT_IN_MANIFEST_THRESHOLD = 500
+
+_MEMORY_UNITS = {
+    "": 1, "b": 1, "bytes": 1,
+    "k": 1 << 10, "kb": 1 << 10, "kibibytes": 1 << 10,
+    "m": 1 << 20, "mb": 1 << 20, "mebibytes": 1 << 20,
+    "g": 1 << 30, "gb": 1 << 30, "gibibytes": 1 << 30,
+    "t": 1 << 40, "tb": 1 << 40, "tebibytes": 1 << 40,
+}
+_MEMORY_SIZE = re.compile(r"^\s*(\d+)\s*([a-zA-Z]*)\s*$")
+
+
+def parse_memory_size(text: str) -> int:
+    """'500 b', '1kb', '16m' ... -> bytes (Paimon's MemorySize.parse)."""
+    match = _MEMORY_SIZE.match(str(text))
+    if match is None or match.group(2).lower() not in _MEMORY_UNITS:
+        raise PaimonMetadataError(f"invalid memory size {text!r}")
+    return int(match.group(1)) * _MEMORY_UNITS[match.group(2).lower()]
+
+
+def in_manifest_threshold(options: Mapping[str, str]) -> int:
+    value = options.get(IN_MANIFEST_THRESHOLD)
+    return DEFAULT_IN_MANIFEST_THRESHOLD if value is None else parse_memory_size(value)
+
+
+def file_index_read_enabled(options: Mapping[str, str]) -> bool:
+    return str(options.get(READ_ENABLED, "true")).strip().lower() != "false"
+
+
+def index_options(options: Mapping[str, str]) -> Dict[str, str]:
+    """The `file-index.*` entries of the table options."""
+    return {k: v for k, v in options.items() if k.startswith(FILE_INDEX_PREFIX)}
+
+
+def declares_indexes(options: Mapping[str, str]) -> bool:
+    """True when some `file-index.<type>.columns` names at least one column."""
+    for key, value in options.items():
+        if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX) and str(value).strip():
+            return True
+    return False
+
+
+def _split_map_column(name: str):
+    bracket = name.find("[")
+    if bracket > 0 and name.endswith("]"):
+        return name[:bracket], name[bracket:]
+    return name, ""
+
+
+def rename_index_columns(options: Mapping[str, str],
+                         mapping: Mapping[str, Optional[str]]) -> Dict[str, str]:
+    """Index options with column names translated by `mapping` (current name -> name in an
+    older file schema, None when the file has no such field).
+
+    This is what Java's index rewrite does for a data file written under an older schema
+    (DataFileIndexWriter with a column-name mapping): declared columns the file lacks are
+    left out, the others are indexed under the file's own column names.
+    """
+    out: Dict[str, str] = {}
+    for key, value in options.items():
+        if not key.startswith(FILE_INDEX_PREFIX):
+            out[key] = value
+            continue
+        rest = key[len(FILE_INDEX_PREFIX):]
+        if rest.endswith(COLUMNS_SUFFIX) and rest.count(".") >= 1:
+            index_type = rest[:-len(COLUMNS_SUFFIX)]
+            kept = []
+            for name in str(value).split(","):
+                base, suffix = _split_map_column(name.strip())
+                target = mapping.get(base)
+                if target is not None:
+                    kept.append(target + suffix)
+            if kept:
+                out[key] = ",".join(kept)
+            continue
+        parts = rest.split(".")
+        if len(parts) == 3:  # file-index.<type>.<column>.<option>
+            index_type, column, option = parts
+            base, suffix = _split_map_column(column)
+            target = mapping.get(base)
+            if target is not None:
+                out[f"{FILE_INDEX_PREFIX}{index_type}.{target}{suffix}.{option}"] = value
+            continue
+        out[key] = value
+    return out

@@ -1,0 +1,173 @@
+"""Writing append tables through pypaimon with the file indexes Java would write.
+
+For every data file pypaimon writes, the index is built natively over the same rows in
+the same order with the table's `file-index.*` options. A container of at most
+`file-index.in-manifest-threshold` bytes (default 500) is embedded in the manifest entry
+(`_EMBEDDED_FILE_INDEX`); a larger one is written as `<data file>.index` next to the data
+file (temp name, then rename) and listed in `_EXTRA_FILES`, before any commit can
+reference it. How the hook sits in pypaimon: see _pypaimon_write.py.
+"""
+
+import os
+import uuid
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import pyarrow as pa
+
+import pyfileindex as pfi
+
+from . import _pypaimon, _pypaimon_write
+from .errors import PaimonMetadataError
+from .manifest import INDEX_FILE_SUFFIX
+from .options import declares_indexes, in_manifest_threshold, rename_index_columns
+from .predicates import schema_fields
+from .schema import SchemaInfo, schema_info_from_pypaimon
+
+
+@dataclass(frozen=True)
+class FileIndexSpec:
+    """How a data file's index is built: its row type, the options, the threshold."""
+
+    fields: Tuple[Tuple[str, str], ...]
+    options: Dict[str, str]
+    threshold: int
+
+    @classmethod
+    def for_schema(cls, schema: SchemaInfo, options: Optional[Mapping[str, str]] = None
+                   ) -> "FileIndexSpec":
+        opts = dict(schema.options if options is None else options)
+        return cls(tuple(schema_fields(schema)), opts, in_manifest_threshold(opts))
+
+    @classmethod
+    def for_file(cls, current: SchemaInfo, file_schema: SchemaInfo) -> "FileIndexSpec":
+        """The current options applied to a file written under an older schema: declared
+        columns are mapped to the file's names by field id (and left out when the file
+        lacks them), as Java's index rewrite does."""
+        if current.schema_id == file_schema.schema_id:
+            return cls.for_schema(current)
+        mapping = {}
+        for f in current.fields:
+            old = file_schema.field_by_id(f.field_id)
+            mapping[f.name] = None if old is None else old.name
+        return cls(tuple(schema_fields(file_schema)),
+                   rename_index_columns(current.options, mapping),
+                   in_manifest_threshold(current.options))
+
+    @property
+    def declares_indexes(self) -> bool:
+        return declares_indexes(self.options)
+
+    def restricted_to(self, column_names: Sequence[str]) -> "FileIndexSpec":
+        """Only the given columns (a partial-column write): other declarations dropped."""
+        present = set(column_names)
+        fields = tuple(f for f in self.fields if f[0] in present)
+        mapping = {name: (name if name in present else None) for name, _ in self.fields}
+        return FileIndexSpec(fields, rename_index_columns(self.options, mapping), self.threshold)
+
+    def build(self, data) -> Optional[bytes]:
+        """Container bytes for one data file's rows (Arrow table or batch), or None."""
+        if not self.declares_indexes:
+            return None
+        names = data.schema.names
+        spec = self if all(n in names for n, _ in self.fields) else self.restricted_to(names)
+        if not spec.declares_indexes:
+            return None
+        return pfi.build_index(data, list(spec.fields), spec.options)
+
+    def embeds(self, index: bytes) -> bool:
+        return len(index) <= self.threshold  # strictly greater -> sidecar
+
+
+def write_file_atomically(file_io, path: str, data: bytes) -> None:
+    """Write under a temporary name in the same directory, then rename into place."""
+    directory, name = path.rsplit("/", 1) if "/" in path else ("", path)
+    temp = f"{directory}/.{name}.{uuid.uuid4().hex}.tmp" if directory else f".{name}.tmp"
+    try:
+        with file_io.new_output_stream(temp) as out:
+            out.write(data)
+        if not file_io.rename(temp, path):
+            raise PaimonMetadataError(f"cannot rename {temp} to {path}")
+    except BaseException:
+        file_io.delete_quietly(temp)
+        raise
+
+
+def _attacher(file_io, spec: FileIndexSpec):
+    def attach(meta, index: bytes, data_file_path: str) -> Optional[str]:
+        if spec.embeds(index):
+            meta.embedded_index = index
+            return None
+        name = meta.file_name + INDEX_FILE_SUFFIX
+        path = meta.aligned_file_path(name)
+        write_file_atomically(file_io, path, index)
+        meta.extra_files = list(meta.extra_files or []) + [name]
+        return path
+    return attach
+
+
+def open_table(table):
+    """A table path, a pypaimon table or a PaimonTableMetadata -> pypaimon FileStoreTable."""
+    if isinstance(table, (str, os.PathLike)):
+        return _pypaimon.open_table(os.fspath(table))
+    return getattr(table, "table", table) if not hasattr(table, "new_batch_write_builder") \
+        else table
+
+
+def new_indexed_write(table, overwrite: Optional[dict] = None):
+    """(table write, table commit) for pypaimon: every data file the write produces
+    carries its file index. Use like pypaimon's: write_arrow(...), prepare_commit(),
+    then commit(messages) on the commit object (or commit messages gathered elsewhere,
+    e.g. from Spark tasks)."""
+    table = open_table(table)
+    schema = schema_info_from_pypaimon(table.table_schema)
+    if schema.primary_keys:
+        raise NotImplementedError(
+            "write_table writes append tables; primary-key tables are not supported")
+    spec = FileIndexSpec.for_schema(schema)
+    return _pypaimon_write.new_batch_write(table, spec.build, _attacher(table.file_io, spec),
+                                           overwrite)
+
+
+def write_table(table, data, overwrite: Optional[dict] = None) -> Optional[int]:
+    """Write Arrow data (Table, RecordBatch or a sequence of them) to an append table with
+    file indexes and commit it. Returns the new snapshot id (None if nothing was written).
+
+    `overwrite`: None appends; a partition spec dict ({} = whole table) overwrites.
+    """
+    table = open_table(table)
+    write, commit = new_indexed_write(table, overwrite)
+    messages = []
+    try:
+        try:
+            for piece in _pieces(data):
+                write.write_arrow(piece)
+            messages = write.prepare_commit()
+        except BaseException:
+            write.abort()
+            raise
+        before = _latest_snapshot_id(table)
+        try:
+            commit.commit(messages)
+        except BaseException:
+            # Delete our files only when the commit certainly did not land.
+            if _pypaimon_write.snapshot_committed_by(table, commit.commit_user, before) is None:
+                commit.abort(messages)
+            raise
+    finally:
+        write.close()
+        commit.close()
+    if not any(m.new_files for m in messages):
+        return None
+    return _latest_snapshot_id(table)
+
+
+def _pieces(data) -> List[Any]:
+    if isinstance(data, (pa.Table, pa.RecordBatch)):
+        return [data]
+    return list(data)
+
+
+def _latest_snapshot_id(table) -> Optional[int]:
+    snapshot = _pypaimon.latest_snapshot(table)
+    return None if snapshot is None else snapshot.id

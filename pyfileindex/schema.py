@@ -1,0 +1,609 @@
+"""Paimon schema files (`<table>/schema/schema-<id>`) and Paimon type strings.
+
+A schema file is JSON written by Java's TableSchema: `version`, `id`, `fields`
+(each with `id`, `name`, `type`, optional `description` / `defaultValue`),
+`highestFieldId`, `partitionKeys`, `primaryKeys`, `options`, `comment`,
+`timeMillis`.  A field's `type` is either a type string (atomic types, e.g.
+"INT NOT NULL", "TIMESTAMP(9)", "DECIMAL(10, 2)") or, for nested types, a JSON
+object as written by Paimon's DataType.serializeJson:
+
+    {"type": "MAP" | "MAP NOT NULL", "key": <type>, "value": <type>}
+    {"type": "ARRAY" | "MULTISET" [+ " NOT NULL"], "element": <type>}
+    {"type": "VECTOR" [+ " NOT NULL"], "element": <type>, "length": n}
+    {"type": "ROW" [+ " NOT NULL"], "fields": [<field>, ...]}
+
+Everything here turns both forms into one type-string form, e.g.
+"MAP<STRING, INT>", which is what the native bindings and the predicate
+binder consume.  This module only reads files; it never touches the native
+library, so it can be imported and tested on its own.
+"""
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+
+__all__ = [
+    "DataType",
+    "Field",
+    "Schema",
+    "SchemaError",
+    "load_schema",
+    "parse_schema",
+    "parse_type",
+    "type_string_from_json",
+]
+
+# VARCHAR / VARBINARY of this length are spelled STRING / BYTES (Java MAX_LENGTH).
+MAX_LENGTH = 2147483647
+
+_NOT_NULL = " NOT NULL"
+
+
+class SchemaError(ValueError):
+    """A schema file or a type string is malformed."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Type strings
+# ---------------------------------------------------------------------------------------------
+
+# Keyword -> root name.  Aliases map to the root Paimon uses (e.g. INTEGER -> INT).
+_ROOTS = {
+    "CHAR": "CHAR",
+    "VARCHAR": "VARCHAR",
+    "STRING": "VARCHAR",
+    "BOOLEAN": "BOOLEAN",
+    "BINARY": "BINARY",
+    "VARBINARY": "VARBINARY",
+    "BYTES": "VARBINARY",
+    "DECIMAL": "DECIMAL",
+    "NUMERIC": "DECIMAL",
+    "DEC": "DECIMAL",
+    "TINYINT": "TINYINT",
+    "SMALLINT": "SMALLINT",
+    "INT": "INT",
+    "INTEGER": "INT",
+    "BIGINT": "BIGINT",
+    "FLOAT": "FLOAT",
+    "DOUBLE": "DOUBLE",
+    "DATE": "DATE",
+    "TIME": "TIME",
+    "TIMESTAMP": "TIMESTAMP",
+    "TIMESTAMP_LTZ": "TIMESTAMP_LTZ",
+    "VARIANT": "VARIANT",
+    "BLOB": "BLOB",
+    "GEOMETRY": "GEOMETRY",
+    "GEOGRAPHY": "GEOGRAPHY",
+    "ARRAY": "ARRAY",
+    "MULTISET": "MULTISET",
+    "MAP": "MAP",
+    "ROW": "ROW",
+    "VECTOR": "VECTOR",
+}
+
+# Defaults of Paimon's type classes when no parameter is given.
+_DEFAULT_LENGTH = {"CHAR": 1, "VARCHAR": 1, "BINARY": 1, "VARBINARY": 1}
+_DEFAULT_PRECISION = {"TIME": 0, "TIMESTAMP": 6, "TIMESTAMP_LTZ": 6, "DECIMAL": 10}
+
+INTEGRAL_ROOTS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
+INTEGRAL_RANGES = {
+    "TINYINT": (-(2 ** 7), 2 ** 7 - 1),
+    "SMALLINT": (-(2 ** 15), 2 ** 15 - 1),
+    "INT": (-(2 ** 31), 2 ** 31 - 1),
+    "BIGINT": (-(2 ** 63), 2 ** 63 - 1),
+}
+
+
+@dataclass(frozen=True)
+class DataType:
+    """A parsed Paimon type.  `str(t)` gives Paimon's SQL spelling (asSQLString)."""
+
+    root: str
+    nullable: bool = True
+    length: Optional[int] = None  # CHAR, VARCHAR, BINARY, VARBINARY, VECTOR
+    precision: Optional[int] = None  # DECIMAL, TIME, TIMESTAMP, TIMESTAMP_LTZ
+    scale: Optional[int] = None  # DECIMAL
+    element: Optional["DataType"] = None  # ARRAY, MULTISET, VECTOR
+    key: Optional["DataType"] = None  # MAP
+    value: Optional["DataType"] = None  # MAP
+    fields: Tuple["Field", ...] = ()  # ROW
+
+    @property
+    def is_integral(self) -> bool:
+        return self.root in INTEGRAL_ROOTS
+
+    @property
+    def is_string(self) -> bool:
+        return self.root in ("CHAR", "VARCHAR")
+
+    @property
+    def is_binary(self) -> bool:
+        return self.root in ("BINARY", "VARBINARY")
+
+    @property
+    def is_timestamp(self) -> bool:
+        return self.root in ("TIMESTAMP", "TIMESTAMP_LTZ")
+
+    def __str__(self) -> str:
+        return self._base_string() + ("" if self.nullable else _NOT_NULL)
+
+    def _base_string(self) -> str:
+        root = self.root
+        if root == "VARCHAR" and self.length == MAX_LENGTH:
+            return "STRING"
+        if root == "VARBINARY" and self.length == MAX_LENGTH:
+            return "BYTES"
+        if root in ("CHAR", "VARCHAR", "BINARY", "VARBINARY"):
+            return f"{root}({self.length})"
+        if root == "DECIMAL":
+            return f"DECIMAL({self.precision}, {self.scale})"
+        if root in ("TIME", "TIMESTAMP"):
+            return f"{root}({self.precision})"
+        if root == "TIMESTAMP_LTZ":
+            return f"TIMESTAMP({self.precision}) WITH LOCAL TIME ZONE"
+        if root in ("ARRAY", "MULTISET"):
+            return f"{root}<{self.element}>"
+        if root == "VECTOR":
+            return f"VECTOR<{self.element}, {self.length}>"
+        if root == "MAP":
+            return f"MAP<{self.key}, {self.value}>"
+        if root == "ROW":
+            return "ROW<" + ", ".join(_row_field_string(f) for f in self.fields) + ">"
+        return root
+
+
+def _escape_identifier(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def _escape_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _row_field_string(f: "Field") -> str:
+    # Java DataField.asSQLString: `name` TYPE [COMMENT '...'].
+    text = f"{_escape_identifier(f.name)} {f.type}"
+    if f.description:
+        text += f" COMMENT {_escape_string(f.description)}"
+    return text
+
+
+_TOKEN_RE = re.compile(
+    r"""\s*(?:
+        (?P<punct>[<>(),])
+      | '(?P<string>(?:[^']|'')*)'
+      | `(?P<ident>(?:[^`]|``)*)`
+      | (?P<int>\d+)
+      | (?P<word>[^\s<>(),'`]+)
+    )""",
+    re.VERBOSE,
+)
+
+
+class _TypeTokens:
+    """Tokens of one type string with a cursor; errors name the position."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.items: List[Tuple[str, str, int]] = []  # (kind, value, position)
+        pos = 0
+        while pos < len(text):
+            if text[pos:].strip() == "":
+                break
+            match = _TOKEN_RE.match(text, pos)
+            if match is None or match.end() == pos:
+                raise self.error("unexpected character", pos)
+            kind = match.lastgroup
+            value = match.group(kind)
+            if kind == "string":
+                value = value.replace("''", "'")
+            elif kind == "ident":
+                value = value.replace("``", "`")
+            self.items.append((kind, value, match.start(kind)))
+            pos = match.end()
+        self.index = 0
+
+    def error(self, problem: str, position: Optional[int] = None) -> SchemaError:
+        if position is None:
+            position = self.items[self.index][2] if self.index < len(self.items) else len(self.text)
+        return SchemaError(f"cannot parse type {self.text!r} at position {position + 1}: {problem}")
+
+    def peek(self) -> Optional[Tuple[str, str, int]]:
+        return self.items[self.index] if self.index < len(self.items) else None
+
+    def peek_word(self, *words: str) -> bool:
+        for offset, word in enumerate(words):
+            if self.index + offset >= len(self.items):
+                return False
+            kind, value, _ = self.items[self.index + offset]
+            if kind != "word" or value.upper() != word:
+                return False
+        return True
+
+    def take(self) -> Tuple[str, str, int]:
+        token = self.peek()
+        if token is None:
+            raise self.error("unexpected end")
+        self.index += 1
+        return token
+
+    def expect_punct(self, char: str) -> None:
+        kind, value, _ = self.peek() or ("end", "", 0)
+        if kind != "punct" or value != char:
+            raise self.error(f"expected '{char}'")
+        self.index += 1
+
+    def expect_words(self, *words: str) -> None:
+        for word in words:
+            if not self.peek_word(word):
+                raise self.error(f"expected {word}")
+            self.index += 1
+
+    def take_int(self) -> int:
+        kind, value, _ = self.peek() or ("end", "", 0)
+        if kind != "int":
+            raise self.error("expected an integer")
+        self.index += 1
+        return int(value)
+
+    def optional_parameter(self) -> Optional[int]:
+        token = self.peek()
+        if token is not None and token[0] == "punct" and token[1] == "(":
+            self.index += 1
+            number = self.take_int()
+            self.expect_punct(")")
+            return number
+        return None
+
+
+def parse_type(text: Union[str, DataType]) -> DataType:
+    """Parse a Paimon type string such as "DECIMAL(10, 2) NOT NULL" or "MAP<STRING, INT>".
+
+    Accepts Java's atomic spellings (aliases like INTEGER, NUMERIC, BYTES, DOUBLE
+    PRECISION, TIMESTAMP(3) WITH LOCAL TIME ZONE) plus the nested spellings this
+    module produces.  Raises SchemaError naming the position of the problem.
+    """
+    if isinstance(text, DataType):
+        return text
+    if not isinstance(text, str):
+        raise SchemaError(f"a type must be a string, got {type(text).__name__}")
+    tokens = _TypeTokens(text)
+    result = _parse_type_with_nullability(tokens)
+    if tokens.peek() is not None:
+        raise tokens.error(f"unexpected {tokens.peek()[1]!r}")
+    return result
+
+
+def _parse_nullability(tokens: _TypeTokens) -> bool:
+    if tokens.peek_word("NOT", "NULL"):
+        tokens.index += 2
+        return False
+    if tokens.peek_word("NULL"):
+        tokens.index += 1
+    return True
+
+
+def _parse_type_with_nullability(tokens: _TypeTokens) -> DataType:
+    data_type = _parse_type_by_keyword(tokens)
+    data_type = _with_nullable(data_type, _parse_nullability(tokens))
+    # Suffix notation: "INT ARRAY", "STRING MULTISET".
+    for suffix in ("ARRAY", "MULTISET"):
+        if tokens.peek_word(suffix):
+            tokens.index += 1
+            return DataType(suffix, _parse_nullability(tokens), element=data_type)
+    return data_type
+
+
+def _with_nullable(data_type: DataType, nullable: bool) -> DataType:
+    if data_type.nullable == nullable:
+        return data_type
+    return DataType(**{**data_type.__dict__, "nullable": nullable})
+
+
+def _parse_type_by_keyword(tokens: _TypeTokens) -> DataType:
+    kind, word, position = tokens.take()
+    root = _ROOTS.get(word.upper()) if kind == "word" else None
+    if root is None:
+        raise tokens.error(f"unknown type {word!r}", position)
+    keyword = word.upper()
+    if keyword == "STRING":
+        return DataType("VARCHAR", length=MAX_LENGTH)
+    if keyword == "BYTES":
+        return DataType("VARBINARY", length=MAX_LENGTH)
+    if root in _DEFAULT_LENGTH:
+        length = tokens.optional_parameter()
+        return DataType(root, length=_DEFAULT_LENGTH[root] if length is None else length)
+    if root == "DECIMAL":
+        precision, scale = _DEFAULT_PRECISION["DECIMAL"], 0
+        token = tokens.peek()
+        if token is not None and token[0] == "punct" and token[1] == "(":
+            tokens.index += 1
+            precision = tokens.take_int()
+            token = tokens.peek()
+            if token is not None and token[0] == "punct" and token[1] == ",":
+                tokens.index += 1
+                scale = tokens.take_int()
+            tokens.expect_punct(")")
+        return DataType("DECIMAL", precision=precision, scale=scale)
+    if root == "DOUBLE":
+        if tokens.peek_word("PRECISION"):
+            tokens.index += 1
+        return DataType("DOUBLE")
+    if root in ("TIME", "TIMESTAMP", "TIMESTAMP_LTZ"):
+        precision = tokens.optional_parameter()
+        if precision is None:
+            precision = _DEFAULT_PRECISION[root]
+        if root != "TIMESTAMP_LTZ" and tokens.peek_word("WITHOUT"):
+            tokens.expect_words("WITHOUT", "TIME", "ZONE")
+        elif root == "TIMESTAMP" and tokens.peek_word("WITH", "LOCAL"):
+            tokens.expect_words("WITH", "LOCAL", "TIME", "ZONE")
+            root = "TIMESTAMP_LTZ"
+        return DataType(root, precision=precision)
+    if root in ("ARRAY", "MULTISET"):
+        tokens.expect_punct("<")
+        element = _parse_type_with_nullability(tokens)
+        tokens.expect_punct(">")
+        return DataType(root, element=element)
+    if root == "VECTOR":
+        tokens.expect_punct("<")
+        element = _parse_type_with_nullability(tokens)
+        tokens.expect_punct(",")
+        length = tokens.take_int()
+        tokens.expect_punct(">")
+        return DataType("VECTOR", element=element, length=length)
+    if root == "MAP":
+        tokens.expect_punct("<")
+        key = _parse_type_with_nullability(tokens)
+        tokens.expect_punct(",")
+        value = _parse_type_with_nullability(tokens)
+        tokens.expect_punct(">")
+        return DataType("MAP", key=key, value=value)
+    if root == "ROW":
+        return DataType("ROW", fields=_parse_row_fields(tokens))
+    if root in ("GEOMETRY", "GEOGRAPHY"):
+        _skip_parameters(tokens)
+    return DataType(root)
+
+
+def _parse_row_fields(tokens: _TypeTokens) -> Tuple["Field", ...]:
+    tokens.expect_punct("<")
+    fields: List[Field] = []
+    token = tokens.peek()
+    if token is not None and token[0] == "punct" and token[1] == ">":
+        tokens.index += 1
+        return ()
+    while True:
+        kind, name, position = tokens.take()
+        if kind not in ("ident", "word"):
+            raise tokens.error("expected a field name", position)
+        field_type = _parse_type_with_nullability(tokens)
+        description = None
+        if tokens.peek_word("COMMENT"):
+            tokens.index += 1
+        token = tokens.peek()
+        if token is not None and token[0] == "string":
+            description = token[1]
+            tokens.index += 1
+        fields.append(Field(len(fields), name, str(field_type), description))
+        token = tokens.take()
+        if token[0] == "punct" and token[1] == ">":
+            return tuple(fields)
+        if not (token[0] == "punct" and token[1] == ","):
+            raise tokens.error("expected ',' or '>'", token[2])
+
+
+def _skip_parameters(tokens: _TypeTokens) -> None:
+    token = tokens.peek()
+    if token is None or token[0] != "punct" or token[1] != "(":
+        return
+    while True:
+        kind, value, _ = tokens.take()
+        if kind == "punct" and value == ")":
+            return
+
+
+def type_string_from_json(node: Any) -> str:
+    """The type-string form of a schema file's `type` value (string or JSON object)."""
+    if isinstance(node, str):
+        return node
+    if not isinstance(node, Mapping):
+        raise SchemaError(f"a type must be a string or an object, got {json.dumps(node)}")
+    type_name = node.get("type")
+    if not isinstance(type_name, str):
+        raise SchemaError(f"nested type object without a 'type' string: {json.dumps(node)}")
+    suffix = _NOT_NULL if "NOT NULL" in type_name else ""
+    head = type_name.split()[0].upper() if type_name.split() else ""
+    try:
+        if head in ("ARRAY", "MULTISET"):
+            return f"{head}<{type_string_from_json(node['element'])}>{suffix}"
+        if head == "VECTOR":
+            element = type_string_from_json(node["element"])
+            return f"VECTOR<{element}, {int(node['length'])}>{suffix}"
+        if head == "MAP":
+            key = type_string_from_json(node["key"])
+            value = type_string_from_json(node["value"])
+            return f"MAP<{key}, {value}>{suffix}"
+        if head == "ROW":
+            parts = [_row_field_string(_field_from_json(f)) for f in node["fields"]]
+            return "ROW<" + ", ".join(parts) + ">" + suffix
+    except KeyError as exc:
+        raise SchemaError(f"{head} type object lacks {exc.args[0]!r}: {json.dumps(node)}") from None
+    raise SchemaError(f"unknown nested type {type_name!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Schema files
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Field:
+    """One column: Paimon field id, name and type string (e.g. "INT NOT NULL")."""
+
+    id: int
+    name: str
+    type: str
+    description: Optional[str] = None
+    default_value: Optional[str] = None
+
+    @property
+    def data_type(self) -> DataType:
+        return parse_type(self.type)
+
+    @property
+    def nullable(self) -> bool:
+        return not self.type.endswith(_NOT_NULL)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The content of one `schema/schema-<id>` file."""
+
+    id: int
+    fields: List[Field]
+    options: Dict[str, str] = field(default_factory=dict)
+    partition_keys: List[str] = field(default_factory=list)
+    primary_keys: List[str] = field(default_factory=list)
+    highest_field_id: Optional[int] = None
+    version: Optional[int] = None
+    comment: Optional[str] = None
+    time_millis: Optional[int] = None
+
+    def row_type(self) -> List[Tuple[str, str]]:
+        """[(name, type string)] in column order: what the native layer takes as `fields`."""
+        return [(f.name, f.type) for f in self.fields]
+
+    @property
+    def field_names(self) -> List[str]:
+        return [f.name for f in self.fields]
+
+    def field_by_id(self, field_id: int) -> Optional[Field]:
+        for f in self.fields:
+            if f.id == field_id:
+                return f
+        return None
+
+    def field_by_name(self, name: str) -> Optional[Field]:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+    def index_columns(self) -> Dict[str, List[str]]:
+        """{index type: [column, ...]} declared by `file-index.<type>.columns` options."""
+        return declared_index_columns(self.options)
+
+
+_COLUMNS_OPTION = re.compile(r"^file-index\.(?P<type>.+)\.columns$")
+
+
+def declared_index_columns(options: Mapping[str, str]) -> Dict[str, List[str]]:
+    """{index type: [column, ...]} from `file-index.<type>.columns` options (names trimmed)."""
+    declared: Dict[str, List[str]] = {}
+    for key, value in options.items():
+        match = _COLUMNS_OPTION.match(key)
+        if match is None or value is None:
+            continue
+        names = [name.strip() for name in str(value).split(",")]
+        if names == [""]:
+            continue
+        declared[match.group("type")] = names
+    return declared
+
+
+def _require(obj: Mapping, key: str, kinds, what: str):
+    value = obj.get(key)
+    if not isinstance(value, kinds) or isinstance(value, bool):
+        raise SchemaError(f"{what}: '{key}' is missing or not a {_kind_name(kinds)}")
+    return value
+
+
+def _kind_name(kinds) -> str:
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    names = {int: "number", str: "string", list: "list", dict: "object"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _field_from_json(node: Any) -> Field:
+    if not isinstance(node, Mapping):
+        raise SchemaError(f"a field must be an object, got {json.dumps(node)}")
+    name = _require(node, "name", str, "field")
+    what = f"field {name!r}"
+    if "id" in node:
+        field_id = _require(node, "id", int, what)
+    else:
+        field_id = -1  # nested ROW fields written without ids get them assigned by Java
+    if "type" not in node:
+        raise SchemaError(f"{what}: 'type' is missing")
+    try:
+        type_text = type_string_from_json(node["type"])
+    except SchemaError as exc:
+        raise SchemaError(f"{what}: {exc}") from None
+    description = node.get("description")
+    default_value = node.get("defaultValue")
+    return Field(field_id, name, type_text,
+                 None if description is None else str(description),
+                 None if default_value is None else str(default_value))
+
+
+def _string_list(source: Mapping, key: str) -> List[str]:
+    value = source.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SchemaError(f"schema: '{key}' is not a list of names")
+    return list(value)
+
+
+def parse_schema(source: Union[str, bytes, Mapping]) -> Schema:
+    """A Schema from a schema file's JSON text (or the already decoded object)."""
+    if isinstance(source, (str, bytes)):
+        try:
+            source = json.loads(source)
+        except ValueError as exc:
+            raise SchemaError(f"schema is not valid JSON: {exc}") from None
+    if not isinstance(source, Mapping):
+        raise SchemaError("schema JSON must be an object")
+    raw_fields = _require(source, "fields", list, "schema")
+    fields = [_field_from_json(f) for f in raw_fields]
+    names = [f.name for f in fields]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise SchemaError(f"schema has duplicate field names: {', '.join(duplicates)}")
+    options = source.get("options")
+    options = {} if options is None else options
+    if not isinstance(options, Mapping):
+        raise SchemaError("schema: 'options' is not an object")
+    partition_keys = _string_list(source, "partitionKeys")
+    primary_keys = _string_list(source, "primaryKeys")
+    for kind, keys in (("partition", partition_keys), ("primary", primary_keys)):
+        unknown = [k for k in keys if k not in names]
+        if unknown:
+            raise SchemaError(
+                f"schema {kind} keys name unknown fields: {', '.join(map(str, unknown))}")
+    schema_id = source.get("id", 0)
+    if not isinstance(schema_id, int) or isinstance(schema_id, bool):
+        raise SchemaError("schema: 'id' is not a number")
+    return Schema(
+        id=schema_id,
+        fields=fields,
+        options={str(k): "" if v is None else str(v) for k, v in options.items()},
+        partition_keys=partition_keys,
+        primary_keys=primary_keys,
+        highest_field_id=source.get("highestFieldId"),
+        version=source.get("version"),
+        comment=source.get("comment"),
+        time_millis=source.get("timeMillis"),
+    )
+
+
+def load_schema(path: Union[str, "os.PathLike[str]"]) -> Schema:
+    """Read a Paimon schema file (e.g. `<table>/schema/schema-0`)."""
+    with open(path, "rb") as handle:
+        text = handle.read()
+    try:
+        return parse_schema(text)
+    except SchemaError as exc:
+        raise SchemaError(f"{os.fspath(path)}: {exc}") from None

@@ -1,0 +1,93 @@
+"""What `pyfileindex spark write|index|query|pack` and `pyfileindex demo` do; cli.py
+only parses arguments and calls these."""
+
+import os
+import sys
+import time
+from typing import Dict, List, Optional, Sequence
+
+READERS = ("parquet", "orc", "json", "csv")
+
+
+def _session(master: Optional[str], archive: Optional[str], conf: Dict[str, str]):
+    from .session import spark_session
+    return spark_session(master, "pyfileindex", archive, conf)
+
+
+def write(table: str, inputs: Sequence[str], input_format: str, options: Dict[str, str],
+          partition_keys: Sequence[str], tasks: Optional[int], master: Optional[str],
+          archive: Optional[str], conf: Dict[str, str], out=sys.stdout) -> int:
+    from .write import write_dataframe
+    if input_format not in READERS:
+        raise ValueError(f"--format must be one of {', '.join(READERS)}")
+    spark = _session(master, archive, conf)
+    reader = spark.read
+    if input_format == "csv":
+        reader = reader.option("header", "true").option("inferSchema", "true")
+    df = getattr(reader, input_format)(*inputs)
+    result = write_dataframe(df, table, options, partition_keys, tasks)
+    print(f"wrote {result.rows:,} rows into {result.files} data files "
+          f"({result.bytes / 2**20:.1f} MB) in {result.seconds:.1f} s; snapshot "
+          f"{result.snapshot_id}", file=out)
+    return 0
+
+
+def index(table: str, options: Dict[str, str], tasks: Optional[int], master: Optional[str],
+          archive: Optional[str], conf: Dict[str, str], out=sys.stdout) -> int:
+    from .index import index_table
+    spark = _session(master, archive, conf)
+    result = index_table(spark, table, options, num_tasks=tasks)
+    print(f"{result.files_rewritten}/{result.files_total} data files re-indexed by "
+          f"{result.tasks} tasks ({result.bytes_read / 2**20:.1f} MB read) in "
+          f"{result.seconds:.1f} s; snapshot {result.snapshot_id}", file=out)
+    return 0
+
+
+def query(table: str, predicate: Optional[str], columns: Optional[List[str]], top_n,
+          limit: Optional[int], show: int, output: Optional[str], compare: bool,
+          master: Optional[str], archive: Optional[str], conf: Dict[str, str],
+          out=sys.stdout) -> int:
+    from .demo import _fingerprint
+    from .read import plain_filter, read_table
+    spark = _session(master, archive, conf)
+    top = None if top_n is None else (top_n.column, top_n.limit, top_n.descending,
+                                      top_n.nulls_first)
+    start = time.monotonic()
+    result = read_table(spark, table, predicate or None, columns, top, limit)
+    print(f"plan: {result.plan.summary()} in {result.plan_seconds:.2f} s", file=out)
+    df = result.dataframe
+    if output:
+        df.write.mode("errorifexists").parquet(output)
+        print(f"rows written to {output}", file=out)
+    else:
+        rows = df.take(show + 1) if show >= 0 else df.collect()
+        for row in rows[:show] if show >= 0 else rows:
+            print("  " + ", ".join(f"{k}={v!r}" for k, v in row.asDict().items()), file=out)
+        if show >= 0 and len(rows) > show:
+            print(f"  ... (first {show} rows shown)", file=out)
+    print(f"query took {time.monotonic() - start:.2f} s", file=out)
+    if not compare:
+        return 0
+    if top is not None or limit is not None:
+        raise ValueError("--compare checks predicate reads; drop --top-n and --limit")
+    plain = plain_filter(spark, table, result.plan.predicate)
+    if columns:
+        plain = plain.select(*columns)
+    equal = _fingerprint(df) == _fingerprint(plain)
+    print(f"equal to plain Spark filter: {'yes' if equal else 'NO'}", file=out)
+    return 0 if equal else 1
+
+
+def pack(output: str, out=sys.stdout) -> int:
+    from .packing import pack_environment
+    start = time.monotonic()
+    path = pack_environment(output, force=True)
+    print(f"packed {sys.prefix} into {path} ({os.path.getsize(path) / 2**20:.0f} MB) in "
+          f"{time.monotonic() - start:.1f} s; use --archive {path}", file=out)
+    return 0
+
+
+def demo(rows: int, files: int, master: Optional[str], warehouse: Optional[str],
+         keep: bool, archive: Optional[str]) -> int:
+    from .demo import run_demo
+    return run_demo(rows, files, master, warehouse, keep, archive)

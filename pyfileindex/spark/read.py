@@ -1,0 +1,251 @@
+"""read_table: a predicate -> a DataFrame of exactly the matching rows of a Paimon table.
+
+Planning happens on the driver with the table's file indexes (pyfileindex.paimon's
+planner): embedded indexes come with the manifest; when many files keep their index in a
+sidecar, those files are evaluated by Spark tasks in parallel on the executors. Each
+surviving file is read by one task (files are packed into a few tasks per core) that
+opens only that file, takes only the selected
+rows, and applies the predicate exactly (an index answer is a superset), so the
+DataFrame always equals Spark's own `filter` over the same data. TopN and LIMIT are
+applied by Spark on top.
+"""
+
+import os
+import pickle
+import time
+from dataclasses import dataclass
+from typing import Iterator, List, Optional, Sequence
+
+import pyarrow as pa
+
+from . import tables
+
+# Below this many sidecar-indexed files the driver evaluates them itself (threads): a
+# Spark task costs a few hundred milliseconds, evaluating one index a few.
+DISTRIBUTE_MIN_SIDECARS = 256
+# Read tasks per core: surviving files are packed into this many tasks per core, so small
+# selections do not pay one Spark task per file.
+READ_TASKS_PER_CORE = 2
+PLAN_RESULT_DDL = "plans binary"
+
+
+@dataclass
+class ReadResult:
+    dataframe: object  # pyspark DataFrame
+    plan: object  # pyfileindex.paimon.ReadPlan
+    plan_seconds: float
+
+    @property
+    def files_skipped(self) -> int:
+        return self.plan.files_skipped
+
+    @property
+    def files_total(self) -> int:
+        return self.plan.files_total
+
+    @property
+    def rows_selected(self) -> int:
+        return self.plan.rows_selected
+
+
+def _plan_task(table_path: str, snapshot_id: int, groups_broadcast, bound, top, limit):
+    def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyfileindex.paimon import PaimonTableMetadata
+        from pyfileindex.paimon.planner import _plan_files, _Schemas
+        groups = pickle.loads(groups_broadcast.value)
+        meta = PaimonTableMetadata(table_path)
+        current = meta.schema()
+        schemas = _Schemas(meta, current)
+        for batch in batches:
+            for group in batch.column(0).to_pylist():
+                files = groups[group]
+                plans = _plan_files(meta, files, current, schemas, bound, top, limit,
+                                    True, 4)
+                for plan in plans:  # the driver has the DataFile already
+                    plan.file = None
+                yield pa.RecordBatch.from_arrays(
+                    [pa.array([pickle.dumps(plans)], pa.binary())], names=["plans"])
+    return task
+
+
+def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
+               distribute_min_sidecars: int = DISTRIBUTE_MIN_SIDECARS):
+    """A pyfileindex.paimon.ReadPlan; sidecar indexes are evaluated on the executors
+    when at least `distribute_min_sidecars` files have one."""
+    from pyfileindex.paimon import PaimonTableMetadata, plan_read
+    from pyfileindex.paimon.evaluator import TopN
+    from pyfileindex.paimon.options import file_index_read_enabled
+    from pyfileindex.paimon.plan import FILES, ReadPlan
+    from pyfileindex.paimon.planner import _cut_after_limit, _plan_files, _Schemas, table_mode
+    from pyfileindex.paimon.predicates import bind_to_schema
+
+    meta = PaimonTableMetadata(os.path.abspath(os.fspath(table_path)))
+    current = meta.schema()
+    bound = bind_to_schema(predicate, current)
+    top = TopN.of(top_n)
+    plain = (spark is None or current.primary_keys or table_mode(current) != FILES
+             or not file_index_read_enabled(current.options)
+             or (bound is None and top is None))
+    if not plain:
+        snapshot = meta.snapshot()
+        files = meta.data_files(snapshot.id)
+        sidecar = [i for i, f in enumerate(files) if meta.index_source(f) == "sidecar"]
+        plain = len(sidecar) < distribute_min_sidecars
+    if plain:
+        return plan_read(meta, predicate, top_n=top_n, limit=limit)
+    if top is not None and current.field_by_name(top.column) is None:
+        raise ValueError(f"top_n column {top.column!r} is not in the table")
+    limit = None if limit is None else int(limit)
+    schemas = _Schemas(meta, current)
+    on_driver = [i for i in range(len(files)) if i not in set(sidecar)]
+    plans = [None] * len(files)
+    for i, plan in zip(on_driver, _plan_files(meta, [files[i] for i in on_driver], current,
+                                              schemas, bound, top, limit, True, 4)):
+        plans[i] = plan
+    sc = spark.sparkContext
+    num_groups = min(len(sidecar), 2 * sc.defaultParallelism)
+    chunks = [sidecar[g::num_groups] for g in range(num_groups)]
+    broadcast = sc.broadcast(pickle.dumps([[files[i] for i in chunk] for chunk in chunks]))
+    try:
+        rows = spark.range(num_groups, numPartitions=num_groups).mapInArrow(
+            _plan_task(meta.path, snapshot.id, broadcast, bound, top, limit),
+            PLAN_RESULT_DDL).collect()
+    finally:
+        broadcast.unpersist()
+    # Each group comes back as one row, in task order (one row per task).
+    for chunk, row in zip(chunks, rows):
+        for i, plan in zip(chunk, pickle.loads(row["plans"])):
+            plan.file = files[i]
+            plans[i] = plan
+    if bound is None and top is None and limit is not None:
+        _cut_after_limit(plans, limit)
+    return ReadPlan(table=meta.table, snapshot_id=snapshot.id, schema=current,
+                    predicate=bound, top_n=top, limit=limit, mode=FILES, files=plans)
+
+
+def _read_task(table_path: str, snapshot_id: int, units_broadcast, columns, out_schema):
+    def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyfileindex.paimon import PaimonTableMetadata, read_plan
+        from pyfileindex.paimon.plan import ReadPlan
+        units, schema, predicate, mode = pickle.loads(units_broadcast.value)
+        table = PaimonTableMetadata(table_path).table
+        for batch in batches:
+            for task_id in batch.column(0).to_pylist():
+                for unit in units[task_id]:
+                    plan = ReadPlan(table=table, snapshot_id=snapshot_id, schema=schema,
+                                    predicate=predicate, top_n=None, limit=None, mode=mode,
+                                    files=unit)
+                    data = read_plan(plan, columns, max_workers=1)
+                    for piece in data.to_batches(max_chunksize=65536):
+                        yield tables.conform_batch(piece, out_schema)
+    return task
+
+
+def _read_units(plan) -> List[list]:
+    from pyfileindex.paimon.plan import DATA_EVOLUTION
+    if plan.mode != DATA_EVOLUTION:
+        return [[f] for f in plan.surviving()]
+    groups = {}
+    for f in plan.surviving():
+        groups.setdefault(f.group, []).append(f)
+    return list(groups.values())
+
+
+def _pack_units(units: List[list], tasks: int) -> List[List[list]]:
+    """Units spread over `tasks` tasks, largest first onto the least loaded task (by rows
+    to read), each task keeping its units in table order."""
+    tasks = max(1, min(tasks, len(units)))
+    loads = [0] * tasks
+    assignment: List[List[int]] = [[] for _ in range(tasks)]
+    order = sorted(range(len(units)), key=lambda i: -sum(f.rows_selected for f in units[i]))
+    for i in order:
+        target = loads.index(min(loads))
+        assignment[target].append(i)
+        loads[target] += max(1, sum(f.rows_selected for f in units[i]))
+    return [[units[i] for i in sorted(chosen)] for chosen in assignment if chosen]
+
+
+def _output_schema(plan, columns: Optional[Sequence[str]]) -> pa.Schema:
+    from pyfileindex.paimon import _pypaimon
+    arrow = _pypaimon.arrow_schema(plan.schema.raw)
+    names = list(columns) if columns is not None else arrow.names
+    for name in names:
+        if name not in arrow.names:
+            raise ValueError(f"column {name!r} is not in the table; columns: "
+                             f"{', '.join(arrow.names)}")
+    return tables.nullable(pa.schema([arrow.field(n) for n in names]))
+
+
+def _spark_schema(arrow_schema: pa.Schema):
+    from pyspark.sql.pandas.types import from_arrow_schema
+    return from_arrow_schema(arrow_schema, prefer_timestamp_ntz=True)
+
+
+def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequence[str]] = None,
+               top_n=None, limit: Optional[int] = None,
+               distribute_min_sidecars: int = DISTRIBUTE_MIN_SIDECARS,
+               num_tasks: Optional[int] = None) -> ReadResult:
+    """The rows of the table matching `predicate` (pyfileindex.predicate tree or SQL-like
+    text), then TopN ((column, n[, descending[, nulls_first]])) and LIMIT, as a
+    DataFrame; only surviving files and selected rows are read, by `num_tasks` Spark
+    tasks (default: two per core)."""
+    from pyspark.sql import functions as F
+    from pyfileindex.paimon.plan import MERGE
+
+    table_path = os.path.abspath(os.fspath(table_path))
+    start = time.monotonic()
+    plan = plan_table(spark, table_path, predicate, top_n, limit, distribute_min_sidecars)
+    plan_seconds = time.monotonic() - start
+    if plan.mode == MERGE:
+        raise NotImplementedError("read_table reads append tables and primary-key tables "
+                                  "with deletion vectors")
+    out_schema = _output_schema(plan, columns)
+    units = _read_units(plan)
+    spark_schema = _spark_schema(out_schema)
+    if not units:
+        df = spark.createDataFrame([], spark_schema)
+    else:
+        sc = spark.sparkContext
+        packed = _pack_units(units, num_tasks or READ_TASKS_PER_CORE * sc.defaultParallelism)
+        payload = pickle.dumps((packed, plan.schema, plan.predicate, plan.mode))
+        broadcast = sc.broadcast(payload)
+        names = list(out_schema.names)
+        df = spark.range(len(packed), numPartitions=len(packed)).mapInArrow(
+            _read_task(table_path, plan.snapshot_id, broadcast, names, out_schema),
+            spark_schema)
+    if plan.top_n is not None:
+        column = F.col(plan.top_n.column)
+        if plan.top_n.descending:
+            order = column.desc_nulls_first() if plan.top_n.nulls_first else \
+                column.desc_nulls_last()
+        else:
+            order = column.asc_nulls_first() if plan.top_n.nulls_first else \
+                column.asc_nulls_last()
+        df = df.orderBy(order).limit(plan.top_n.n)
+    if plan.limit is not None:
+        df = df.limit(plan.limit)
+    return ReadResult(df, plan, plan_seconds)
+
+
+def live_file_paths(table_path: str) -> List[str]:
+    """Filesystem paths of the latest snapshot's data files."""
+    from pyfileindex.paimon import PaimonTableMetadata
+    meta = PaimonTableMetadata(os.path.abspath(os.fspath(table_path)))
+    return [meta.filesystem_path(f.path) for f in meta.data_files()]
+
+
+def plain_scan(spark, table_path: str):
+    """Spark's own reader over the latest snapshot's data files (no file index): the
+    baseline `read_table` is compared with. Append tables written as Parquet."""
+    paths = live_file_paths(table_path)
+    if not paths:
+        raise ValueError(f"table {table_path} has no data files")
+    if any(not p.endswith(".parquet") for p in paths):
+        raise NotImplementedError("plain_scan reads Parquet data files only")
+    return spark.read.parquet(*paths)
+
+
+def plain_filter(spark, table_path: str, predicate):
+    """plain_scan filtered by Spark with the predicate's SQL text."""
+    df = plain_scan(spark, table_path)
+    return df if predicate is None else df.filter(str(predicate))

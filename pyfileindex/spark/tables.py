@@ -1,0 +1,91 @@
+"""Paimon table paths for the pipeline: create a table, change its options, open it.
+
+A table is addressed by its directory, laid out as Paimon's filesystem catalog does:
+`<warehouse>/<database>.db/<table>`. Creating a table or changing its options goes
+through pypaimon's filesystem catalog on that warehouse.
+"""
+
+import os
+from typing import Dict, Mapping, Optional, Tuple
+
+import pyarrow as pa
+
+
+def split_table_path(path: str) -> Tuple[str, str]:
+    """'<warehouse>/<db>.db/<table>' -> (warehouse, 'db.table')."""
+    path = os.path.abspath(os.fspath(path))
+    parent, name = os.path.split(path.rstrip(os.sep))
+    warehouse, database_dir = os.path.split(parent)
+    if not database_dir.endswith(".db") or not name or len(database_dir) <= 3:
+        raise ValueError(f"table path must look like <warehouse>/<database>.db/<table>, "
+                         f"got {path}")
+    return warehouse, f"{database_dir[:-3]}.{name}"
+
+
+def table_exists(path: str) -> bool:
+    return os.path.isdir(os.path.join(os.path.abspath(path), "schema"))
+
+
+def _catalog(warehouse: str):
+    from pypaimon import CatalogFactory
+    return CatalogFactory.create({"warehouse": warehouse})
+
+
+def create_table(path: str, arrow_schema: pa.Schema,
+                 options: Optional[Mapping[str, str]] = None,
+                 partition_keys=None) -> str:
+    """Create an append table (no primary key) at `path`; returns its absolute path."""
+    from pypaimon import Schema
+    warehouse, identifier = split_table_path(path)
+    catalog = _catalog(warehouse)
+    catalog.create_database(identifier.split(".")[0], True)
+    schema = Schema.from_pyarrow_schema(arrow_schema, partition_keys=list(partition_keys or []),
+                                        options=dict(options or {}))
+    catalog.create_table(identifier, schema, False)
+    return os.path.abspath(path)
+
+
+def set_table_options(path: str, options: Mapping[str, str]) -> None:
+    """Set table options (a new schema version), e.g. to declare more file indexes."""
+    if not options:
+        return
+    from pypaimon.schema.schema_change import SchemaChange
+    warehouse, identifier = split_table_path(path)
+    changes = [SchemaChange.set_option(k, str(v)) for k, v in options.items()]
+    _catalog(warehouse).alter_table(identifier, changes, False)
+
+
+def open_table(path: str):
+    from pyfileindex.paimon.writer import open_table as _open
+    return _open(os.path.abspath(path))
+
+
+def table_arrow_schema(table) -> pa.Schema:
+    from pyfileindex.paimon import _pypaimon
+    return _pypaimon.arrow_schema(table.table_schema)
+
+
+def table_options(table) -> Dict[str, str]:
+    return dict(table.table_schema.options)
+
+
+def nullable(schema: pa.Schema) -> pa.Schema:
+    return pa.schema([f.with_nullable(True) for f in schema])
+
+
+def conform_batch(batch: pa.RecordBatch, target: pa.Schema) -> pa.RecordBatch:
+    """A batch from Spark as the table's Arrow schema (column order, types, NOT NULL)."""
+    columns = []
+    for f in target:
+        index = batch.schema.get_field_index(f.name)
+        if index < 0:
+            raise ValueError(f"the data has no column {f.name!r}; it has "
+                             f"{', '.join(batch.schema.names)}")
+        values = batch.column(index)
+        if not values.type.equals(f.type):
+            values = values.cast(f.type)
+        if not f.nullable and values.null_count:
+            raise ValueError(f"column {f.name!r} is NOT NULL in the table but the data "
+                             "has nulls")
+        columns.append(values)
+    return pa.RecordBatch.from_arrays(columns, schema=target)

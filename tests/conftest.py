@@ -1,0 +1,45 @@
+"""Shared pytest setup: where the project and its shared test data live.
+
+Tests find the shared data (specs, golden tables written by Java Paimon) in ../shared beside the
+project root. Import the constants (`from conftest import GOLDEN_DIR`) or use the fixtures.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DIR = (PROJECT_ROOT / ".." / "shared").resolve()
+GOLDEN_DIR = SHARED_DIR / "golden"
+
+# `python -m pytest` run from the project root puts the source tree first on sys.path, and its
+# pyfileindex/ has no compiled extension. The tests must import the installed package.
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != PROJECT_ROOT]
+
+
+def require_shared_dir() -> Path:
+    """SHARED_DIR, or a clear error saying where it was expected."""
+    if not SHARED_DIR.is_dir():
+        raise FileNotFoundError(
+            f"shared test data not found: expected the directory 'shared' beside the project "
+            f"root, at {SHARED_DIR}"
+        )
+    return SHARED_DIR
+
+
+@pytest.fixture(scope="session")
+def project_root() -> Path:
+    return PROJECT_ROOT
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    return require_shared_dir()
+
+
+@pytest.fixture(scope="session")
+def golden_dir(shared_dir: Path) -> Path:
+    if not GOLDEN_DIR.is_dir():
+        raise FileNotFoundError(f"golden data not found at {GOLDEN_DIR}")
+    return GOLDEN_DIR

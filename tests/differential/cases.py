@@ -1,0 +1,251 @@
+"""A pack = several column cases sharing one data file (one container), plus the questions.
+
+Packing many small cases into one container keeps the JVM round trips few and tests
+multi-column containers (HashMap column order) on the way. Each column is one case of one
+family for each index type on it. Predicates are trees of leaves (Java JSON and our
+pyfileindex.predicate form are both derived from one tree).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence, Tuple
+
+import pyarrow as pa
+from pyfileindex.predicate import And, Leaf, Or
+
+from differential import oracle
+from differential.column_types import ColumnType
+from differential.index_kinds import KINDS
+
+
+@dataclass
+class ColumnCase:
+    name: str
+    ctype: ColumnType
+    family: str
+    values: List[Any]
+    indexes: Dict[str, Dict[str, str]]  # index type -> its per-column options
+    large_arrow: bool = False  # large_string / large_binary on our side
+    _data: Optional[oracle.ColumnData] = None
+
+    @property
+    def data(self) -> oracle.ColumnData:
+        if self._data is None:
+            self._data = oracle.ColumnData(self.ctype, self.values)
+        return self._data
+
+    def summary(self, limit: int = 8) -> str:
+        shown = ", ".join(repr(v) for v in self.values[:limit])
+        more = f", ... ({len(self.values)} rows)" if len(self.values) > limit else ""
+        return f"{self.name}: {self.ctype.text} {self.indexes} [{shown}{more}]"
+
+
+@dataclass(frozen=True)
+class PLeaf:
+    op: str
+    column: str
+    literals: Tuple[Any, ...] = ()
+    form: Optional[str] = None  # "leaf": Java builds one In/NotIn leaf, not OR/AND of =/<>
+    literal_forms: Tuple[int, ...] = ()  # which Python spelling each literal uses on our side
+
+    def columns(self):
+        return {self.column}
+
+    def __str__(self):
+        if self.op in ("is_null", "is_not_null"):
+            return f"{self.column} {self.op}"
+        return f"{self.column} {self.op} {list(self.literals)!r}"
+
+
+@dataclass(frozen=True)
+class PNode:
+    op: str  # and / or
+    children: Tuple[Any, ...]
+
+    def columns(self):
+        out = set()
+        for c in self.children:
+            out |= c.columns()
+        return out
+
+    def __str__(self):
+        return "(" + f" {self.op.upper()} ".join(str(c) for c in self.children) + ")"
+
+
+@dataclass(frozen=True)
+class TopNRequest:
+    column: str
+    limit: int
+    descending: bool
+    nulls_first: bool
+    selection: Optional[FrozenSet[int]] = None
+
+    def __str__(self):
+        order = "DESC" if self.descending else "ASC"
+        nulls = "NULLS FIRST" if self.nulls_first else "NULLS LAST"
+        sel = "" if self.selection is None else f" within {len(self.selection)} rows"
+        return f"ORDER BY {self.column} {order} {nulls} LIMIT {self.limit}{sel}"
+
+
+@dataclass
+class Pack:
+    label: str
+    rows: int
+    columns: List[ColumnCase]
+    predicates: List[Any] = field(default_factory=list)
+    top_n: List[TopNRequest] = field(default_factory=list)
+    extra_options: List[Tuple[str, str]] = field(default_factory=list)
+    option_order: Optional[List[int]] = None  # permutation of the option entries
+    expect_error: bool = False  # both sides must refuse to write (fixed cases)
+
+    # -- both sides' inputs
+
+    @property
+    def fields(self) -> List[Tuple[str, str]]:
+        return [(c.name, c.ctype.text) for c in self.columns]
+
+    def column(self, name: str) -> ColumnCase:
+        for c in self.columns:
+            if c.name == name:
+                return c
+        raise KeyError(name)
+
+    def options(self) -> Dict[str, str]:
+        """Table options in a fixed order (it feeds Java's HashMap; our side replays it)."""
+        declared: Dict[str, List[str]] = {}
+        per_column: List[Tuple[str, str]] = []
+        for c in self.columns:
+            for kind, opts in c.indexes.items():
+                declared.setdefault(kind, []).append(c.name)
+                for key, value in opts.items():
+                    per_column.append((f"file-index.{kind}.{c.name}.{key}", value))
+        entries = [(f"file-index.{kind}.columns", ",".join(names))
+                   for kind, names in declared.items()]
+        entries += per_column + list(self.extra_options)
+        if self.option_order is not None:
+            order = [i for i in self.option_order if i < len(entries)]
+            order += [i for i in range(len(entries)) if i not in order]
+            entries = [entries[i] for i in order]
+        return dict(entries)
+
+    def java_columns(self) -> Dict[str, List[Any]]:
+        return {c.name: c.values for c in self.columns}
+
+    def arrow_table(self) -> pa.Table:
+        arrays = [c.ctype.arrow_array(c.values, c.large_arrow) for c in self.columns]
+        return pa.Table.from_arrays(arrays, names=[c.name for c in self.columns]) \
+            if self.columns else pa.table({})
+
+    def case_count(self) -> int:
+        return len(self.columns)
+
+    def describe(self) -> str:
+        lines = [f"pack {self.label}: {self.rows} rows, options {self.options()}"]
+        lines += ["  " + c.summary() for c in self.columns]
+        return "\n".join(lines)
+
+
+# ----------------------------------------------------------------- predicate conversions
+
+
+def to_java(pred) -> dict:
+    if isinstance(pred, PNode):
+        return {"op": pred.op, "children": [to_java(c) for c in pred.children]}
+    out = {"op": pred.op, "column": pred.column}
+    if pred.op not in ("is_null", "is_not_null"):
+        out["literals"] = list(pred.literals)
+    if pred.form:
+        out["form"] = pred.form
+    return out
+
+
+def to_ours(pred, pack: Pack):
+    if isinstance(pred, PNode):
+        children = [to_ours(c, pack) for c in pred.children]
+        return And(children) if pred.op == "and" else Or(children)
+    ctype = pack.column(pred.column).ctype
+    forms = pred.literal_forms or (0,) * len(pred.literals)
+    return Leaf(pred.op, pred.column, [ctype.literal(v, f) for v, f in zip(pred.literals, forms)])
+
+
+# --------------------------------------------------------------------- expected answers
+
+
+def java_answer(pred, pack: Pack) -> oracle.Answer:
+    """What Java 2.0 answers: per leaf the AND of every index on the column, then the tree
+    folded with FileIndexResult's and/or."""
+    if isinstance(pred, PNode):
+        combine = oracle.both if pred.op == "and" else oracle.either
+        result = None
+        for child in pred.children:
+            answer = java_answer(child, pack)
+            result = answer if result is None else combine(result, answer)
+            if pred.op == "and" and result in (oracle.SKIP, oracle.ERROR):
+                break  # Java's AND stops at the first child that does not remain
+        return oracle.REMAIN if result is None else result
+    column = pack.column(pred.column)
+    result = oracle.REMAIN
+    for kind, opts in column.indexes.items():
+        result = oracle.both(result, KINDS[kind].answer(column.data, pred.op, pred.literals,
+                                                        opts))
+    return result
+
+
+def bound_answer(pred, pack: Pack) -> oracle.Answer:
+    """The least a right answer must keep: Java's answer for the leaves where Java is right
+    and exact, the key-level over-approximation (IndexKind.bound) for the others."""
+    if isinstance(pred, PNode):
+        combine = oracle.both if pred.op == "and" else oracle.either
+        result = None
+        for child in pred.children:
+            answer = bound_answer(child, pack)
+            result = answer if result is None else combine(result, answer)
+            if pred.op == "and" and result in (oracle.SKIP, oracle.ERROR):
+                break
+        return oracle.REMAIN if result is None else result
+    column = pack.column(pred.column)
+    leaf_lossy = lossy(pred, pack)
+    leaf_truth = truth(pred, pack)
+    result = oracle.REMAIN
+    for kind, opts in column.indexes.items():
+        index = KINDS[kind]
+        answer = index.answer(column.data, pred.op, pred.literals, opts)
+        if leaf_lossy or not oracle.sound(answer, leaf_truth):
+            answer = index.bound(column.data, pred.op, pred.literals, opts)
+        result = oracle.both(result, answer)
+    return result
+
+
+def truth(pred, pack: Pack) -> FrozenSet[int]:
+    """Rows for which the predicate is TRUE (SQL: NULL matches only IS NULL)."""
+    if isinstance(pred, PNode):
+        sets = [truth(c, pack) for c in pred.children]
+        out = sets[0]
+        for s in sets[1:]:
+            out = (out & s) if pred.op == "and" else (out | s)
+        return out
+    return oracle.truth_leaf(pack.column(pred.column).data, pred.op, pred.literals)
+
+
+def lossy(pred, pack: Pack) -> bool:
+    """True when a leaf touches an indexed timestamp whose index key is coarser than its
+    values or literals: there Java (and any index) can only approximate."""
+    if isinstance(pred, PNode):
+        return any(lossy(c, pack) for c in pred.children)
+    column = pack.column(pred.column)
+    if not column.indexes or column.ctype.kind != "timestamp":
+        return False
+    if pred.op in ("is_null", "is_not_null"):
+        return False
+    return column.ctype.precision > 6 or any(column.ctype.lossy_literal(v)
+                                             for v in pred.literals)
+
+
+def leaves(pred) -> Sequence[PLeaf]:
+    if isinstance(pred, PNode):
+        out: List[PLeaf] = []
+        for c in pred.children:
+            out.extend(leaves(c))
+        return out
+    return [pred]

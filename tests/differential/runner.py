@@ -1,0 +1,331 @@
+"""Runs a pack on both sides and judges every byte and every answer.
+
+For a pack: (1) pyfileindex's container bytes == Java's; (2) per question, Java's answer on
+our bytes == Java 2.0's modelled answer (checks the oracle), and our answer on Java's bytes
+== Java's answer - unless Java is knowingly wrong (its modelled answer drops true matches) or
+the index key is coarser than the values (lossy timestamps): then ours must keep every true
+match and select no more than Java does. TopN the same way, judged against the sorted values.
+
+Nothing is asserted here: problems are collected as Mismatch records in Stats, so one run
+reports all of them; the tests assert that none were found.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Counter, List, Optional
+
+import pyfileindex as pfi
+
+from differential import oracle
+from differential.cases import (
+    Pack,
+    bound_answer,
+    java_answer,
+    leaves,
+    lossy,
+    to_java,
+    to_ours,
+    truth,
+)
+from differential.index_kinds import KINDS
+
+MAX_RECORDED = 60
+
+
+@dataclass
+class Mismatch:
+    what: str  # bytes, write, answer, model, topn, crash
+    pack: str
+    detail: str
+
+    def __str__(self):
+        return f"[{self.what}] {self.pack}\n{self.detail}"
+
+
+@dataclass
+class Stats:
+    cases: Counter = field(default_factory=collections.Counter)  # (kind, family) -> count
+    packs: int = 0
+    predicates: int = 0
+    top_n: int = 0
+    both_refused: int = 0
+    java_throws: int = 0  # questions Java 2.0 cannot answer (it throws)
+    java_wrong: Counter = field(default_factory=collections.Counter)  # why -> count
+    ours_differs_where_java_wrong: int = 0
+    lossy_checked: int = 0
+    ours_more_precise: int = 0
+    seconds: Counter = field(default_factory=collections.Counter)
+    mismatches: List[Mismatch] = field(default_factory=list)
+    mismatch_count: int = 0
+
+    def record(self, what: str, pack: Pack, detail: str) -> None:
+        self.mismatch_count += 1
+        if len(self.mismatches) < MAX_RECORDED:
+            self.mismatches.append(Mismatch(what, pack.label, detail))
+
+    def summary(self) -> str:
+        lines = [f"{self.packs} packs, {sum(self.cases.values())} column cases, "
+                 f"{self.predicates} predicates, {self.top_n} TopN requests, "
+                 f"{self.both_refused} cases both sides refused, {self.java_throws} questions "
+                 "Java throws on",
+                 f"Java knowingly wrong (ours checked for soundness instead): "
+                 f"{dict(self.java_wrong)}; ours differs there: "
+                 f"{self.ours_differs_where_java_wrong}",
+                 f"lossy timestamp keys: {self.lossy_checked} answers checked for soundness, "
+                 f"ours more precise than Java in {self.ours_more_precise}",
+                 "time: " + ", ".join(f"{k} {v:.1f}s" for k, v in sorted(self.seconds.items())),
+                 f"mismatches: {self.mismatch_count}"]
+        by_kind = collections.defaultdict(dict)
+        for (kind, family), n in sorted(self.cases.items()):
+            by_kind[kind][family] = n
+        for kind, families in by_kind.items():
+            lines.append(f"  {kind}: " + ", ".join(f"{f}={n}" for f, n in families.items()))
+        return "\n".join(lines)
+
+    def report(self, limit: int = 15) -> str:
+        shown = "\n\n".join(str(m) for m in self.mismatches[:limit])
+        return f"{self.summary()}\n\n{shown}"
+
+
+def describe_bytes_difference(ours: Optional[bytes], theirs: Optional[bytes]) -> str:
+    if ours is None or theirs is None:
+        return f"ours {'None' if ours is None else len(ours)} B, Java " \
+               f"{'None' if theirs is None else len(theirs)} B"
+    first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b),
+                 min(len(ours), len(theirs)))
+    lo = max(0, first - 8)
+    return (f"ours {len(ours)} B, Java {len(theirs)} B, first difference at offset {first}:\n"
+            f"  ours [{lo}:] {ours[lo:first + 16].hex(' ')}\n"
+            f"  Java [{lo}:] {theirs[lo:first + 16].hex(' ')}")
+
+
+class PackRunner:
+    def __init__(self, harness, stats: Stats, localize: bool = True):
+        self.harness = harness
+        self.stats = stats
+        self.localize = localize
+
+    # -- writing
+
+    def _ours(self, pack: Pack):
+        try:
+            return pfi.build_index(pack.arrow_table(), pack.fields, pack.options()), None
+        except (pfi.FileIndexError, ValueError, TypeError, OverflowError) as e:
+            return None, f"{type(e).__name__}: {e}"
+
+    def _java(self, pack: Pack):
+        from java_harness import JavaRequestError
+
+        try:
+            return self.harness.write(pack.fields, pack.java_columns(), pack.options()), None
+        except JavaRequestError as e:
+            return None, str(e)
+
+    def write_both(self, pack: Pack):
+        began = time.perf_counter()
+        ours, ours_error = self._ours(pack)
+        middle = time.perf_counter()
+        theirs, java_error = self._java(pack)
+        self.stats.seconds["ours write"] += middle - began
+        self.stats.seconds["java write"] += time.perf_counter() - middle
+        return ours, ours_error, theirs, java_error
+
+    # -- one pack
+
+    def run(self, pack: Pack) -> bool:
+        """Checks the pack; True when it was fully compared (bytes and answers)."""
+        stats = self.stats
+        stats.packs += 1
+        try:
+            return self._run(pack)
+        except Exception:  # noqa: BLE001 - a crash is a finding, keep going
+            stats.record("crash", pack, traceback.format_exc(limit=6) + pack.describe())
+            return False
+
+    def _run(self, pack: Pack) -> bool:
+        stats = self.stats
+        ours, ours_error, theirs, java_error = self.write_both(pack)
+        if java_error or ours_error:
+            if java_error and ours_error and pack.expect_error:
+                stats.both_refused += 1
+                return True
+            what = "write" if not (java_error and ours_error) else "both-refused"
+            stats.record(what, pack, f"ours error: {ours_error}\nJava error: {java_error}\n"
+                         + pack.describe())
+            return False
+        if pack.expect_error:
+            stats.record("write", pack, "both sides wrote bytes, an error was expected\n"
+                         + pack.describe())
+            return False
+        if ours != theirs:
+            detail = describe_bytes_difference(ours, theirs)
+            if self.localize and len(pack.columns) > 1:
+                detail += "\n" + self._localize(pack)
+            stats.record("bytes", pack, detail + "\n" + pack.describe())
+        if ours is None:
+            return True
+        self._answers(pack, ours, theirs)
+        self._top_n(pack, ours, theirs)
+        for column in pack.columns:
+            for kind in column.indexes:
+                stats.cases[(kind, column.family)] += 1
+        return True
+
+    def _localize(self, pack: Pack) -> str:
+        alone = []
+        for column in pack.columns:
+            single = Pack(pack.label + f" column {column.name!r}", pack.rows, [column])
+            ours, _, theirs, _ = self.write_both(single)
+            if ours != theirs:
+                alone.append(f"{column.name!r} alone: "
+                             + describe_bytes_difference(ours, theirs).splitlines()[0])
+        if not alone:
+            return "every column alone gives equal bytes: the container (column order) differs"
+        return "\n".join(alone)
+
+    # -- predicates
+
+    def _answers(self, pack: Pack, ours_bytes: bytes, java_bytes: bytes) -> None:
+        stats = self.stats
+        if not pack.predicates:
+            return
+        began = time.perf_counter()
+        java_raw = self.harness.read(ours_bytes, pack.fields, [to_java(p) for p in pack.predicates])
+        middle = time.perf_counter()
+        reader = pfi.IndexReader(java_bytes, pack.fields)
+        ours_answers = []
+        for predicate in pack.predicates:
+            try:
+                ours_answers.append(oracle.from_ours(reader.evaluate(to_ours(predicate, pack))))
+            except pfi.FileIndexError as e:
+                ours_answers.append(("ERROR", f"{type(e).__name__}: {e}"))
+        end = time.perf_counter()
+        stats.seconds["java read"] += middle - began
+        stats.seconds["ours read"] += end - middle
+        for predicate, raw, ours in zip(pack.predicates, java_raw, ours_answers):
+            stats.predicates += 1
+            self._judge(pack, predicate, oracle.from_java(raw), ours)
+        stats.seconds["oracle"] += time.perf_counter() - end
+
+    def _judge(self, pack: Pack, predicate, java: oracle.Answer, ours: oracle.Answer) -> None:
+        stats = self.stats
+        model = java_answer(predicate, pack)
+        true_rows = truth(predicate, pack)
+
+        def problem(what: str, text: str) -> None:
+            stats.record(what, pack, (
+                f"{text}\n  predicate: {predicate}\n  ours: {oracle.describe(ours)}\n"
+                f"  Java: {oracle.describe(java)}\n  Java 2.0 model: {oracle.describe(model)}\n"
+                f"  truth: {oracle.describe(oracle.rows(true_rows))}\n"
+                + "\n".join("  " + pack.column(c).summary(40) for c in sorted(
+                    predicate.columns()))))
+
+        if not oracle.same(java, model):
+            problem("model", "Java's answer differs from the modelled Java 2.0 answer")
+        if oracle.is_error(model):  # Java throws: ours may refuse too, or answer soundly
+            if not (oracle.is_error(ours) or oracle.sound(ours, true_rows)):
+                problem("answer", "Java throws; ours answers and drops true matches")
+            stats.java_throws += 1
+            return
+        java_sound = oracle.sound(model, true_rows)
+        if java_sound and not lossy(predicate, pack):
+            if ours != java:
+                problem("answer", "ours differs from Java")
+            return
+        if not java_sound:
+            stats.java_wrong[self._why_java_wrong(predicate, pack)] += 1
+            if ours != java:
+                stats.ours_differs_where_java_wrong += 1
+        else:
+            stats.lossy_checked += 1
+            if ours != java:
+                stats.ours_more_precise += 1
+        bound = bound_answer(predicate, pack)
+        if not oracle.sound(bound, true_rows):
+            problem("model", "the oracle's bound drops true matches (oracle bug)")
+        if not oracle.sound(ours, true_rows):
+            problem("answer", "ours drops rows that match (Java "
+                    + ("is known to be wrong here" if not java_sound else "keeps them") + ")")
+        elif not oracle.at_least_as_precise(ours, bound):
+            problem("answer", "ours selects rows that the index keys rule out: "
+                    f"{oracle.describe(bound)} would do")
+
+    @staticmethod
+    def _why_java_wrong(predicate, pack: Pack) -> str:
+        for leaf in leaves(predicate):
+            column = pack.column(leaf.column)
+            if lossy(leaf, pack):
+                return f"{'/'.join(column.indexes)} {column.ctype.root}" \
+                       f"({column.ctype.precision}) key precision"
+        for leaf in leaves(predicate):
+            column = pack.column(leaf.column)
+            if "range-bitmap" in column.indexes and not column.data.index_groups:
+                return "range-bitmap all-NULL column (apache/paimon#9140)"
+        return "other"
+
+    # -- TopN
+
+    def _top_n(self, pack: Pack, ours_bytes: bytes, java_bytes: bytes) -> None:
+        stats = self.stats
+        if not pack.top_n:
+            return
+        reader = pfi.IndexReader(java_bytes, pack.fields)
+        for request in pack.top_n:
+            stats.top_n += 1
+            column = pack.column(request.column)
+            selection = None if request.selection is None else sorted(request.selection)
+            began = time.perf_counter()
+            java = oracle.from_java(self.harness.topn(
+                ours_bytes, pack.fields, request.column, limit=request.limit,
+                descending=request.descending, nulls_first=request.nulls_first,
+                selection=selection))
+            middle = time.perf_counter()
+            try:
+                ours = oracle.from_ours(reader.top_n(
+                    request.column, request.limit, descending=request.descending,
+                    nulls_first=request.nulls_first, selection=selection))
+            except pfi.FileIndexError as e:
+                ours = ("ERROR", f"{type(e).__name__}: {e}")
+            stats.seconds["java topn"] += middle - began
+            stats.seconds["ours topn"] += time.perf_counter() - middle
+            has_range_bitmap = any(KINDS[k].top_n for k in column.indexes)
+            args = (column.data, has_range_bitmap, request.limit, request.descending,
+                    request.nulls_first, request.selection)
+            model = oracle.java_topn(*args)
+            exact = oracle.topn_exact(*args)
+
+            def problem(text: str, what: str = "topn") -> None:
+                stats.record(what, pack, (
+                    f"{text}\n  {request}\n  ours: {oracle.describe(ours)}\n"
+                    f"  Java: {oracle.describe(java)}\n  Java 2.0 model: "
+                    f"{oracle.describe(model)}\n  brute force: {oracle.describe(exact)}\n  "
+                    + column.summary(40)))
+
+            if java != model:
+                problem("Java's TopN differs from the modelled Java 2.0 answer", "model")
+            if not oracle.topn_sound(exact, column.data, request.limit, request.descending,
+                                     request.nulls_first, request.selection):
+                problem("the brute-force TopN is not a valid TopN (oracle bug)", "model")
+            if model != exact:
+                stats.java_wrong["range-bitmap TopN on an all-NULL column (#9140)"] += 1
+                if ours != java:
+                    stats.ours_differs_where_java_wrong += 1
+            if ours != exact:
+                problem("ours differs from the brute-force TopN"
+                        + (" (Java 2.0 is known to be wrong here)" if model != exact else ""))
+
+
+def run_packs(harness, packs, stats: Optional[Stats] = None) -> Stats:
+    stats = stats or Stats()
+    runner = PackRunner(harness, stats)
+    for pack in packs:
+        runner.run(pack)
+    return stats
+
+
+def quota_reached(stats: Stats, kind: str, families, target: int) -> bool:
+    return all(stats.cases[(kind, f)] >= target for f in families)

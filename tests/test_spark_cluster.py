@@ -1,0 +1,229 @@
+"""The cluster check: a Spark standalone master and two workers on 127.0.0.1, started from
+the pyspark installation, run write -> index -> read with the packed environment. One
+worker is killed during the index job; the job completes, the committed indexes equal a
+local (single-process) build byte for byte, and every query equals plain Spark.
+
+Every process is a child with a time limit, stopped by its own process (group) id.
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyspark")
+
+from pyfileindex.paimon import PaimonTableMetadata, build_file_index, plan_read  # noqa: E402
+from pyfileindex.spark import demo as spark_demo  # noqa: E402
+
+pytestmark = [pytest.mark.spark, pytest.mark.timeout(900)]
+
+CLUSTER_TIME_LIMIT = 600  # seconds; the watchdog stops every process after this
+ROWS = 24_000
+FILES = 8
+QUERIES = [
+    "category = 'refund'",
+    "country IN ('IS', 'LU') AND status IS NOT NULL",
+    f"user_id = {123457 % spark_demo.users_for(ROWS)}",
+    "score > 99 OR score IS NULL",
+    f"event_id BETWEEN 1000 AND 1100 OR ts >= TIMESTAMP "
+    f"'{spark_demo.timestamp_text(spark_demo.BASE_SECONDS + 29 * 86400)}'",
+    "category = 'chargeback' AND score < 10",
+]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(condition, seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.25)
+    raise TimeoutError(f"timed out waiting for {what}")
+
+
+class Cluster:
+    """A standalone master and workers as child processes (each its own process group)."""
+
+    def __init__(self, directory: Path):
+        import pyspark
+        self.directory = directory
+        self.spark_home = os.path.dirname(pyspark.__file__)
+        self.env = dict(os.environ, SPARK_HOME=self.spark_home, SPARK_LOCAL_IP="127.0.0.1",
+                        SPARK_LOG_DIR=str(directory / "logs"),
+                        SPARK_WORKER_DIR=str(directory / "work"))
+        self.processes = {}
+        self.logs = {}
+        self.port = _free_port()
+        self.url = f"spark://127.0.0.1:{self.port}"
+        self._watchdog = threading.Timer(CLUSTER_TIME_LIMIT, self.stop)
+        self._watchdog.daemon = True
+
+    def _start(self, name: str, args):
+        log = self.directory / f"{name}.log"
+        self.logs[name] = log
+        with open(log, "wb") as out:
+            self.processes[name] = subprocess.Popen(
+                [os.path.join(self.spark_home, "bin", "spark-class"), *args],
+                env=self.env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                start_new_session=True)
+
+    def _log(self, name: str) -> str:
+        return self.logs[name].read_text(errors="replace")
+
+    def start(self, workers: int = 2):
+        self._watchdog.start()
+        self._start("master", ["org.apache.spark.deploy.master.Master", "--host", "127.0.0.1",
+                               "--port", str(self.port), "--webui-port", str(_free_port())])
+        _wait_for(lambda: "Starting Spark master" in self._log("master")
+                  and "I have been elected leader" in self._log("master"), 120, "the master")
+        for n in range(1, workers + 1):
+            work = self.directory / f"work-{n}"
+            work.mkdir()
+            self._start(f"worker-{n}", [
+                "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "1",
+                "--memory", "1536m", "--webui-port", str(_free_port()), "--work-dir", str(work),
+                self.url])
+        for n in range(1, workers + 1):
+            _wait_for(lambda: "Successfully registered with master" in self._log(f"worker-{n}"),
+                      120, f"worker {n} to register")
+
+    def kill(self, name: str):
+        """SIGKILL a process and its children (the executor it launched)."""
+        process = self.processes[name]
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait(timeout=30)
+
+    def stop(self):
+        for name, process in list(self.processes.items()):
+            if process.poll() is None:
+                try:
+                    os.killpg(process.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    continue
+        for name, process in list(self.processes.items()):
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=20)
+        self._watchdog.cancel()
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory):
+    from pyfileindex.spark.packing import pack_environment
+    return pack_environment(str(tmp_path_factory.mktemp("env") / "environment.tar"))
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    c = Cluster(tmp_path_factory.mktemp("cluster"))
+    try:
+        c.start()
+        yield c
+    finally:
+        c.stop()
+
+
+@pytest.fixture(scope="module")
+def spark(cluster, archive):
+    from pyfileindex.spark.session import spark_session
+    session = spark_session(cluster.url, "pyfileindex-cluster-check", archive, conf={
+        "spark.executor.cores": "1", "spark.executor.memory": "1g", "spark.cores.max": "2",
+        "spark.task.maxFailures": "8",
+        # The lost worker's executor is gone: do not wait long for it.
+        "spark.network.timeout": "30s", "spark.executor.heartbeatInterval": "5s",
+    })
+    yield session
+    session.stop()
+
+
+def _executors(spark) -> int:
+    return spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() - 1  # minus driver
+
+
+def _index_map(meta):
+    return {f.file_name: meta.index_bytes(f) for f in meta.data_files()}
+
+
+def test_write_index_read_on_a_standalone_cluster_survives_a_lost_worker(
+        spark, cluster, tmp_path):
+    from pyfileindex.spark.index import index_table
+    from pyfileindex.spark.read import plain_filter, read_table
+    from pyfileindex.spark.write import write_dataframe
+
+    _wait_for(lambda: _executors(spark) == 2, 120, "two executors")
+    # The executors run the packed environment, not this interpreter.
+    pythons = spark.range(2, numPartitions=2).rdd.map(lambda _: __import__("sys").executable) \
+        .collect()
+    assert all("environment" in p for p in pythons), pythons
+
+    path = str(tmp_path / "wh" / "demo.db" / "events")
+    written = write_dataframe(spark_demo.events_dataframe(spark, ROWS, FILES), path,
+                              spark_demo.WRITE_OPTIONS, progress=False)
+    assert (written.rows, written.files) == (ROWS, FILES)
+    meta = PaimonTableMetadata(path)
+    for f in meta.data_files():  # write-time indexes equal a local build
+        assert meta.index_bytes(f) == build_file_index(meta, f)
+
+    # The index job, with one task per file, slowed down so that a worker dies mid-job.
+    outcome = {}
+
+    def run_index():
+        try:
+            outcome["result"] = index_table(
+                spark, path, {"file-index.range-bitmap.columns": "score,ts",
+                              "file-index.bsi.columns": "event_id"},
+                num_tasks=FILES, progress=False, pause_per_file=1.5)
+        except BaseException as exc:  # reported by the assertion below
+            outcome["error"] = exc
+
+    job = threading.Thread(target=run_index, daemon=True)
+    job.start()
+
+    def both_busy():
+        tracker = spark.sparkContext.statusTracker()
+        infos = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
+        return any(i is not None and i.numActiveTasks >= 2 and i.numCompletedTasks >= 1
+                   for i in infos)
+
+    _wait_for(both_busy, 120, "the index job to run on both executors")
+    cluster.kill("worker-2")
+    assert job.is_alive()  # the worker died while the job was running
+    job.join(timeout=400)
+    assert not job.is_alive()
+    assert "error" not in outcome, outcome.get("error")
+    result = outcome["result"]
+    assert result.files_total == FILES and result.files_rewritten == FILES
+    assert _executors(spark) == 1  # the lost worker's executor is gone
+
+    meta = PaimonTableMetadata(path)
+    assert meta.snapshot().id == result.snapshot_id
+    # Byte-identical to a local run over the same data files (no Spark involved).
+    for name, stored in _index_map(meta).items():
+        data_file = next(f for f in meta.data_files() if f.file_name == name)
+        assert stored == build_file_index(meta, data_file), name
+
+    for text in QUERIES:
+        pruned = read_table(spark, path, text, distribute_min_sidecars=1)
+        local = plan_read(path, text)
+        assert pruned.files_skipped == local.files_skipped
+        got = sorted(tuple(r) for r in pruned.dataframe.select("event_id").collect())
+        want = sorted(tuple(r) for r in plain_filter(spark, path, text).select("event_id")
+                      .collect())
+        assert got == want, text
