@@ -56,8 +56,8 @@ class Plan:
 
 QUICK_PLAN = Plan(
     java_build_warmup=3, build_repeat=3,
-    ours_query=Budget(warmup=3, repeat=5, budget_s=0.05, max_runs=500),
-    java_query=Budget(warmup=50, warmup_s=0.1, repeat=5, budget_s=0.1, max_runs=1000))
+    ours_query=Budget(warmup=3, repeat=5, budget_s=0.03, max_runs=300),
+    java_query=Budget(warmup=50, warmup_s=0.08, repeat=5, budget_s=0.06, max_runs=1000))
 FULL_PLAN = Plan(
     java_build_warmup=1, build_repeat=3,
     ours_query=Budget(warmup=3, repeat=5, budget_s=0.5, max_runs=2000),
@@ -66,6 +66,12 @@ FULL_PLAN = Plan(
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = parse_args(argv)
+    if args.from_json:
+        results = json.loads(Path(args.from_json).read_text())
+        print(format_markdown(results) if args.markdown else format_table(results))
+        print()
+        print(targets.report(results))
+        return 0
     rows = args.rows or (cases.QUICK_ROWS if args.quick else cases.rows_from_env())
     matrix_name = args.matrix or ("quick" if args.quick else "standard")
     plan = QUICK_PLAN if args.quick or rows <= 1_000_000 else FULL_PLAN
@@ -121,6 +127,10 @@ def parse_args(argv):
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     parser.add_argument("--keep", metavar="DIR", help="keep dumps and index bytes in DIR")
     parser.add_argument("--no-java", action="store_true", help="measure pyfileindex only")
+    parser.add_argument("--from-json", metavar="FILE",
+                        help="print the table and targets of a saved --json run, measure nothing")
+    parser.add_argument("--markdown", action="store_true",
+                        help="with --from-json: the table as Markdown")
     parser.add_argument("--spark", action="store_true",
                         help="also the Spark pipeline benchmarks (hook; see spark_pipeline.py)")
     return parser.parse_args(argv)
@@ -257,6 +267,14 @@ def format_table(results: List[dict]) -> str:
              "equal: index bytes (build/serialize/open) or answers (queries) equal to Java's")
     return "\n".join([fmt(COLUMNS), fmt(["-" * w for w in widths]), *map(fmt, lines),
                       "", notes])
+
+
+def format_markdown(results: List[dict]) -> str:
+    lines = ["| " + " | ".join(COLUMNS) + " |",
+             "|" + "|".join("---:" if i in (3, 4, 5, 6, 7, 8) else "---"
+                            for i in range(len(COLUMNS))) + "|"]
+    lines += ["| " + " | ".join(cells) + " |" for cells in map(_row_cells, results)]
+    return "\n".join(lines)
 
 
 def _row_cells(r: dict) -> List[str]:

@@ -381,7 +381,7 @@ cdef shared_ptr[const Predicate] _predicate(object node) except *:
 
 
 cdef RowBitmap _row_bitmap(object rows) except *:
-    cdef uint32_t[::1] view = _np.ascontiguousarray(rows, dtype=_np.uint32)
+    cdef const uint32_t[::1] view = _np.ascontiguousarray(rows, dtype=_np.uint32)
     if view.shape[0] == 0:
         return RowBitmap()
     return RowBitmap.FromRows(&view[0], view.shape[0])

@@ -300,5 +300,31 @@ TEST(ConcurrentReader, WrittenContainerWithEveryIndexTypeFrom8Threads) {
   ExpectSameAnswersFromManyThreads(bytes, fields, work);
 }
 
+// Results are values shared between copies: many threads may read one row set at once
+// (iterate it, take its ranges, serialize it).
+TEST(ConcurrentReader, OneResultReadFrom8Threads) {
+  std::vector<uint32_t> rows;
+  for (uint32_t v = 0; v < 300000; v += (v % 7) + 1) rows.push_back(v);
+  const FileIndexResult shared = FileIndexResult::Rows(RowBitmap::FromRows(rows.data(), rows.size()));
+  const std::vector<uint8_t> bytes = shared.rows().Serialize();
+  const auto ranges = shared.rows().ToRanges();
+  std::atomic<bool> go{false};
+  std::vector<int> matches(kThreads, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const FileIndexResult mine = shared;  // a copy shares the row set
+      while (!go.load()) std::this_thread::yield();
+      std::vector<uint32_t> seen(mine.rows().begin(), mine.rows().end());
+      matches[t] = (seen == rows) + (mine.rows().Serialize() == bytes) +
+                   (mine.rows().ToRanges() == ranges) +
+                   (mine.rows().Cardinality() == rows.size());
+    });
+  }
+  go.store(true);
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(matches[t], 4) << "thread " << t;
+}
+
 }  // namespace
 }  // namespace pyfileindex

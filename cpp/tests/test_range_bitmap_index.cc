@@ -1126,9 +1126,17 @@ void CheckAllPredicates(const DataType& type, const std::vector<Cell>& cells,
     std::vector<Literal> list;
     const int size = static_cast<int>(rng() % 5);
     for (int i = 0; i < size; ++i) {
-      list.push_back(rng() % 9 == 0 ? Literal::Null() : RandomLiteral(type, cells, rng));
+      list.push_back(rng() % 15 == 0 ? Literal::Null() : RandomLiteral(type, cells, rng));
     }
+    const bool has_null =
+        std::any_of(list.begin(), list.end(), [](const Literal& l) { return l.is_null(); });
     for (PredicateOp op : {PredicateOp::kIn, PredicateOp::kNotIn}) {
+      if (has_null) {
+        auto result = reader.Visit(*Predicate::Leaf(op, "c", list));
+        ASSERT_TRUE(result.ok());
+        EXPECT_EQ(result->kind(), FileIndexResult::Kind::kRemain);
+        continue;
+      }
       auto answer = Ask(reader, op, list);
       ASSERT_TRUE(answer.ok());
       ASSERT_EQ(*answer, BruteForce(type, cells, op, list)) << PredicateOpName(op);
@@ -1139,9 +1147,11 @@ void CheckAllPredicates(const DataType& type, const std::vector<Cell>& cells,
     ASSERT_EQ(*between, BruteForce(type, cells, PredicateOp::kBetween, range))
         << range[0].ToString() << " " << range[1].ToString();
   }
-  // SQL NULL literals select nothing.
+  // NULL literals (Java: NullPointerException) answer REMAIN.
   for (PredicateOp op : {PredicateOp::kEqual, PredicateOp::kNotEqual, PredicateOp::kLessThan}) {
-    EXPECT_TRUE(Ask(reader, op, {Literal::Null()})->empty());
+    auto result = reader.Visit(*Predicate::Leaf(op, "c", {Literal::Null()}));
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->kind(), FileIndexResult::Kind::kRemain);
   }
 }
 
@@ -1317,15 +1327,24 @@ TEST(RangeBitmapLiteralTest, LiteralsBetweenKeysAreExact) {
             std::vector<uint32_t>({2}));
 }
 
-TEST(RangeBitmapLiteralTest, NullLiteralsFollowSql) {
+TEST(RangeBitmapLiteralTest, NullLiteralsRemain) {
   const DataType type = Type("INT");
   auto bytes = WriteIndex(type, {Int(1), Int(2), Null()});
   auto reader = OpenReader(type, *bytes);
-  EXPECT_EQ(*Ask(*reader, PredicateOp::kIn, {Literal::Int(1), Literal::Null()}),
-            std::vector<uint32_t>({0}));
-  EXPECT_TRUE(Ask(*reader, PredicateOp::kNotIn, {Literal::Int(1), Literal::Null()})->empty());
+  auto visit = [&](PredicateOp op, std::vector<Literal> lits) {
+    return reader->Visit(*Predicate::Leaf(op, "c", std::move(lits)));
+  };
+  for (PredicateOp op : {PredicateOp::kIn, PredicateOp::kNotIn}) {
+    auto result = visit(op, {Literal::Int(1), Literal::Null()});
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(result->kind(), FileIndexResult::Kind::kRemain);
+  }
+  auto between = visit(PredicateOp::kBetween, {Literal::Null(), Literal::Int(5)});
+  ASSERT_TRUE(between.ok());
+  EXPECT_EQ(between->kind(), FileIndexResult::Kind::kRemain);
+  // The other literals are still checked.
+  EXPECT_FALSE(visit(PredicateOp::kIn, {Literal::String("x"), Literal::Null()}).ok());
   EXPECT_EQ(*Ask(*reader, PredicateOp::kNotIn, {Literal::Int(1)}), std::vector<uint32_t>({1}));
-  EXPECT_TRUE(Ask(*reader, PredicateOp::kBetween, {Literal::Null(), Literal::Int(5)})->empty());
   EXPECT_TRUE(Ask(*reader, PredicateOp::kIn, {})->empty());
   EXPECT_EQ(*Ask(*reader, PredicateOp::kNotIn, {}), std::vector<uint32_t>({0, 1}));
 }

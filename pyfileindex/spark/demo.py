@@ -144,7 +144,9 @@ def run_query(spark, table_path: str, label: str, predicate: str,
         plain = _top_values(plain_df, *top_n)
     plain_seconds = time.monotonic() - start
     returned = pruned[0] if top_n is None else len(pruned)
-    return QueryOutcome(label, predicate or f"ORDER BY {top_n[0]} LIMIT {top_n[1]}",
+    order = f"ORDER BY {top_n[0]} {'DESC' if top_n[2] else 'ASC'} LIMIT {top_n[1]}" \
+        if top_n else ""
+    return QueryOutcome(label, predicate or order,
                         result.files_skipped, result.files_total, result.rows_selected,
                         returned, pruned_seconds, plain_seconds, pruned == plain)
 

@@ -14,8 +14,6 @@ from typing import Iterable, Optional
 # Large packages executors never import.
 DEFAULT_EXCLUDES = (
     "lib/python*/site-packages/pyspark/*",
-    "lib/python*/site-packages/polars/*",
-    "lib/python*/site-packages/_polars_runtime*/*",
     "lib/python*/site-packages/Cython/*",
     "lib/python*/site-packages/pip/*",
     "lib/python*/site-packages/hypothesis/*",
@@ -23,20 +21,26 @@ DEFAULT_EXCLUDES = (
 
 
 def _is_current(output: str, prefix: str) -> bool:
-    """An archive newer than everything installed in the environment is reused."""
+    """An archive newer than the environment's site-packages directory (which changes
+    whenever a package is installed or removed) is reused."""
     if not os.path.exists(output):
         return False
-    site = os.path.join(prefix, "lib")
-    newest = max((os.path.getmtime(os.path.join(root, d))
-                  for root, dirs, _ in os.walk(site) for d in dirs[:1] or [""]),
-                 default=0.0)
-    return os.path.getmtime(output) > max(newest, os.path.getmtime(site))
+    import glob
+    sites = glob.glob(os.path.join(prefix, "lib", "python*", "site-packages"))
+    newest = max((os.path.getmtime(s) for s in sites), default=float("inf"))
+    return os.path.getmtime(output) > newest
 
 
 def pack_environment(output: str, prefix: Optional[str] = None,
                      excludes: Iterable[str] = DEFAULT_EXCLUDES, force: bool = False) -> str:
     """Write the environment at `prefix` (default: this interpreter's venv) to `output`
-    (.tar, .tar.gz or .zip) and return its absolute path."""
+    (.tar.gz or .tgz) and return its absolute path.
+
+    Only gzipped tars keep the interpreter symlink and file permissions when Spark unpacks
+    them (it extracts them with the system tar; plain .tar goes through a Java extractor
+    that refuses links leaving the archive and drops permissions)."""
+    if not str(output).endswith((".tar.gz", ".tgz")):
+        raise ValueError(f"{output}: the packed environment must be a .tar.gz or .tgz file")
     try:
         import venv_pack
     except ImportError as exc:

@@ -34,6 +34,10 @@ class SessionSettings:
             "spark.pyspark.driver.python": sys.executable,
             # Arrow batches of this many rows reach the mapInArrow tasks.
             "spark.sql.execution.arrow.maxRecordsPerBatch": "65536",
+            # Python workers start in the driver's directory (local mode); in a source
+            # checkout that directory's pyfileindex/ (no compiled core) would shadow the
+            # installed package. Python >= 3.11 then leaves it off sys.path.
+            "spark.executorEnv.PYTHONSAFEPATH": "1",
         }
         if self.loopback:
             conf.update({"spark.driver.host": LOOPBACK, "spark.driver.bindAddress": LOOPBACK})

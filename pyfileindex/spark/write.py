@@ -13,9 +13,8 @@ that dies leaves unreferenced files (Paimon's orphan cleanup removes them).
 
 import os
 import pickle
-import time
 from dataclasses import dataclass
-from typing import Dict, Iterator, Mapping, Optional, Sequence
+from typing import Iterator, Mapping, Optional, Sequence
 
 import pyarrow as pa
 

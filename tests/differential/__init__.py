@@ -10,6 +10,7 @@ built from; each module has one job:
 * ``oracle``       - brute force over the values: SQL truth, Java 2.0's answers, TopN.
 * ``cases``        - packs of cases (several columns, one container) and their predicates.
 * ``generate``     - seeded-random packs; ``strategies`` - the same as hypothesis strategies.
+* ``fixed``        - building blocks for the fixed edge cases (explicit columns, sweeps).
 * ``runner``       - runs a pack on both sides and compares bytes and answers.
 
 Values are kept in one canonical Python form per type (ints for DATE days, TIME millis and

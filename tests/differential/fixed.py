@@ -17,13 +17,13 @@ from differential.index_kinds import KINDS
 from differential.values import neighbour
 
 
-def column(name: str, type_text: str, values: Sequence[Any], indexes: Dict[str, Dict[str, str]],
-           family: str = "fixed") -> ColumnCase:
+def column(name: str, type_text: str, values: Sequence[Any],
+           indexes: Dict[str, Dict[str, str]], family: str = "fixed") -> ColumnCase:
     return ColumnCase(name, parse_type(type_text), family, list(values), dict(indexes))
 
 
 def sweep(col: ColumnCase, rnd: random.Random, max_values: int = 12,
-          extra_literals: Iterable[Any] = ()) -> List[PLeaf]:
+          extra_literals: Iterable[Any] = (), max_leaves: Optional[int] = None) -> List[PLeaf]:
     """Questions about the values of one column (a sample when there are many)."""
     ctype = col.ctype
     present = list({ctype.order_key(v): v for v in col.values if v is not None}.values())
@@ -56,10 +56,14 @@ def sweep(col: ColumnCase, rnd: random.Random, max_values: int = 12,
         leaves += [PLeaf("in", col.name, many), PLeaf("not_in", col.name, many),
                    PLeaf("in", col.name, many[:3], "leaf"), PLeaf("not_in", col.name, many[:3],
                                                                    "leaf")]
+    if max_leaves is not None and len(leaves) > max_leaves:
+        leaves = leaves[:2] + rnd.sample(leaves[2:], max_leaves - 2)
     return leaves
 
 
 def top_n_sweep(col: ColumnCase, rows: int, rnd: random.Random) -> List[TopNRequest]:
+    """ORDER BY col ... LIMIT k around the interesting k, both ways, NULLs first and last,
+    within all rows and within selections."""
     if not any(KINDS[k].top_n for k in col.indexes):
         return []
     limits = sorted({0, 1, 2, 3, rows // 2, max(rows - 1, 0), rows, rows + 1})
@@ -69,7 +73,7 @@ def top_n_sweep(col: ColumnCase, rows: int, rnd: random.Random) -> List[TopNRequ
             for nulls_first in (False, True):
                 requests.append(TopNRequest(col.name, limit, descending, nulls_first))
     if rows > 10_000:  # every request ships the whole index to Java: a sample is enough
-        requests = rnd.sample(requests, 6)
+        requests = rnd.sample(requests, 3)
     for _ in range(4):
         selection = frozenset(r for r in range(rows) if rnd.random() < 0.4)
         requests.append(TopNRequest(col.name, rnd.randint(0, 4), rnd.random() < 0.5,
@@ -79,7 +83,11 @@ def top_n_sweep(col: ColumnCase, rows: int, rnd: random.Random) -> List[TopNRequ
 
 def pack(label: str, columns: Sequence[ColumnCase], seed: int = 0, max_values: int = 12,
          extra_literals: Optional[Dict[str, Sequence[Any]]] = None,
-         expect_error: bool = False, predicates: Optional[list] = None) -> Pack:
+         expect_error: bool = False, predicates: Optional[list] = None,
+         max_leaves: Optional[int] = None) -> Pack:
+    """A pack of these columns; questions from `sweep` unless `predicates` are given. Big
+    columns: cap the questions per column with max_leaves (every answer about 100k rows
+    costs both sides real time)."""
     rows = len(columns[0].values) if columns else 0
     assert all(len(c.values) == rows for c in columns), "columns of one pack share rows"
     rnd = random.Random(f"fixed/{label}/{seed}")
@@ -89,7 +97,8 @@ def pack(label: str, columns: Sequence[ColumnCase], seed: int = 0, max_values: i
     if predicates is None:
         predicates = []
         for c in columns:
-            predicates += sweep(c, rnd, max_values, (extra_literals or {}).get(c.name, ()))
+            predicates += sweep(c, rnd, max_values, (extra_literals or {}).get(c.name, ()),
+                                max_leaves)
     result.predicates = predicates
     for c in columns:
         result.top_n += top_n_sweep(c, rows, rnd)

@@ -42,12 +42,12 @@ def _row_count(rnd: random.Random) -> int:
         return 0
     if r < 0.05:
         return 1
-    if r < 0.45:
+    if r < 0.50:
         return rnd.randint(2, 16)
     if r < 0.90:
-        return rnd.randint(17, 64)
+        return rnd.randint(17, 48)
     if r < 0.99:
-        return rnd.randint(65, 300)
+        return rnd.randint(49, 300)
     return rnd.randint(301, 1500)  # bigger row counts: fixed cases
 
 
@@ -208,8 +208,8 @@ def generate_pack(kind_name: str, seed: int, number: int, family: Optional[str] 
     """Pack `number` of the stream for (kind, seed[, family]).
 
     With a family: every column is of that family, carries only this index type and is named
-    f0..f7 (distinct buckets of the container's column map), so a failure points at the
-    index type and the data type. Without: mixed families, a second index type on some
+    f0..f11 (twelve distinct buckets of the container's 16-slot column map), so a failure
+    points at the index type and the data type. Without: mixed families, a second index type on some
     columns, colliding column names, unrelated table options - the container's business.
     """
     kind = KINDS[kind_name]
@@ -217,7 +217,7 @@ def generate_pack(kind_name: str, seed: int, number: int, family: Optional[str] 
     rnd = random.Random(f"pyfileindex-diff/{seed}/{tag}/{number}")
     rows = _row_count(rnd)
     if family:
-        count = rnd.choice([1, 2, 3, 4, 6, 8])
+        count = rnd.choice([1, 2, 3, 4, 6, 8, 10, 12])
         names = [f"f{i}" for i in range(count)]
         columns = [make_column(rnd, name, family, kind, rows, with_other_kinds=False)
                    for name in names]

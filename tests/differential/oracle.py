@@ -97,14 +97,16 @@ def sound(answer: Answer, truth: FrozenSet[int]) -> bool:
     return False  # errors
 
 
-def at_least_as_precise(ours: Answer, theirs: Answer) -> bool:
-    """ours selects no row that theirs drops."""
+def at_least_as_precise(ours: Answer, theirs: Answer, row_count: int) -> bool:
+    """ours selects no row that theirs drops (REMAIN selects all `row_count` rows)."""
     if theirs == REMAIN:
         return True
     if theirs == SKIP:
         return ours == SKIP
     if ours == SKIP:
         return True
+    if ours == REMAIN:
+        return len(theirs[1]) == row_count
     return ours[0] == "ROWS" and ours[1] <= theirs[1]
 
 

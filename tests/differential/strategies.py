@@ -19,12 +19,12 @@ from differential.column_types import (
     parse_type,
 )
 from differential.index_kinds import FAMILIES, KINDS
-from differential.values import _special_values
+from differential.values import special_values
 
 
 def value_strategy(ctype: ColumnType, unscaled_cap=None) -> st.SearchStrategy:
     kind = ctype.kind
-    specials = _special_values(ctype)
+    specials = special_values(ctype)
     if kind == "int":
         lo, hi = ctype.int_range
         base = st.one_of(st.integers(-3, 3), st.integers(lo, hi),
@@ -112,8 +112,8 @@ def pack(draw, kind_name: str) -> Pack:
     if KINDS[kind_name].top_n:
         for c in columns:
             if draw(st.booleans()):
-                selection = draw(st.one_of(st.none(), st.frozensets(st.integers(0, max(rows - 1, 0)),
-                                                                     max_size=rows)))
+                row_ids = st.frozensets(st.integers(0, max(rows - 1, 0)), max_size=rows)
+                selection = draw(st.one_of(st.none(), row_ids))
                 if rows == 0 and selection is not None:
                     selection = frozenset()
                 result.top_n.append(TopNRequest(c.name, draw(st.integers(0, rows + 2)),

@@ -144,7 +144,7 @@ def _random_text(rnd: random.Random, max_len: int) -> str:
     return "".join(chr(rnd.randrange(0x20, 0x7F)) for _ in range(n))
 
 
-def _special_values(ctype: ColumnType) -> list:
+def special_values(ctype: ColumnType) -> list:
     """Values that must be in every pool-of-pools: extremes and classic traps."""
     kind = ctype.kind
     if kind == "int":
@@ -204,7 +204,7 @@ def random_value(ctype: ColumnType, rnd: random.Random, unscaled_cap: Optional[i
         elif r < 0.6:
             x = rnd.uniform(-1e6, 1e6)
         elif r < 0.8:
-            x = rnd.choice(_special_values(ctype))
+            x = rnd.choice(special_values(ctype))
         else:
             x = struct.unpack("<d", struct.pack("<Q", rnd.getrandbits(64)))[0]
             if math.isnan(x):  # one NaN: the harness sends Java the canonical one
@@ -295,7 +295,7 @@ def value_pool(ctype: ColumnType, rnd: random.Random, distinct: int,
                keep: Callable[[Any], bool] = lambda v: True,
                unscaled_cap: Optional[int] = None) -> list:
     """Up to `distinct` distinct non-null values (fewer when the domain is smaller)."""
-    specials = [v for v in _special_values(ctype) if keep(v)]
+    specials = [v for v in special_values(ctype) if keep(v)]
     if unscaled_cap is not None and ctype.kind == "decimal":
         specials = [v for v in specials if abs(int(v.scaleb(ctype.scale))) <= unscaled_cap]
     pool: list = []

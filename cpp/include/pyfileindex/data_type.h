@@ -25,16 +25,16 @@ enum class TypeRoot : uint8_t {
   kDouble,
   kDecimal,
   kChar,
-  kVarChar,  // also STRING (= VARCHAR(2147483647))
+  kVarChar,  ///< also STRING (= VARCHAR(2147483647))
   kBinary,
-  kVarBinary,  // also BYTES
+  kVarBinary,  ///< also BYTES
   kDate,
   kTime,
-  kTimestamp,               // TIMESTAMP(p) WITHOUT TIME ZONE
-  kTimestampLocalTimeZone,  // TIMESTAMP(p) WITH LOCAL TIME ZONE
+  kTimestamp,               ///< TIMESTAMP(p) WITHOUT TIME ZONE
+  kTimestampLocalTimeZone,  ///< TIMESTAMP(p) WITH LOCAL TIME ZONE
   kMap,
-  kArray,  // parsed so schemas load; no index type accepts it
-  kRow,    // likewise
+  kArray,  ///< parsed so schemas load; no index type accepts it
+  kRow,    ///< likewise
   kMultiset,
   kVariant,
   kBlob,

@@ -21,9 +21,9 @@ class PYFILEINDEX_EXPORT FileIndexResult {
  public:
   /// The three answers an index can give.
   enum class Kind : uint8_t {
-    kRemain,  // the file must be read; the index cannot narrow it
-    kSkip,    // no row can match: the file can be skipped
-    kRows,    // only these rows can match (a superset of the true matches)
+    kRemain,  ///< the file must be read; the index cannot narrow it
+    kSkip,    ///< no row can match: the file can be skipped
+    kRows,    ///< only these rows can match (a superset of the true matches); may be empty
   };
 
   /// REMAIN: the answer that assumes nothing.

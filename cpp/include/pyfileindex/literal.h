@@ -18,46 +18,53 @@ class PYFILEINDEX_EXPORT Literal {
  public:
   /// The representation the value is held in.
   enum class Kind : uint8_t {
-    kNull,
-    kBool,
-    kInt,        // TINYINT..BIGINT, DATE (days since epoch), TIME (millis of day)
-    kDouble,     // FLOAT, DOUBLE
-    kString,     // CHAR/VARCHAR as UTF-8 bytes, BINARY/VARBINARY as raw bytes
-    kDecimal,    // unscaled * 10^-scale
-    kTimestamp,  // epoch milliseconds + nanos of that millisecond (0..999999), as Paimon
+    kNull,       ///< NULL
+    kBool,       ///< BOOLEAN
+    kInt,        ///< TINYINT..BIGINT, DATE (days since epoch), TIME (millis of day)
+    kDouble,     ///< FLOAT, DOUBLE
+    kString,     ///< CHAR/VARCHAR as UTF-8 bytes, BINARY/VARBINARY as raw bytes
+    kDecimal,    ///< DECIMAL: unscaled * 10^-scale
+    kTimestamp,  ///< TIMESTAMP[_LTZ]: epoch millis + nanos of that milli (0..999999), as Paimon
   };
 
   /// NULL (only meaningful inside IN / NOT IN lists; use IS NULL to test for nulls).
   Literal() = default;
   /// Factories, one per Kind.
   static Literal Null() { return Literal(); }
+  /// BOOLEAN.
   static Literal Bool(bool v) {
     Literal l(Kind::kBool);
     l.int_ = v ? 1 : 0;
     return l;
   }
+  /// Any integral column, DATE (days since 1970-01-01) or TIME (millisecond of the day).
   static Literal Int(int64_t v) {
     Literal l(Kind::kInt);
     l.int_ = v;
     return l;
   }
+  /// FLOAT or DOUBLE.
   static Literal Double(double v) {
     Literal l(Kind::kDouble);
     l.double_ = v;
     return l;
   }
+  /// CHAR/VARCHAR (UTF-8) or BINARY/VARBINARY (raw bytes).
   static Literal String(std::string bytes) {
     Literal l(Kind::kString);
     l.bytes_ = std::move(bytes);
     return l;
   }
-  /// `unscaled` must fit a signed 64-bit integer (DECIMAL precision <= 18 is all any index reads).
+  /// DECIMAL unscaled * 10^-scale; `unscaled` must fit a signed 64-bit integer (DECIMAL
+  /// precision <= 18 is all any index reads).
   static Literal Decimal(int64_t unscaled, int32_t scale) {
     Literal l(Kind::kDecimal);
     l.int_ = unscaled;
     l.scale_ = scale;
     return l;
   }
+  /// TIMESTAMP / TIMESTAMP_LTZ: milliseconds since the epoch + nanoseconds within that
+  /// millisecond (0..999999), Paimon's Timestamp representation.
   static Literal Timestamp(int64_t epoch_millis, int32_t nano_of_milli) {
     Literal l(Kind::kTimestamp);
     l.int_ = epoch_millis;

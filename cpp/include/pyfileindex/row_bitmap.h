@@ -105,7 +105,7 @@ class PYFILEINDEX_EXPORT RowBitmap {
   /// In-place intersection, union and difference.
   RowBitmap& operator&=(const RowBitmap& other);
   RowBitmap& operator|=(const RowBitmap& other);
-  RowBitmap& operator-=(const RowBitmap& other);  // and-not
+  RowBitmap& operator-=(const RowBitmap& other);  ///< and-not
   /// Same rows.
   bool operator==(const RowBitmap& other) const;
   bool operator!=(const RowBitmap& other) const { return !(*this == other); }
@@ -117,8 +117,7 @@ class PYFILEINDEX_EXPORT RowBitmap {
   /// Maximal runs of consecutive rows as [begin, end) pairs, ascending: what a format reader
   /// selects (e.g. Parquet row ranges).
   std::vector<std::pair<uint64_t, uint64_t>> ToRanges() const;
-  /// Java-identical bytes: the portable format after Paimon's run-optimisation rule. Not for
-  /// concurrent use with other calls on the same bitmap (it re-encodes the bitmap in place).
+  /// Java-identical bytes: the portable format after Paimon's run-optimisation rule.
   std::vector<uint8_t> Serialize() const;
 
   /// Ascending iteration: `for (uint32_t row : rows) ...`.

@@ -3,11 +3,12 @@
 ///
 /// The library never aborts on bad input and reports every failure as a value: bad bytes,
 /// options, types or predicates give a Status naming the problem. FileIndexReader,
-/// FileIndexWriter, RowBitmap::Deserialize and the Options getters also catch any exception
-/// raised inside them (std::bad_alloc included) and return it as a Status, so no exception
-/// crosses those calls. The rest of the API (RowBitmap set algebra, Predicate and Literal
-/// building, ParseDataType, ToString) can only fail by running out of memory, where it throws
-/// std::bad_alloc like the standard containers it is made of.
+/// FileIndexWriter, RowBitmap::Deserialize, the Options getters and ParseMemorySize also
+/// catch any exception raised inside them (std::bad_alloc included) and return it as a Status
+/// (Internal "out of memory" for std::bad_alloc), so no exception crosses those calls. The rest
+/// of the API (RowBitmap set algebra, Predicate and Literal building, ParseDataType, ToString)
+/// can only fail by running out of memory, where it throws std::bad_alloc like the standard
+/// containers it is made of.
 #pragma once
 
 #include <cassert>
@@ -21,13 +22,13 @@ namespace pyfileindex {
 
 /// What kind of failure a Status reports.
 enum class StatusCode : int {
-  kOk = 0,
-  kInvalidArgument = 1,  // the caller passed something unusable (option, type, literal)
-  kCorrupt = 2,          // index bytes are truncated or structurally damaged
-  kNotSupported = 3,     // a valid request this library (or Paimon) does not support
-  kNotFound = 4,         // a named column / index type is absent
-  kIoError = 5,          // reading or writing a file failed
-  kInternal = 6,         // a broken invariant: a bug in pyfileindex
+  kOk = 0,               ///< success
+  kInvalidArgument = 1,  ///< the caller passed something unusable (option, type, literal)
+  kCorrupt = 2,          ///< index bytes are truncated or structurally damaged
+  kNotSupported = 3,     ///< a valid request this library (or Paimon) does not support
+  kNotFound = 4,         ///< a named column / index type is absent
+  kIoError = 5,          ///< reading or writing a file failed
+  kInternal = 6,         ///< a broken invariant (a bug in pyfileindex), or out of memory
 };
 
 /// The outcome of a call: OK, or an error code with a human-readable message. A value type;

@@ -76,7 +76,13 @@ std::vector<std::pair<uint64_t, uint64_t>> RowBitmap::ToRanges() const {
   return ranges;
 }
 
-std::vector<uint8_t> RowBitmap::Serialize() const { return impl_->Serialize(); }
+std::vector<uint8_t> RowBitmap::Serialize() const {
+  // Bitmap32::Serialize re-encodes its containers in place (Java's container choice). Working
+  // on a copy keeps this const method safe on a bitmap other threads are reading, e.g. the
+  // row set shared by copies of one FileIndexResult.
+  roaring::Bitmap32 copy = *impl_;
+  return copy.Serialize();
+}
 
 size_t RowBitmap::ReadFrom(uint64_t start, uint32_t* out, size_t max) const {
   return roaring::ReadFrom(*impl_, start, out, max);

@@ -1,5 +1,7 @@
 #include "index/bitmap/java_roaring_encoder.h"
 
+#include <algorithm>
+
 #include "io/endian.h"
 
 namespace pyfileindex::index::bitmap {
@@ -29,6 +31,34 @@ Kind JavaKind(uint32_t card, uint32_t runs) {
   return run_bytes < kBitmapBytes ? Kind::kRun : Kind::kBitmap;
 }
 
+// One summary per 16-bit chunk, on the stack for the usual few chunks. (A thread_local vector
+// cost a __tls_get_addr call per use in the shared library: ~15 instructions per row on
+// columns with many rare keys.)
+class ChunkList {
+ public:
+  void push_back(const Chunk& c) {
+    if (size_ < kInline) {
+      inline_[size_] = c;
+    } else {
+      if (size_ == kInline) heap_.assign(inline_, inline_ + kInline);
+      heap_.push_back(c);
+    }
+    ++size_;
+  }
+  size_t size() const { return size_; }
+  const Chunk& operator[](size_t k) const { return data()[k]; }
+  const Chunk* begin() const { return data(); }
+  const Chunk* end() const { return data() + size_; }
+
+ private:
+  static constexpr size_t kInline = 32;
+  const Chunk* data() const { return size_ <= kInline ? inline_ : heap_.data(); }
+
+  Chunk inline_[kInline];
+  std::vector<Chunk> heap_;
+  size_t size_ = 0;
+};
+
 uint8_t* Grow(std::vector<uint8_t>* out, size_t n) {
   const size_t old = out->size();
   out->resize(old + n);
@@ -38,18 +68,22 @@ uint8_t* Grow(std::vector<uint8_t>* out, size_t n) {
 }  // namespace
 
 void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out) {
-  thread_local std::vector<Chunk> chunks;  // scratch: one summary per 16-bit chunk
-  chunks.clear();
+  ChunkList chunks;
   bool has_run = false;
   size_t body_bytes = 0;
   for (size_t i = 0; i < n;) {
     const uint32_t high = rows[i] >> 16;
-    size_t j = i + 1;
-    uint32_t runs = 1;
-    while (j < n && (rows[j] >> 16) == high) {
-      if (rows[j] != rows[j - 1] + 1) ++runs;
-      ++j;
+    // Rows ascend, so the chunk ends at the first row of a later chunk: a binary search, then
+    // one branch-free (vectorizable) pass counts the runs.
+    size_t j = i + 1;  // a chunk of one row is the common case for rare keys
+    if (j < n && (rows[j] >> 16) == high) {
+      j = high == 0xFFFF ? n
+                         : static_cast<size_t>(
+                               std::lower_bound(rows + j, rows + n, (high + 1) << 16) - rows);
     }
+    uint32_t breaks = 0;
+    for (size_t k = i + 1; k < j; ++k) breaks += rows[k] != rows[k - 1] + 1;
+    const uint32_t runs = 1 + breaks;
     Chunk c;
     c.key = static_cast<uint16_t>(high);
     c.begin = static_cast<uint32_t>(i);
@@ -103,9 +137,13 @@ void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out
   for (const Chunk& c : chunks) {
     const uint32_t* v = rows + c.begin;
     switch (c.kind) {
-      case Kind::kArray:
-        for (uint32_t k = 0; k < c.card; ++k) io::StoreU16LE(p + 2 * k, static_cast<uint16_t>(v[k]));
+      case Kind::kArray: {
+        // A local bound: `p` may alias `c` as far as the compiler knows, and a bound re-read
+        // from memory after every store keeps this loop from being vectorized.
+        const uint32_t card = c.card;
+        for (uint32_t k = 0; k < card; ++k) io::StoreU16LE(p + 2 * k, static_cast<uint16_t>(v[k]));
         break;
+      }
       case Kind::kBitmap: {
         for (size_t k = 0; k < kBitmapBytes; ++k) p[k] = 0;
         for (uint32_t k = 0; k < c.card; ++k) {

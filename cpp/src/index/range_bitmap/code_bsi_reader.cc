@@ -1,8 +1,11 @@
 #include "index/range_bitmap/code_bsi_reader.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "index/range_bitmap/code_bsi_writer.h"
+#include "index/range_bitmap/dense_roaring_encoder.h"
 #include "io/byte_reader.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -11,15 +14,113 @@ namespace {
 constexpr int8_t kMaxVersion = 1;
 
 Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap BSI: " + what); }
+
+// Word loops over one 65536-row block; `src` holds 1024 little-endian words (maybe unaligned).
+// `__restrict` lets the compiler vectorize them at -O2.
+inline uint64_t WordAt(const uint8_t* src, size_t w) { return io::LoadU64LE(src + 8 * w); }
+void CopyWords(uint64_t* __restrict dst, const uint8_t* __restrict src) {
+  for (size_t w = 0; w < kBlockWords; ++w) dst[w] = WordAt(src, w);
+}
+void AndWords(uint64_t* __restrict dst, const uint8_t* __restrict src) {
+  for (size_t w = 0; w < kBlockWords; ++w) dst[w] &= WordAt(src, w);
+}
+void AndNotWords(uint64_t* __restrict dst, const uint8_t* __restrict src) {
+  for (size_t w = 0; w < kBlockWords; ++w) dst[w] &= ~WordAt(src, w);
+}
+void OrWords(uint64_t* __restrict dst, const uint8_t* __restrict src) {
+  for (size_t w = 0; w < kBlockWords; ++w) dst[w] |= WordAt(src, w);
+}
+void ZeroWords(uint64_t* dst) { std::fill(dst, dst + kBlockWords, uint64_t{0}); }
+
+// First slice gt(code) reads: the trailing 1-bits of the code cannot make a row greater.
+int GreaterStart(int64_t code) { return __builtin_ctzll(~static_cast<uint64_t>(code)); }
+
 }  // namespace
 
-Bitmap32 FirstN(const Bitmap32& bitmap, uint64_t n) {
-  if (bitmap.Cardinality() <= n) return bitmap;
-  if (n == 0) return Bitmap32();
-  uint32_t last = 0;
-  bitmap.Select(static_cast<uint32_t>(n - 1), &last);
-  return bitmap & Bitmap32::Range(0, uint64_t{last} + 1);
-}
+// Evaluates Java's eq and gt formulas for a group of row blocks (the EBM's containers
+// [first, first + count)), one slice at a time: each slice is then read as one sequential
+// stream, which is much faster than visiting every slice for every block in turn.
+class CodeBsiReader::BlockEvaluator {
+ public:
+  BlockEvaluator(const RoaringView& ebm, const std::vector<const RoaringView*>& slices)
+      : ebm_(ebm), slices_(slices) {}
+
+  // For blocks [first, first + count): out[b] = the EBM's words.
+  void Ebm(size_t first, size_t count, uint64_t* out) {
+    for (size_t b = 0; b < count; ++b) CopyWords(out + b * kBlockWords, ebm_.Words(first + b, scratch_));
+  }
+
+  // state &= rows whose code equals `code`.
+  void Equal(int64_t code, size_t first, size_t count, uint64_t* state) {
+    for (size_t i = 0; i < slices_.size(); ++i) {
+      const bool bit = i < 63 && ((code >> i) & 1);
+      ForEachBlock(i, first, count, [&](size_t b, const uint8_t* words) {
+        uint64_t* dst = state + b * kBlockWords;
+        if (bit) {
+          if (words == nullptr) {
+            ZeroWords(dst);
+          } else {
+            AndWords(dst, words);
+          }
+        } else if (words != nullptr) {
+          AndNotWords(dst, words);
+        }
+      });
+    }
+  }
+
+  // out = rows whose code is greater than `code` (>= 0), before the EBM is applied.
+  void Greater(int64_t code, size_t first, size_t count, uint64_t* out) {
+    const size_t start = static_cast<size_t>(GreaterStart(code));
+    if (start >= slices_.size()) {
+      for (size_t b = 0; b < count; ++b) ZeroWords(out + b * kBlockWords);
+      return;
+    }
+    ForEachBlock(start, first, count, [&](size_t b, const uint8_t* words) {
+      uint64_t* dst = out + b * kBlockWords;
+      if (words != nullptr) {
+        CopyWords(dst, words);
+      } else {
+        ZeroWords(dst);
+      }
+    });
+    for (size_t i = start + 1; i < slices_.size(); ++i) {
+      const bool bit = i < 63 && ((code >> i) & 1);
+      ForEachBlock(i, first, count, [&](size_t b, const uint8_t* words) {
+        uint64_t* dst = out + b * kBlockWords;
+        if (bit) {
+          if (words != nullptr) {
+            AndWords(dst, words);
+          } else {
+            ZeroWords(dst);
+          }
+        } else if (words != nullptr) {
+          OrWords(dst, words);
+        }
+      });
+    }
+  }
+
+ private:
+  // visit(b, words) for each block b of the group, with slice i's words there (nullptr: the
+  // slice has no rows in that block). Array and run containers are expanded into a scratch
+  // block that is valid during the call only.
+  template <typename Visit>
+  void ForEachBlock(size_t i, size_t first, size_t count, Visit&& visit) {
+    const RoaringView& view = *slices_[i];
+    size_t at = 0;
+    for (size_t b = 0; b < count; ++b) {
+      const uint16_t key = ebm_.key(first + b);
+      at = view.Seek(key, at);
+      const bool present = at < view.container_count() && view.key(at) == key;
+      visit(b, present ? view.Words(at, scratch_) : nullptr);
+    }
+  }
+
+  const RoaringView& ebm_;
+  std::vector<const RoaringView*> slices_;  // null: not needed by this evaluation
+  uint64_t scratch_[kBlockWords];
+};
 
 Result<std::unique_ptr<CodeBsiReader>> CodeBsiReader::Open(io::ByteSpan bsi, int64_t cardinality,
                                                            uint32_t row_count) {
@@ -62,8 +163,10 @@ Result<std::unique_ptr<CodeBsiReader>> CodeBsiReader::Open(io::ByteSpan bsi, int
     reader->slice_extents_[i] = {static_cast<uint32_t>(start), static_cast<uint32_t>(length)};
   }
   reader->row_count_ = row_count;
+  reader->cardinality_ = cardinality;
   reader->slice_count_ = slices;
   reader->slices_.reset(new LazyCell<Bitmap32>[static_cast<size_t>(slices)]);
+  reader->slice_views_.reset(new LazyCell<RoaringView>[static_cast<size_t>(slices)]);
   return reader;
 }
 
@@ -88,46 +191,78 @@ Result<const Bitmap32*> CodeBsiReader::Slice(int i) const {
   });
 }
 
-Result<Bitmap32> CodeBsiReader::Eq(int64_t code) const {
-  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
-  if (code < 0 || ebm->IsEmpty()) return Bitmap32();
-  Bitmap32 state = *ebm;
-  // Intersections first: they shrink the state before the and-nots.
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int i = 0; i < slice_count_; ++i) {
-      const bool bit = i < 63 && ((code >> i) & 1);
-      if (bit != (pass == 0)) continue;
-      PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-      if (bit) {
-        state &= *slice;
-      } else {
-        state -= *slice;
-      }
-      if (state.IsEmpty()) return state;
-    }
-  }
-  return state;
+Result<RoaringView> CodeBsiReader::LoadView(Extent extent, const char* what) const {
+  Result<RoaringView> view = RoaringView::Parse(body_.data() + extent.offset, extent.length);
+  if (!view.ok()) return view.status().WithContext(std::string("range-bitmap ") + what);
+  return view;
 }
 
-Result<Bitmap32> CodeBsiReader::Gt(int64_t code) const {
-  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
-  if (code < 0) return *ebm;
-  if (ebm->IsEmpty()) return Bitmap32();
-  // Trailing 1-bits of the code cannot make a row greater: start above them.
-  const int start = __builtin_ctzll(~static_cast<uint64_t>(code));
-  if (start >= slice_count_) return Bitmap32();
-  PFI_ASSIGN_OR_RETURN(const Bitmap32* first, Slice(start));
-  Bitmap32 state = *first;
-  for (int i = start + 1; i < slice_count_; ++i) {
-    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-    if (i < 63 && ((code >> i) & 1)) {
-      state &= *slice;
-    } else {
-      state |= *slice;
+Result<const RoaringView*> CodeBsiReader::EbmView() const {
+  return ebm_view_.Get([&]() -> Result<RoaringView> {
+    PFI_ASSIGN_OR_RETURN(RoaringView view, LoadView(ebm_extent_, "EBM"));
+    uint32_t max = 0;
+    if (view.Maximum(&max) && max >= row_count_) {
+      return Bad("EBM holds row " + std::to_string(max) + " of a " + std::to_string(row_count_) +
+                 "-row file");
     }
+    return view;
+  });
+}
+
+Result<const RoaringView*> CodeBsiReader::SliceView(int i) const {
+  return slice_views_[i].Get([&]() {
+    loaded_slices_.fetch_add(1);
+    return LoadView(slice_extents_[i], "slice");
+  });
+}
+
+Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
+  low = std::max<int64_t>(low, 0);
+  high = std::min<int64_t>(high, cardinality_ - 1);
+  if (low > high) return Bitmap32();
+  if (low == 0 && high == cardinality_ - 1) {
+    PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
+    return *ebm;
   }
-  state &= *ebm;
-  return state;
+  const bool equal = low == high;
+  const bool lower = !equal && low > 0;                   // code >= low:  gt(low - 1)
+  const bool upper = !equal && high < cardinality_ - 1;  // code <= high: not gt(high)
+  // Only the slices the formulas read are loaded.
+  int first_slice = slice_count_;
+  if (equal) first_slice = 0;
+  if (lower) first_slice = std::min(first_slice, GreaterStart(low - 1));
+  if (upper) first_slice = std::min(first_slice, GreaterStart(high));
+  std::vector<const RoaringView*> slices(static_cast<size_t>(slice_count_), nullptr);
+  for (int i = first_slice; i < slice_count_; ++i) {
+    PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
+  }
+  PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
+
+  // Groups of row blocks bound the working memory (2 x 2 MB) for files of any size.
+  constexpr size_t kGroupBlocks = 256;
+  BlockEvaluator evaluator(*ebm, slices);
+  DenseRoaringEncoder out(/*java_containers=*/false);
+  const size_t blocks = ebm->container_count();
+  const size_t group = std::min(blocks, kGroupBlocks);
+  std::vector<uint64_t> state(group * kBlockWords);
+  std::vector<uint64_t> greater((equal ? 0 : group) * kBlockWords);
+  for (size_t first = 0; first < blocks; first += group) {
+    const size_t count = std::min(group, blocks - first);
+    evaluator.Ebm(first, count, state.data());
+    if (equal) evaluator.Equal(low, first, count, state.data());
+    if (lower) {
+      evaluator.Greater(low - 1, first, count, greater.data());
+      for (size_t w = 0; w < count * kBlockWords; ++w) state[w] &= greater[w];
+    }
+    if (upper) {
+      evaluator.Greater(high, first, count, greater.data());
+      for (size_t w = 0; w < count * kBlockWords; ++w) state[w] &= ~greater[w];
+    }
+    for (size_t b = 0; b < count; ++b) out.AddBlock(ebm->key(first + b), state.data() + b * kBlockWords);
+  }
+  std::vector<uint8_t> bytes;
+  out.Finish(&bytes);
+  return Bitmap32::Deserialize(bytes.data(), bytes.size());
 }
 
 Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,

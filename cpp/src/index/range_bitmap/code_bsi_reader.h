@@ -1,8 +1,9 @@
-// Lazy reader of the code bit-slice index (Paimon's BitSliceIndexBitmap), with its
-// primitives: eq / gt over codes and the O'Neil top-k / bottom-k selection.
+// Lazy reader of the code bit-slice index (Paimon's BitSliceIndexBitmap).
 //
-// Open() reads the small header only; the EBM and each slice are deserialized the first time
-// an operation needs them and then shared (read-only) by every later call and thread.
+// Open() reads the small header only. Range and equality selections read the EBM and the bit
+// slices they need in place (RoaringView, no copy) and combine them 65536 rows at a time in
+// one pass; TopN works on deserialized roaring bitmaps. Everything loaded is cached and
+// shared read-only by later calls and threads.
 #pragma once
 
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "index/range_bitmap/lazy_cell.h"
+#include "index/range_bitmap/roaring_view.h"
 #include "io/byte_span.h"
 #include "pyfileindex/status.h"
 #include "roaring/bitmap32.h"
@@ -29,20 +31,17 @@ class CodeBsiReader {
 
   // Rows with a key (the existence bitmap).
   Result<const Bitmap32*> Ebm() const;
-  Result<const Bitmap32*> Slice(int i) const;
 
-  // Rows whose code equals / is greater than `code` (Java eq / gt; gt(negative) = all keyed
-  // rows). Codes are those of the dictionary (0 <= code < cardinality).
-  Result<Bitmap32> Eq(int64_t code) const;
-  Result<Bitmap32> Gt(int64_t code) const;
-  Result<Bitmap32> Gte(int64_t code) const { return Gt(code - 1); }
+  // Rows whose code c has low <= c <= high (bounds are clamped to the dictionary's codes).
+  // Equal to Java's eq / gt / gte and not(...) compositions over the slices.
+  Result<Bitmap32> CodesBetween(int64_t low, int64_t high) const;
 
   // Java topK (`largest`) / bottomK: the k keyed rows of `found` (all keyed rows if null) with
   // the largest / smallest codes. When the k-th code is tied, `strict` keeps only the tied rows
   // with the highest positions so exactly k rows remain; otherwise all tied rows are kept.
   Result<Bitmap32> TopK(uint64_t k, const Bitmap32* found, bool strict, bool largest) const;
 
-  // Slices deserialized so far (for tests of laziness).
+  // Slices read so far, as views or as bitmaps (for tests of laziness).
   size_t LoadedSlices() const { return loaded_slices_.load(); }
 
  private:
@@ -50,17 +49,25 @@ class CodeBsiReader {
     uint32_t offset;  // from the start of `body_`
     uint32_t length;
   };
+  class BlockEvaluator;
 
   CodeBsiReader() = default;
   Result<Bitmap32> Load(Extent extent, const char* what) const;
+  Result<RoaringView> LoadView(Extent extent, const char* what) const;
+  Result<const Bitmap32*> Slice(int i) const;
+  Result<const RoaringView*> EbmView() const;
+  Result<const RoaringView*> SliceView(int i) const;
 
   io::ByteSpan body_;
   uint32_t row_count_ = 0;
+  int64_t cardinality_ = 0;
   int slice_count_ = 0;
   Extent ebm_extent_{0, 0};
   std::unique_ptr<Extent[]> slice_extents_;
   LazyCell<Bitmap32> ebm_;
+  LazyCell<RoaringView> ebm_view_;
   std::unique_ptr<LazyCell<Bitmap32>[]> slices_;
+  std::unique_ptr<LazyCell<RoaringView>[]> slice_views_;
   mutable std::atomic<size_t> loaded_slices_{0};
 };
 

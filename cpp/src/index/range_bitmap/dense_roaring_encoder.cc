@@ -66,11 +66,16 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
   uint32_t card = 0;
   uint32_t runs = 0;
   uint64_t carry = 0;  // top bit of the previous word: a run continuing across words
-  for (size_t i = 0; i < kBlockWords; ++i) {
-    const uint64_t w = words[i];
-    card += Popcount(w);
-    runs += Popcount(w & ~((w << 1) | carry));
-    carry = w >> 63;
+  if (java_containers_) {
+    for (size_t i = 0; i < kBlockWords; ++i) {
+      const uint64_t w = words[i];
+      card += Popcount(w);
+      runs += Popcount(w & ~((w << 1) | carry));
+      carry = w >> 63;
+    }
+  } else {
+    for (size_t i = 0; i < kBlockWords; ++i) card += Popcount(words[i]);
+    runs = kBlockWords * 64;  // never worth a run container
   }
   if (card == 0) return;
 

@@ -20,6 +20,10 @@ inline constexpr size_t kBlockWords = 1024;  // 65536 bits: one roaring containe
 
 class DenseRoaringEncoder {
  public:
+  // `java_containers` false: plain array/bitmap containers (no run search), for bitmaps that
+  // are only read back, never compared with Java bytes.
+  explicit DenseRoaringEncoder(bool java_containers = true) : java_containers_(java_containers) {}
+
   // Adds the container for high bits `key` from `words` (bit v of the block is bit v & 63 of
   // words[v >> 6]). Keys must be added in ascending order; an empty block adds nothing.
   void AddBlock(uint16_t key, const uint64_t* words);
@@ -44,6 +48,7 @@ class DenseRoaringEncoder {
   std::vector<uint8_t> body_;  // container bodies, back to back
   uint64_t cardinality_ = 0;
   bool has_run_ = false;
+  bool java_containers_ = true;
 };
 
 }  // namespace pyfileindex::index::range_bitmap

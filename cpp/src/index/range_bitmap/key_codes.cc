@@ -82,24 +82,6 @@ FixedCodes<U> AssignRadix(std::vector<U> keys, U min, int bytes) {
   return out;
 }
 
-uint64_t HashBytes(const char* p, size_t n) {
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xC2B2AE3D27D4EB4Full);
-  while (n >= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-    p += 8;
-    n -= 8;
-  }
-  uint64_t tail = 0;
-  std::memcpy(&tail, p, n);
-  h = (h ^ tail) * 0xC4CEB9FE1A85EC53ull;
-  h ^= h >> 29;
-  h *= 0xFF51AFD7ED558CCDull;
-  return h ^ (h >> 32);
-}
-
 }  // namespace
 
 template <typename U>
@@ -118,34 +100,60 @@ FixedCodes<U> AssignFixedCodes(std::vector<U> keys) {
 template FixedCodes<uint32_t> AssignFixedCodes(std::vector<uint32_t> keys);
 template FixedCodes<uint64_t> AssignFixedCodes(std::vector<uint64_t> keys);
 
-uint32_t StringKeyTable::Intern(std::string_view bytes) {
+uint64_t StringKeyTable::Hash(std::string_view bytes) {
+  const char* p = bytes.data();
+  size_t n = bytes.size();
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xC2B2AE3D27D4EB4Full);
+  while (n >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
+    p += 8;
+    n -= 8;
+  }
+  uint64_t tail = 0;
+  if (n > 0) std::memcpy(&tail, p, n);
+  h = (h ^ tail) * 0xC4CEB9FE1A85EC53ull;
+  h ^= h >> 29;
+  h *= 0xFF51AFD7ED558CCDull;
+  return h ^ (h >> 32);
+}
+
+uint32_t StringKeyTable::Intern(std::string_view bytes, uint64_t hash) {
   if (2 * (offsets_.size() + 1) > slots_.size()) Grow();
-  const uint64_t hash = HashBytes(bytes.data(), bytes.size());
+  const uint32_t tag = static_cast<uint32_t>(hash >> 32);
   const size_t mask = slots_.size() - 1;
   for (size_t at = static_cast<size_t>(hash) & mask;; at = (at + 1) & mask) {
-    const uint32_t slot = slots_[at];
-    if (slot == 0) {
+    Slot& slot = slots_[at];
+    if (slot.id_plus_1 == 0) {
       const uint32_t id = static_cast<uint32_t>(offsets_.size());
-      slots_[at] = id + 1;
-      offsets_.push_back(arena_.size());
-      lengths_.push_back(static_cast<uint32_t>(bytes.size()));
-      hashes_.push_back(hash);
-      arena_.insert(arena_.end(), bytes.begin(), bytes.end());
+      const uint64_t offset = arena_.size();
+      const uint32_t length = static_cast<uint32_t>(bytes.size());
+      arena_.resize(offset + 4 + bytes.size());
+      std::memcpy(arena_.data() + offset, &length, 4);
+      if (!bytes.empty()) std::memcpy(arena_.data() + offset + 4, bytes.data(), bytes.size());
+      offsets_.push_back(offset);
+      slot.tag = tag;
+      slot.id_plus_1 = id + 1;
+      slot.offset = offset;
       return id;
     }
-    const uint32_t id = slot - 1;
-    if (hashes_[id] == hash && Get(id) == bytes) return id;
+    if (slot.tag == tag && At(slot.offset) == bytes) return slot.id_plus_1 - 1;
   }
 }
 
 void StringKeyTable::Grow() {
   const size_t size = slots_.empty() ? 1024 : 2 * slots_.size();
-  std::vector<uint32_t> slots(size, 0);
+  std::vector<Slot> slots(size);
   const size_t mask = size - 1;
   for (uint32_t id = 0; id < offsets_.size(); ++id) {
-    size_t at = static_cast<size_t>(hashes_[id]) & mask;
-    while (slots[at] != 0) at = (at + 1) & mask;
-    slots[at] = id + 1;
+    const uint64_t hash = Hash(At(offsets_[id]));
+    size_t at = static_cast<size_t>(hash) & mask;
+    while (slots[at].id_plus_1 != 0) at = (at + 1) & mask;
+    slots[at].tag = static_cast<uint32_t>(hash >> 32);
+    slots[at].id_plus_1 = id + 1;
+    slots[at].offset = offsets_[id];
   }
   slots_.swap(slots);
 }

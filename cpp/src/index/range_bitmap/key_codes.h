@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -22,25 +23,38 @@ template <typename U>
 FixedCodes<U> AssignFixedCodes(std::vector<U> keys);
 
 // Distinct strings, deduplicated as rows arrive (strings are copied into an arena, once each).
+// A lookup touches one slot and, on a tag match, the string's arena bytes; Prefetch() lets a
+// caller overlap the slot misses of several rows.
 class StringKeyTable {
  public:
-  // The id of `bytes` (ids are dense, in order of first appearance).
-  uint32_t Intern(std::string_view bytes);
+  static uint64_t Hash(std::string_view bytes);
+  void Prefetch(uint64_t hash) const {
+    if (!slots_.empty()) __builtin_prefetch(&slots_[static_cast<size_t>(hash) & (slots_.size() - 1)]);
+  }
+  // The id of `bytes` (ids are dense, in order of first appearance); `hash` = Hash(bytes).
+  uint32_t Intern(std::string_view bytes, uint64_t hash);
+  uint32_t Intern(std::string_view bytes) { return Intern(bytes, Hash(bytes)); }
 
   size_t size() const { return offsets_.size(); }
-  std::string_view Get(uint32_t id) const {
-    return std::string_view(arena_.data() + offsets_[id], lengths_[id]);
-  }
-  size_t arena_bytes() const { return arena_.size(); }
+  std::string_view Get(uint32_t id) const { return At(offsets_[id]); }
 
  private:
+  struct Slot {
+    uint32_t tag = 0;      // high hash bits
+    uint32_t id_plus_1 = 0;  // 0: empty
+    uint64_t offset = 0;   // of the string in the arena
+  };
+  // Arena entries: 4-byte length, then the bytes.
+  std::string_view At(uint64_t offset) const {
+    uint32_t length;
+    std::memcpy(&length, arena_.data() + offset, 4);
+    return std::string_view(arena_.data() + offset + 4, length);
+  }
   void Grow();
 
   std::vector<char> arena_;
-  std::vector<uint64_t> offsets_;
-  std::vector<uint32_t> lengths_;
-  std::vector<uint64_t> hashes_;
-  std::vector<uint32_t> slots_;  // id + 1, 0 = empty; open addressing, power-of-two size
+  std::vector<uint64_t> offsets_;  // by id
+  std::vector<Slot> slots_;        // open addressing, power-of-two size, at most half full
 };
 
 struct StringCodes {

@@ -72,6 +72,17 @@ Result<std::unique_ptr<RangeBitmapReader>> RangeBitmapReader::Open(const DataTyp
 // ---- predicates ----------------------------------------------------------------------------
 
 Result<FileIndexResult> RangeBitmapReader::Visit(const Predicate& leaf) const {
+  // A NULL literal: Java throws (NullPointerException in the comparator); the always-safe
+  // answer is REMAIN. Non-null literals of the list are still checked for their kind.
+  bool has_null_literal = false;
+  for (const Literal& literal : leaf.literals) {
+    if (literal.is_null()) {
+      has_null_literal = true;
+    } else {
+      PFI_RETURN_NOT_OK(ProbeOf(literal).status());
+    }
+  }
+  if (has_null_literal && leaf.is_leaf()) return FileIndexResult::Remain();
   PFI_ASSIGN_OR_RETURN(Bitmap32 rows, Evaluate(leaf));
   return FileIndexResult::Rows(RowBitmap(std::move(rows)));
 }
@@ -81,7 +92,6 @@ Result<Probe> RangeBitmapReader::ProbeOf(const Literal& literal) const {
 }
 
 Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
-  // SQL: a comparison with NULL is never true, so it selects no row (Java throws instead).
   switch (leaf.op) {
     case PredicateOp::kIsNull:
       PFI_RETURN_NOT_OK(Arity(leaf, 0));
@@ -96,7 +106,6 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
     case PredicateOp::kGreaterThan:
     case PredicateOp::kGreaterOrEqual: {
       PFI_RETURN_NOT_OK(Arity(leaf, 1));
-      if (leaf.literals[0].is_null()) return Bitmap32();
       PFI_ASSIGN_OR_RETURN(Probe p, ProbeOf(leaf.literals[0]));
       switch (leaf.op) {
         case PredicateOp::kEqual: return EqProbe(p);
@@ -106,27 +115,31 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
           rows -= equal;
           return rows;
         }
-        case PredicateOp::kLessThan: return LtProbe(p, false);
-        case PredicateOp::kLessOrEqual: return LtProbe(p, true);
-        case PredicateOp::kGreaterThan: return GtProbe(p, false);
-        default: return GtProbe(p, true);
+        default: break;
+      }
+      if (cardinality_ <= 0) return Bitmap32();
+      switch (leaf.op) {
+        case PredicateOp::kLessThan:
+        case PredicateOp::kLessOrEqual: {
+          PFI_ASSIGN_OR_RETURN(int64_t last,
+                               LastCodeBelow(p, leaf.op == PredicateOp::kLessThan));
+          return CodesBetween(0, last);
+        }
+        default: {
+          PFI_ASSIGN_OR_RETURN(int64_t first,
+                               FirstCodeAbove(p, leaf.op == PredicateOp::kGreaterThan));
+          return CodesBetween(first, cardinality_ - 1);
+        }
       }
     }
     case PredicateOp::kIn:
     case PredicateOp::kNotIn: {
-      bool has_null = false;
       std::vector<Probe> probes;
       probes.reserve(leaf.literals.size());
       for (const Literal& literal : leaf.literals) {
-        if (literal.is_null()) {
-          has_null = true;
-          continue;
-        }
         PFI_ASSIGN_OR_RETURN(Probe p, ProbeOf(literal));
         probes.push_back(p);
       }
-      // x NOT IN (..., NULL) is never true.
-      if (leaf.op == PredicateOp::kNotIn && has_null) return Bitmap32();
       std::vector<Bitmap32> matches;
       matches.reserve(probes.size());
       for (const Probe& p : probes) {
@@ -143,14 +156,12 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
     }
     case PredicateOp::kBetween: {
       PFI_RETURN_NOT_OK(Arity(leaf, 2));
-      if (leaf.literals[0].is_null() || leaf.literals[1].is_null()) return Bitmap32();
       PFI_ASSIGN_OR_RETURN(Probe low, ProbeOf(leaf.literals[0]));
       PFI_ASSIGN_OR_RETURN(Probe high, ProbeOf(leaf.literals[1]));
-      PFI_ASSIGN_OR_RETURN(Bitmap32 rows, GtProbe(low, true));
-      if (rows.IsEmpty()) return rows;
-      PFI_ASSIGN_OR_RETURN(Bitmap32 below, LtProbe(high, true));
-      rows &= below;
-      return rows;
+      if (cardinality_ <= 0) return Bitmap32();
+      PFI_ASSIGN_OR_RETURN(int64_t first, FirstCodeAbove(low, false));
+      PFI_ASSIGN_OR_RETURN(int64_t last, LastCodeBelow(high, false));
+      return CodesBetween(first, last);
     }
     case PredicateOp::kAnd:
     case PredicateOp::kOr: break;
@@ -174,77 +185,60 @@ Result<Bitmap32> RangeBitmapReader::IsNull() const {
   return rows;
 }
 
-Result<Bitmap32> RangeBitmapReader::Eq(const LookupKey& key) const {
-  if (cardinality_ <= 0) return Bitmap32();
-  const int cmp_min = -CompareStoredKey(spec_, min_, key);
+Result<int64_t> RangeBitmapReader::FirstCodeAbove(const LookupKey& key, bool strict) const {
+  const int cmp_min = -CompareStoredKey(spec_, min_, key);  // compare(key, min)
   const int cmp_max = -CompareStoredKey(spec_, max_, key);
-  if (cmp_min == 0 && cmp_max == 0) return NotNull();
-  if (cmp_min < 0 || cmp_max > 0) return Bitmap32();
+  if (cmp_min < 0 || (cmp_min == 0 && !strict)) return 0;
+  if (cmp_max > 0 || (cmp_max == 0 && strict)) return cardinality_;
+  if (cmp_max == 0) return cardinality_ - 1;
   PFI_ASSIGN_OR_RETURN(int64_t code, dictionary_->Find(key));
-  if (code < 0) return Bitmap32();
-  return bsi_->Eq(code);
+  if (code < 0) return -code - 1;  // the insertion point: first key above
+  return strict ? code + 1 : code;
 }
 
-Result<Bitmap32> RangeBitmapReader::Gte(const LookupKey& key) const {
-  if (cardinality_ <= 0) return Bitmap32();
+Result<int64_t> RangeBitmapReader::LastCodeBelow(const LookupKey& key, bool strict) const {
   const int cmp_min = -CompareStoredKey(spec_, min_, key);
   const int cmp_max = -CompareStoredKey(spec_, max_, key);
-  if (cmp_min <= 0) return NotNull();
-  if (cmp_max > 0) return Bitmap32();
+  if (cmp_max > 0 || (cmp_max == 0 && !strict)) return cardinality_ - 1;
+  if (cmp_min < 0 || (cmp_min == 0 && strict)) return -1;
+  if (cmp_min == 0) return 0;
   PFI_ASSIGN_OR_RETURN(int64_t code, dictionary_->Find(key));
-  return bsi_->Gte(code < 0 ? -code - 1 : code);
+  if (code < 0) return -code - 2;  // just below the insertion point
+  return strict ? code - 1 : code;
 }
 
-Result<Bitmap32> RangeBitmapReader::Gt(const LookupKey& key) const {
-  if (cardinality_ <= 0) return Bitmap32();
+Result<int64_t> RangeBitmapReader::CodeOf(const LookupKey& key) const {
   const int cmp_min = -CompareStoredKey(spec_, min_, key);
   const int cmp_max = -CompareStoredKey(spec_, max_, key);
-  if (cmp_min < 0) return NotNull();
-  if (cmp_max >= 0) return Bitmap32();
+  if (cmp_min < 0 || cmp_max > 0) return -1;
+  if (cmp_min == 0) return 0;
+  if (cmp_max == 0) return cardinality_ - 1;
   PFI_ASSIGN_OR_RETURN(int64_t code, dictionary_->Find(key));
-  return code < 0 ? bsi_->Gte(-code - 1) : bsi_->Gt(code);
+  return code < 0 ? -1 : code;
 }
 
-Result<Bitmap32> RangeBitmapReader::Lte(const LookupKey& key) const {
-  if (cardinality_ <= 0) return Bitmap32();
-  const int cmp_min = -CompareStoredKey(spec_, min_, key);
-  const int cmp_max = -CompareStoredKey(spec_, max_, key);
-  if (cmp_max >= 0) return NotNull();
-  if (cmp_min < 0) return Bitmap32();
-  // Java: not(gt(key)) = keyed rows minus the greater ones.
-  PFI_ASSIGN_OR_RETURN(Bitmap32 greater, Gt(key));
-  PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
-  rows -= greater;
-  return rows;
+Result<int64_t> RangeBitmapReader::FirstCodeAbove(const Probe& p, bool strict) const {
+  if (p.exact) return FirstCodeAbove(p.key, strict);
+  if (!p.has_hi) return cardinality_;
+  return FirstCodeAbove(p.hi, false);  // above a gap = at least the key just over it
 }
 
-Result<Bitmap32> RangeBitmapReader::Lt(const LookupKey& key) const {
+Result<int64_t> RangeBitmapReader::LastCodeBelow(const Probe& p, bool strict) const {
+  if (p.exact) return LastCodeBelow(p.key, strict);
+  if (!p.has_lo) return -1;
+  return LastCodeBelow(p.lo, false);
+}
+
+Result<Bitmap32> RangeBitmapReader::CodesBetween(int64_t low, int64_t high) const {
   if (cardinality_ <= 0) return Bitmap32();
-  const int cmp_min = -CompareStoredKey(spec_, min_, key);
-  const int cmp_max = -CompareStoredKey(spec_, max_, key);
-  if (cmp_max > 0) return NotNull();
-  if (cmp_min <= 0) return Bitmap32();
-  PFI_ASSIGN_OR_RETURN(Bitmap32 greater_or_equal, Gte(key));
-  PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
-  rows -= greater_or_equal;
-  return rows;
+  return bsi_->CodesBetween(low, high);
 }
 
 Result<Bitmap32> RangeBitmapReader::EqProbe(const Probe& p) const {
-  if (!p.exact) return Bitmap32();
-  return Eq(p.key);
-}
-
-Result<Bitmap32> RangeBitmapReader::LtProbe(const Probe& p, bool or_equal) const {
-  if (p.exact) return or_equal ? Lte(p.key) : Lt(p.key);
-  if (!p.has_lo) return Bitmap32();
-  return Lte(p.lo);  // below a gap = at most the key just under it
-}
-
-Result<Bitmap32> RangeBitmapReader::GtProbe(const Probe& p, bool or_equal) const {
-  if (p.exact) return or_equal ? Gte(p.key) : Gt(p.key);
-  if (!p.has_hi) return Bitmap32();
-  return Gte(p.hi);
+  if (!p.exact || cardinality_ <= 0) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(int64_t code, CodeOf(p.key));
+  if (code < 0) return Bitmap32();
+  return CodesBetween(code, code);
 }
 
 // ---- TopN ----------------------------------------------------------------------------------

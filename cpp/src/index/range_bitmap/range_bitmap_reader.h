@@ -52,16 +52,17 @@ class RangeBitmapReader final : public ColumnIndexReader {
 
   Result<Bitmap32> NotNull() const;
   Result<Bitmap32> IsNull() const;
-  // Java RangeBitmap eq/gt/gte/lt/lte for an exact key, with its min/max shortcuts.
-  Result<Bitmap32> Eq(const LookupKey& key) const;
-  Result<Bitmap32> Gt(const LookupKey& key) const;
-  Result<Bitmap32> Gte(const LookupKey& key) const;
-  Result<Bitmap32> Lt(const LookupKey& key) const;
-  Result<Bitmap32> Lte(const LookupKey& key) const;
-  // The same for a probe that may fall between keys.
+  // Code bounds of a key, using the header's min/max before the dictionary (as Java does):
+  // the first code of a key >= key (> key when `strict`), cardinality if none; the last code
+  // of a key <= key (< key when `strict`), -1 if none; the key's own code, -1 if absent.
+  Result<int64_t> FirstCodeAbove(const LookupKey& key, bool strict) const;
+  Result<int64_t> LastCodeBelow(const LookupKey& key, bool strict) const;
+  Result<int64_t> CodeOf(const LookupKey& key) const;
+  // The same for a probe, which may fall between two possible keys.
+  Result<int64_t> FirstCodeAbove(const Probe& p, bool strict) const;
+  Result<int64_t> LastCodeBelow(const Probe& p, bool strict) const;
   Result<Bitmap32> EqProbe(const Probe& p) const;
-  Result<Bitmap32> LtProbe(const Probe& p, bool or_equal) const;
-  Result<Bitmap32> GtProbe(const Probe& p, bool or_equal) const;
+  Result<Bitmap32> CodesBetween(int64_t low, int64_t high) const;
 
   DataType type_;
   KeySpec spec_;

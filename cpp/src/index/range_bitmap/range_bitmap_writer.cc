@@ -1,5 +1,6 @@
 #include "index/range_bitmap/range_bitmap_writer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -196,12 +197,25 @@ Status RangeBitmapWriter::AppendKeys(const ColumnBatch& batch) {
     case KeyKind::kString: {
       const std::string_view* strings = batch.strings;
       bool too_long = false;
-      ForEachValid(batch, [&](int64_t i) {
-        if (strings[i].size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() - 4)) {
-          too_long = true;
+      // Hash a group of rows and prefetch their table slots before probing, so the cache
+      // misses of different rows overlap.
+      constexpr int64_t kGroup = 16;
+      uint64_t hashes[kGroup];
+      for (int64_t begin = 0; begin < batch.length; begin += kGroup) {
+        const int64_t end = std::min(batch.length, begin + kGroup);
+        for (int64_t i = begin; i < end; ++i) {
+          if (!batch.IsValid(i)) continue;
+          hashes[i - begin] = StringKeyTable::Hash(strings[i]);
+          strings_.Prefetch(hashes[i - begin]);
         }
-        string_ids_.push_back(strings_.Intern(strings[i]));
-      });
+        for (int64_t i = begin; i < end; ++i) {
+          if (!batch.IsValid(i)) continue;
+          if (strings[i].size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() - 4)) {
+            too_long = true;
+          }
+          string_ids_.push_back(strings_.Intern(strings[i], hashes[i - begin]));
+        }
+      }
       if (too_long) return Status::InvalidArgument("range-bitmap: a string longer than 2^31-5 bytes");
       return Status::OK();
     }

@@ -1,0 +1,151 @@
+#include "index/range_bitmap/roaring_view.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "index/range_bitmap/dense_roaring_encoder.h"
+#include "io/endian.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+namespace {
+
+constexpr uint32_t kCookieNoRun = 12346;
+constexpr uint32_t kCookieRun = 12347;
+constexpr uint32_t kArrayMax = 4096;
+
+Status Bad(const std::string& what) {
+  return Status::Corrupt("range-bitmap: roaring bitmap " + what);
+}
+
+}  // namespace
+
+Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size) {
+  RoaringView view;
+  if (size < 4) return Bad("shorter than its cookie");
+  const uint32_t cookie = io::LoadU32LE(data);
+  size_t pos = 4;
+  size_t n = 0;
+  const uint8_t* run_flags = nullptr;
+  bool offsets = true;
+  if ((cookie & 0xffff) == kCookieRun) {
+    n = (cookie >> 16) + 1;
+    run_flags = data + pos;
+    pos += (n + 7) / 8;
+    offsets = n >= 4;
+  } else if (cookie == kCookieNoRun) {
+    if (size < 8) return Bad("shorter than its header");
+    n = io::LoadU32LE(data + 4);
+    pos = 8;
+    if (n > 65536) return Bad("with " + std::to_string(n) + " containers");
+  } else {
+    return Bad("with unknown cookie " + std::to_string(cookie));
+  }
+  const size_t descriptors = pos;
+  pos += 4 * n + (offsets ? 4 * n : 0);
+  if (pos > size) return Bad("header overruns its " + std::to_string(size) + " bytes");
+  view.containers_.resize(n);
+  // Containers follow the header back to back; the offset table (when present) is redundant.
+  for (size_t i = 0; i < n; ++i) {
+    Container& c = view.containers_[i];
+    c.key = io::LoadU16LE(data + descriptors + 4 * i);
+    const uint32_t card = uint32_t{io::LoadU16LE(data + descriptors + 4 * i + 2)} + 1;
+    if (i > 0 && c.key <= view.containers_[i - 1].key) return Bad("with unsorted keys");
+    const bool run = run_flags != nullptr && ((run_flags[i / 8] >> (i % 8)) & 1);
+    size_t bytes;
+    if (run) {
+      if (pos + 2 > size) return Bad("run container overruns the buffer");
+      c.kind = Kind::kRun;
+      c.count = io::LoadU16LE(data + pos);
+      pos += 2;
+      bytes = 4 * size_t{c.count};
+    } else if (card > kArrayMax) {
+      c.kind = Kind::kBitmap;
+      c.count = card;
+      bytes = 8 * kBlockWords;
+    } else {
+      c.kind = Kind::kArray;
+      c.count = card;
+      bytes = 2 * size_t{card};
+    }
+    if (pos + bytes > size) return Bad("container overruns the buffer");
+    c.data = data + pos;
+    pos += bytes;
+    if (c.kind == Kind::kRun) {
+      // Expansion relies on every run ending inside the container.
+      for (uint32_t r = 0; r < c.count; ++r) {
+        const uint32_t start = io::LoadU16LE(c.data + 4 * r);
+        const uint32_t length = io::LoadU16LE(c.data + 4 * r + 2);
+        if (start + length > 0xffff) return Bad("run past the container end");
+      }
+    }
+  }
+  return view;
+}
+
+bool RoaringView::Maximum(uint32_t* value) const {
+  if (containers_.empty()) return false;
+  const Container& c = containers_.back();
+  uint32_t low = 0;
+  bool any = false;
+  if (c.kind == Kind::kBitmap) {
+    for (size_t w = kBlockWords; w-- > 0 && !any;) {
+      const uint64_t word = io::LoadU64LE(c.data + 8 * w);
+      if (word != 0) {
+        low = static_cast<uint32_t>(w * 64 + 63 - __builtin_clzll(word));
+        any = true;
+      }
+    }
+  } else {
+    for (uint32_t j = 0; j < c.count; ++j) {
+      const uint32_t v = c.kind == Kind::kArray
+                             ? io::LoadU16LE(c.data + 2 * j)
+                             : io::LoadU16LE(c.data + 4 * j) + io::LoadU16LE(c.data + 4 * j + 2);
+      low = std::max(low, v);
+      any = true;
+    }
+  }
+  if (!any) return false;  // a damaged container without values
+  *value = (uint32_t{c.key} << 16) | low;
+  return true;
+}
+
+size_t RoaringView::Seek(uint16_t key, size_t from) const {
+  while (from < containers_.size() && containers_[from].key < key) ++from;
+  return from;
+}
+
+const uint8_t* RoaringView::Words(size_t i, uint64_t* scratch) const {
+  const Container& c = containers_[i];
+  if (c.kind == Kind::kBitmap) return c.data;
+  std::memset(scratch, 0, 8 * kBlockWords);
+  if (c.kind == Kind::kArray) {
+    for (uint32_t j = 0; j < c.count; ++j) {
+      const uint32_t v = io::LoadU16LE(c.data + 2 * j);
+      scratch[v >> 6] |= uint64_t{1} << (v & 63);
+    }
+  } else {
+    for (uint32_t r = 0; r < c.count; ++r) {
+      const uint32_t start = io::LoadU16LE(c.data + 4 * r);
+      const uint32_t end = start + io::LoadU16LE(c.data + 4 * r + 2) + 1;  // exclusive
+      for (uint32_t v = start; v < end;) {
+        const uint32_t bit = v & 63;
+        const uint32_t take = std::min<uint32_t>(64 - bit, end - v);
+        const uint64_t mask = take == 64 ? ~uint64_t{0} : (((uint64_t{1} << take) - 1) << bit);
+        scratch[v >> 6] |= mask;
+        v += take;
+      }
+    }
+  }
+  // Little-endian bytes, as the caller reads them.
+  if (!io::endian_internal::kHostIsLittleEndian) {
+    for (size_t w = 0; w < kBlockWords; ++w) {
+      const uint64_t v = scratch[w];
+      io::StoreU64LE(reinterpret_cast<uint8_t*>(scratch + w), v);
+    }
+  }
+  return reinterpret_cast<const uint8_t*>(scratch);
+}
+
+}  // namespace pyfileindex::index::range_bitmap

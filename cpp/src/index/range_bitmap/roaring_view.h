@@ -1,0 +1,43 @@
+// RoaringView: a zero-copy, validated view of one portable-format roaring bitmap inside an
+// index payload, read 65536 rows (one container) at a time.
+//
+// Predicates combine a dozen bit slices row-block by row-block (code_bsi_reader.h); reading the
+// containers in place avoids deserializing every slice into a roaring bitmap first.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "pyfileindex/status.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+class RoaringView {
+ public:
+  // Checks the header and every container's extent and content; never reads outside `size`.
+  static Result<RoaringView> Parse(const uint8_t* data, size_t size);
+
+  size_t container_count() const { return containers_.size(); }
+  uint16_t key(size_t i) const { return containers_[i].key; }
+  // The largest value (false when the bitmap is empty).
+  bool Maximum(uint32_t* value) const;
+  // The index of the container with `key` at or after `from`, or container_count().
+  size_t Seek(uint16_t key, size_t from) const;
+
+  // The 1024 little-endian words of container i: in place for a bitmap container, else
+  // expanded into `scratch` (1024 words). Read them with io::LoadU64LE-style loads.
+  const uint8_t* Words(size_t i, uint64_t* scratch) const;
+
+ private:
+  enum class Kind : uint8_t { kArray, kBitmap, kRun };
+  struct Container {
+    uint16_t key;
+    Kind kind;
+    uint32_t count;  // values (array) or runs (run)
+    const uint8_t* data;
+  };
+  std::vector<Container> containers_;
+};
+
+}  // namespace pyfileindex::index::range_bitmap
