@@ -28,6 +28,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -49,23 +50,35 @@ class Plan:
     """How hard to measure: build repetitions and the query/open time budgets per side."""
 
     java_build_warmup: int
+    java_build_warmup_rows: Optional[int]  # warm-up builds index only this prefix
+    java_build_budget_s: float  # no further timed Java build after this long (>= 1 run)
     build_repeat: int
     ours_query: Budget
     java_query: Budget
 
 
 QUICK_PLAN = Plan(
-    java_build_warmup=3, build_repeat=3,
+    java_build_warmup=3, java_build_warmup_rows=None, java_build_budget_s=5, build_repeat=3,
     ours_query=Budget(warmup=3, repeat=5, budget_s=0.03, max_runs=300),
     java_query=Budget(warmup=50, warmup_s=0.08, repeat=5, budget_s=0.06, max_runs=1000))
+# JVM warm-up before the measured cases (results dropped): every index type's write and read
+# paths, so the first measured cases do not pay for the JIT.
+WARM_PLAN = Plan(
+    java_build_warmup=4, java_build_warmup_rows=None, java_build_budget_s=0, build_repeat=1,
+    ours_query=Budget(warmup=0, repeat=1, budget_s=0, max_runs=1),
+    java_query=Budget(warmup=200, warmup_s=0.4, repeat=1, budget_s=0, max_runs=1))
+WARM_ROWS = 100_000
 FULL_PLAN = Plan(
-    java_build_warmup=1, build_repeat=3,
+    java_build_warmup=2, java_build_warmup_rows=1_000_000, java_build_budget_s=60,
+    build_repeat=3,
     ours_query=Budget(warmup=3, repeat=5, budget_s=0.5, max_runs=2000),
     java_query=Budget(warmup=20, warmup_s=1.0, repeat=5, budget_s=1.0, max_runs=2000))
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = parse_args(argv)
+    # SIGTERM as an exception, so the JVM is shut down and the work dir removed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.from_json:
         results = json.loads(Path(args.from_json).read_text())
         print(format_markdown(results) if args.markdown else format_table(results))
@@ -90,6 +103,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         java = JavaBench().start()
     try:
         print(environment(rows, matrix_name, len(selected), java), file=sys.stderr)
+        if java is not None:
+            warm_up_java(java, selected, work)
         results: List[dict] = []
         began = time.monotonic()
         for number, case in enumerate(selected, 1):
@@ -139,7 +154,23 @@ def parse_args(argv):
 # ------------------------------------------------------------------------------ one case
 
 
-def run_case(case: cases.Case, rows: int, plan: Plan, work: Path, java) -> List[dict]:
+def warm_up_java(java, selected: List[cases.Case], work: Path) -> None:
+    """Runs each index type (on INT and, where measured, STRING columns) once, unrecorded."""
+    seen = set()
+    for case in selected:
+        kind = "string" if case.column.kind == "string" else "int"
+        if (case.index_type, kind) in seen:
+            continue
+        seen.add((case.index_type, kind))
+        spec = cases.ColumnSpec(kind, 1_000)
+        progress(f"warming the JVM: {spec.label} / {case.index_type}")
+        run_case(cases.Case(spec, case.index_type), WARM_ROWS, WARM_PLAN, work, java,
+                 quiet=True)
+
+
+
+def run_case(case: cases.Case, rows: int, plan: Plan, work: Path, java,
+             quiet: bool = False) -> List[dict]:
     spec = case.column
     dump = work / f"{spec.key}-{rows}.dump"
     ours_bytes = work / f"{spec.key}-{rows}-{case.index_type}.ours"
@@ -164,7 +195,9 @@ def run_case(case: cases.Case, rows: int, plan: Plan, work: Path, java) -> List[
     if java is not None:
         try:
             java_build = java.build(case.fields, dump, case.options, java_bytes,
-                                    repeat=plan.build_repeat, warmup=plan.java_build_warmup)
+                                    repeat=plan.build_repeat, warmup=plan.java_build_warmup,
+                                    warmup_rows=plan.java_build_warmup_rows,
+                                    budget_s=plan.java_build_budget_s)
             jq = plan.java_query.java()
             java_open = java.open(case.fields, java_bytes, jq)
             for name, answer in ours["queries"].items():
@@ -191,6 +224,7 @@ def run_case(case: cases.Case, rows: int, plan: Plan, work: Path, java) -> List[
         java_ns_per_row=_get(java_build, "median_ns", lambda v: v / rows),
         java_us=_get(java_build, "median_ns", lambda v: v / 1e3),
         index_bytes=size, java_index_bytes=_get(java_build, "size"),
+        ours_runs=ours["build"]["runs"], java_runs=_get(java_build, "runs"),
         bytes_equal=bytes_equal, input_bytes=ours["input_bytes"],
         peak_delta_bytes=peak, write_peak_delta_bytes=ours["write_peak_delta_bytes"],
         peak_within_budget=None if peak is None else peak <= 2 * size,
@@ -218,6 +252,7 @@ def run_case(case: cases.Case, rows: int, plan: Plan, work: Path, java) -> List[
             base, op=name, ours_us=answer["median_ns"] / 1e3,
             java_us=_get(theirs, "median_ns", lambda v: v / 1e3),
             result=answer["result"], result_rows=answer["cardinality"],
+            ours_runs=answer["runs"], java_runs=_get(theirs, "runs"),
             java_result=_get(theirs, "result"), bytes_equal=bytes_equal,
             answers_equal=agree,
         ))
@@ -226,7 +261,8 @@ def run_case(case: cases.Case, rows: int, plan: Plan, work: Path, java) -> List[
             row["ratio"] = row["java_us"] / row["ours_us"]
         else:
             row["ratio"] = None
-    progress("  " + "; ".join(f"{r['op']} {_fmt_ratio(r['ratio'])}" for r in out))
+    if not quiet:
+        progress("  " + "; ".join(f"{r['op']} {_fmt_ratio(r['ratio'])}" for r in out))
     return out
 
 

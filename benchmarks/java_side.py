@@ -37,11 +37,16 @@ class JavaBench:
         return self.harness.ping()
 
     def build(self, fields: Sequence[Tuple[str, str]], column_file: Path,
-              options: Mapping[str, str], out: Path, *, repeat: int, warmup: int) -> dict:
-        return self.harness.request({
+              options: Mapping[str, str], out: Path, *, repeat: int, warmup: int,
+              warmup_rows: Optional[int] = None, budget_s: float = 0) -> dict:
+        request = {
             "op": "bench_build", "fields": _fields(fields), "column_file": str(column_file),
             "options": dict(options), "out": str(out), "repeat": repeat, "warmup": warmup,
-        })
+            "budget_ms": int(budget_s * 1000),
+        }
+        if warmup_rows is not None:
+            request["warmup_rows"] = warmup_rows
+        return self.harness.request(request)
 
     def open(self, fields, bytes_file: Path, budget: Mapping[str, int]) -> dict:
         return self.harness.request({

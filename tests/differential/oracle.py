@@ -97,17 +97,18 @@ def sound(answer: Answer, truth: FrozenSet[int]) -> bool:
     return False  # errors
 
 
+def selected_rows(answer: Answer, row_count: int) -> FrozenSet[int]:
+    """The rows a reader goes on to read: REMAIN reads all of them."""
+    if answer == REMAIN:
+        return frozenset(range(row_count))
+    return EMPTY if answer == SKIP else answer[1]
+
+
 def at_least_as_precise(ours: Answer, theirs: Answer, row_count: int) -> bool:
-    """ours selects no row that theirs drops (REMAIN selects all `row_count` rows)."""
+    """ours selects no row that theirs drops."""
     if theirs == REMAIN:
         return True
-    if theirs == SKIP:
-        return ours == SKIP
-    if ours == SKIP:
-        return True
-    if ours == REMAIN:
-        return len(theirs[1]) == row_count
-    return ours[0] == "ROWS" and ours[1] <= theirs[1]
+    return selected_rows(ours, row_count) <= selected_rows(theirs, row_count)
 
 
 def describe(answer: Answer, limit: int = 12) -> str:

@@ -303,10 +303,20 @@ Result<FileIndexResult> BitmapIndexReader::Visit(const Predicate& leaf) const {
     literals = &null_literal;
   }
   const bool negated = op == PredicateOp::kNotEqual || op == PredicateOp::kNotIn;
-  if (negated && type_.IsTimestamp() && type_.precision > 6) {
-    // Keys are microseconds: a key's rows may hold values that differ from the literal in
-    // nanoseconds, so flipping would drop true matches (Java 2.0 does; docs/DIFFERENCES.md).
-    return FileIndexResult::Remain();
+  std::vector<Literal> exact_literals;
+  if (negated && type_.IsTimestamp()) {
+    // A key's rows can be excluded from <> / NOT IN only when the key is exact: never for
+    // TIMESTAMP(7..9) (keys drop nanoseconds; Java 2.0 loses rows here, docs/DIFFERENCES.md),
+    // and not for a literal finer than the key, which equals no stored value.
+    const int32_t unit = type_.precision <= 3 ? 1000000 : 1000;
+    for (const Literal& literal : *literals) {
+      const bool exact_key = type_.precision <= 6 && (literal.kind() != Literal::Kind::kTimestamp ||
+                                                      literal.nano_of_milli() % unit == 0);
+      if (exact_key) {
+        exact_literals.push_back(literal);
+      }
+    }
+    literals = &exact_literals;
   }
   PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, UnionOf(*literals));
   if (negated || op == PredicateOp::kIsNotNull) {

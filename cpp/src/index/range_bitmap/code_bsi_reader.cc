@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "index/range_bitmap/block_ops.h"
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "index/range_bitmap/dense_roaring_encoder.h"
 #include "io/byte_reader.h"
@@ -15,21 +16,6 @@ constexpr int8_t kMaxVersion = 1;
 
 Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap BSI: " + what); }
 
-// Word loops over one 65536-row block; `src` holds 1024 little-endian words (maybe unaligned).
-// `__restrict` lets the compiler vectorize them at -O2.
-inline uint64_t WordAt(const uint8_t* src, size_t w) { return io::LoadU64LE(src + 8 * w); }
-void CopyWords(uint64_t* __restrict dst, const uint8_t* __restrict src) {
-  for (size_t w = 0; w < kBlockWords; ++w) dst[w] = WordAt(src, w);
-}
-void AndWords(uint64_t* __restrict dst, const uint8_t* __restrict src) {
-  for (size_t w = 0; w < kBlockWords; ++w) dst[w] &= WordAt(src, w);
-}
-void AndNotWords(uint64_t* __restrict dst, const uint8_t* __restrict src) {
-  for (size_t w = 0; w < kBlockWords; ++w) dst[w] &= ~WordAt(src, w);
-}
-void OrWords(uint64_t* __restrict dst, const uint8_t* __restrict src) {
-  for (size_t w = 0; w < kBlockWords; ++w) dst[w] |= WordAt(src, w);
-}
 void ZeroWords(uint64_t* dst) { std::fill(dst, dst + kBlockWords, uint64_t{0}); }
 
 // First slice gt(code) reads: the trailing 1-bits of the code cannot make a row greater.
@@ -43,11 +29,11 @@ int GreaterStart(int64_t code) { return __builtin_ctzll(~static_cast<uint64_t>(c
 class CodeBsiReader::BlockEvaluator {
  public:
   BlockEvaluator(const RoaringView& ebm, const std::vector<const RoaringView*>& slices)
-      : ebm_(ebm), slices_(slices) {}
+      : ebm_(ebm), slices_(slices), ops_(Ops()) {}
 
   // For blocks [first, first + count): out[b] = the EBM's words.
   void Ebm(size_t first, size_t count, uint64_t* out) {
-    for (size_t b = 0; b < count; ++b) CopyWords(out + b * kBlockWords, ebm_.Words(first + b, scratch_));
+    for (size_t b = 0; b < count; ++b) ops_.copy(out + b * kBlockWords, ebm_.Words(first + b, scratch_));
   }
 
   // state &= rows whose code equals `code`.
@@ -60,10 +46,10 @@ class CodeBsiReader::BlockEvaluator {
           if (words == nullptr) {
             ZeroWords(dst);
           } else {
-            AndWords(dst, words);
+            ops_.and_words(dst, words);
           }
         } else if (words != nullptr) {
-          AndNotWords(dst, words);
+          ops_.and_not_words(dst, words);
         }
       });
     }
@@ -79,7 +65,7 @@ class CodeBsiReader::BlockEvaluator {
     ForEachBlock(start, first, count, [&](size_t b, const uint8_t* words) {
       uint64_t* dst = out + b * kBlockWords;
       if (words != nullptr) {
-        CopyWords(dst, words);
+        ops_.copy(dst, words);
       } else {
         ZeroWords(dst);
       }
@@ -90,12 +76,12 @@ class CodeBsiReader::BlockEvaluator {
         uint64_t* dst = out + b * kBlockWords;
         if (bit) {
           if (words != nullptr) {
-            AndWords(dst, words);
+            ops_.and_words(dst, words);
           } else {
             ZeroWords(dst);
           }
         } else if (words != nullptr) {
-          OrWords(dst, words);
+          ops_.or_words(dst, words);
         }
       });
     }
@@ -119,8 +105,17 @@ class CodeBsiReader::BlockEvaluator {
 
   const RoaringView& ebm_;
   std::vector<const RoaringView*> slices_;  // null: not needed by this evaluation
+  const BlockOps& ops_;
   uint64_t scratch_[kBlockWords];
 };
+
+Bitmap32 FirstN(const Bitmap32& bitmap, uint64_t n) {
+  if (bitmap.Cardinality() <= n) return bitmap;
+  if (n == 0) return Bitmap32();
+  uint32_t last = 0;
+  bitmap.Select(static_cast<uint32_t>(n - 1), &last);
+  return bitmap & Bitmap32::Range(0, uint64_t{last} + 1);
+}
 
 Result<std::unique_ptr<CodeBsiReader>> CodeBsiReader::Open(io::ByteSpan bsi, int64_t cardinality,
                                                            uint32_t row_count) {
@@ -252,11 +247,11 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
     if (equal) evaluator.Equal(low, first, count, state.data());
     if (lower) {
       evaluator.Greater(low - 1, first, count, greater.data());
-      for (size_t w = 0; w < count * kBlockWords; ++w) state[w] &= greater[w];
+      Ops().and_host(state.data(), greater.data(), count * kBlockWords);
     }
     if (upper) {
       evaluator.Greater(high, first, count, greater.data());
-      for (size_t w = 0; w < count * kBlockWords; ++w) state[w] &= ~greater[w];
+      Ops().and_not_host(state.data(), greater.data(), count * kBlockWords);
     }
     for (size_t b = 0; b < count; ++b) out.AddBlock(ebm->key(first + b), state.data() + b * kBlockWords);
   }

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "index/range_bitmap/block_ops.h"
 #include "io/endian.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -47,34 +48,15 @@ void ForEachRun(const uint64_t* words, Emit&& emit) {
   }
 }
 
-// Without a hardware popcount in the target ISA, __builtin_popcountll becomes a libgcc call;
-// the inline SWAR count is faster there.
-inline uint32_t Popcount(uint64_t x) {
-#if defined(__x86_64__) && !defined(__POPCNT__)
-  x = x - ((x >> 1) & 0x5555555555555555ull);
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
-#else
-  return static_cast<uint32_t>(__builtin_popcountll(x));
-#endif
-}
-
 }  // namespace
 
 void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
   uint32_t card = 0;
   uint32_t runs = 0;
-  uint64_t carry = 0;  // top bit of the previous word: a run continuing across words
   if (java_containers_) {
-    for (size_t i = 0; i < kBlockWords; ++i) {
-      const uint64_t w = words[i];
-      card += Popcount(w);
-      runs += Popcount(w & ~((w << 1) | carry));
-      carry = w >> 63;
-    }
+    Ops().cardinality_and_runs(words, &card, &runs);
   } else {
-    for (size_t i = 0; i < kBlockWords; ++i) card += Popcount(words[i]);
+    card = Ops().cardinality(words);
     runs = kBlockWords * 64;  // never worth a run container
   }
   if (card == 0) return;

@@ -1,9 +1,10 @@
 #include "index/range_bitmap/dictionary_writer.h"
 
+#include <cstring>
 #include <limits>
 #include <string>
 
-#include "io/byte_writer.h"
+#include "io/endian.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -44,10 +45,20 @@ std::vector<ChunkPlan> PlanChunks(const SortedKeys& keys, int64_t chunk_size) {
   return chunks;
 }
 
-void WriteKey(const SortedKeys& keys, size_t i, io::ByteWriter* w) {
+// Stores the key with Java's serializer (a string gets its int length first); returns the end.
+uint8_t* PutKey(const SortedKeys& keys, size_t i, uint8_t* out) {
   const std::string_view key = keys.Get(i);
-  if (keys.width == 0) w->WriteI32BE(static_cast<int32_t>(key.size()));
-  w->WriteBytes(io::ByteSpan::Of(key));
+  if (keys.width == 0) {
+    io::StoreU32BE(out, static_cast<uint32_t>(key.size()));
+    out += 4;
+  }
+  if (!key.empty()) std::memcpy(out, key.data(), key.size());
+  return out + key.size();
+}
+
+uint8_t* PutI32(uint8_t* out, int64_t v) {
+  io::StoreU32BE(out, static_cast<uint32_t>(static_cast<int32_t>(v)));
+  return out + 4;
 }
 
 }  // namespace
@@ -58,60 +69,65 @@ Status WriteDictionary(const SortedKeys& keys, int32_t chunk_size, std::vector<u
                                    std::to_string(chunk_size) +
                                    " bytes after narrowing to int; it must not be negative");
   }
-  for (size_t i = 0; keys.width == 0 && i < keys.count; ++i) {
+  const bool fixed = keys.width > 0;
+  for (size_t i = 0; !fixed && i < keys.count; ++i) {
     if (keys.Get(i).size() > static_cast<size_t>(kIntMax - 4)) {
       return Status::InvalidArgument("range-bitmap: a string key longer than 2^31-5 bytes");
     }
   }
   const std::vector<ChunkPlan> chunks = PlanChunks(keys, chunk_size);
 
-  io::ByteWriter headers;
-  io::ByteWriter key_areas;
-  std::vector<int32_t> header_offsets;
-  header_offsets.reserve(chunks.size());
+  // Sizes first, then one allocation filled in place.
+  int64_t headers_size = 0;
+  int64_t areas_size = 0;
   for (const ChunkPlan& chunk : chunks) {
-    if (headers.size() > static_cast<size_t>(kIntMax) ||
-        key_areas.size() > static_cast<size_t>(kIntMax)) {
-      return Status::InvalidArgument("range-bitmap: dictionary larger than 2^31-1 bytes");
-    }
-    header_offsets.push_back(static_cast<int32_t>(headers.size()));
-    const int32_t area_offset = static_cast<int32_t>(key_areas.size());
-    headers.WriteU8(kVersion);
-    WriteKey(keys, chunk.head, &headers);
-    headers.WriteI32BE(static_cast<int32_t>(chunk.head));  // code of the head key
-    headers.WriteI32BE(area_offset);
-    headers.WriteI32BE(chunk.size);
-    if (keys.width > 0) {
-      headers.WriteI32BE(static_cast<int32_t>(chunk.key_bytes));
-      headers.WriteI32BE(keys.width);
-    } else {
-      headers.WriteI32BE(4 * chunk.size);
-      headers.WriteI32BE(static_cast<int32_t>(chunk.key_bytes));
-      // Key area of a variable chunk: offsets of each key within the key bytes, then the keys.
-      int32_t offset = 0;
-      for (int32_t j = 1; j <= chunk.size; ++j) {
-        key_areas.WriteI32BE(offset);
-        offset += 4 + static_cast<int32_t>(keys.Get(chunk.head + j).size());
-      }
-    }
-    for (int32_t j = 1; j <= chunk.size; ++j) WriteKey(keys, chunk.head + j, &key_areas);
+    const int64_t head = static_cast<int64_t>(keys.Get(chunk.head).size()) + (fixed ? 0 : 4);
+    headers_size += 1 + head + 5 * 4;
+    areas_size += chunk.key_bytes + (fixed ? 0 : 4 * int64_t{chunk.size});
   }
-  if (headers.size() > static_cast<size_t>(kIntMax) ||
-      key_areas.size() > static_cast<size_t>(kIntMax)) {
+  if (headers_size > kIntMax || areas_size > kIntMax ||
+      static_cast<int64_t>(chunks.size()) > kIntMax / 4) {
     return Status::InvalidArgument("range-bitmap: dictionary larger than 2^31-1 bytes");
   }
-
-  io::ByteWriter w(std::move(*out));
-  w.Reserve(w.size() + 17 + 4 * chunks.size() + headers.size() + key_areas.size());
-  w.WriteI32BE(kDictionaryHeaderLength);
-  w.WriteU8(kVersion);
-  w.WriteI32BE(static_cast<int32_t>(chunks.size()));
-  w.WriteI32BE(static_cast<int32_t>(4 * chunks.size()));
-  w.WriteI32BE(static_cast<int32_t>(headers.size()));
-  for (int32_t offset : header_offsets) w.WriteI32BE(offset);
-  w.WriteBytes(headers.bytes());
-  w.WriteBytes(key_areas.bytes());
-  *out = w.Take();
+  const size_t start = out->size();
+  out->resize(start + 17 + 4 * chunks.size() + static_cast<size_t>(headers_size + areas_size));
+  uint8_t* p = out->data() + start;
+  p = PutI32(p, kDictionaryHeaderLength);
+  *p++ = kVersion;
+  p = PutI32(p, static_cast<int64_t>(chunks.size()));
+  p = PutI32(p, 4 * static_cast<int64_t>(chunks.size()));
+  p = PutI32(p, headers_size);
+  uint8_t* offsets = p;
+  uint8_t* header = offsets + 4 * chunks.size();
+  uint8_t* const headers_begin = header;
+  uint8_t* area = headers_begin + headers_size;
+  uint8_t* const areas_begin = area;
+  for (const ChunkPlan& chunk : chunks) {
+    offsets = PutI32(offsets, header - headers_begin);
+    *header++ = kVersion;
+    header = PutKey(keys, chunk.head, header);
+    header = PutI32(header, static_cast<int64_t>(chunk.head));  // code of the head key
+    header = PutI32(header, area - areas_begin);
+    header = PutI32(header, chunk.size);
+    if (fixed) {
+      header = PutI32(header, chunk.key_bytes);
+      header = PutI32(header, keys.width);
+      // The sorted keys are contiguous already: the key area is one copy.
+      const size_t bytes = static_cast<size_t>(chunk.key_bytes);
+      if (bytes > 0) std::memcpy(area, keys.fixed + (chunk.head + 1) * keys.width, bytes);
+      area += bytes;
+    } else {
+      header = PutI32(header, 4 * int64_t{chunk.size});
+      header = PutI32(header, chunk.key_bytes);
+      // Key area of a variable chunk: each key's offset within the key bytes, then the keys.
+      int64_t offset = 0;
+      for (int32_t j = 1; j <= chunk.size; ++j) {
+        area = PutI32(area, offset);
+        offset += 4 + static_cast<int64_t>(keys.Get(chunk.head + j).size());
+      }
+      for (int32_t j = 1; j <= chunk.size; ++j) area = PutKey(keys, chunk.head + j, area);
+    }
+  }
   return Status::OK();
 }
 

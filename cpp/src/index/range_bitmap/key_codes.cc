@@ -1,7 +1,6 @@
 #include "index/range_bitmap/key_codes.h"
 
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <numeric>
 
@@ -33,34 +32,40 @@ FixedCodes<U> AssignDense(std::vector<U> keys, U min, uint64_t range) {
   return out;
 }
 
-// Stable LSD radix sort of (key - min, index) by key, over the low `bytes` bytes only.
+// Stable LSD radix sort of (key - min, index) by key, 11 bits per pass (2048-entry histograms
+// stay in L1), over only the `bits` low bits the key range needs.
+constexpr int kDigitBits = 11;
+constexpr uint32_t kDigits = 1u << kDigitBits;
+
 template <typename U>
-FixedCodes<U> AssignRadix(std::vector<U> keys, U min, int bytes) {
+FixedCodes<U> AssignRadix(std::vector<U> keys, U min, int bits) {
   const size_t n = keys.size();
+  const int passes = (bits + kDigitBits - 1) / kDigitBits;
   std::vector<uint32_t> index(n);
-  std::vector<std::array<uint32_t, 256>> histograms(static_cast<size_t>(bytes));
-  for (auto& h : histograms) h.fill(0);
+  std::vector<uint32_t> histograms(static_cast<size_t>(passes) * kDigits, 0);
   for (size_t i = 0; i < n; ++i) {
     const U k = static_cast<U>(keys[i] - min);
     keys[i] = k;
     index[i] = static_cast<uint32_t>(i);
-    for (int b = 0; b < bytes; ++b) ++histograms[b][(k >> (8 * b)) & 0xff];
+    for (int p = 0; p < passes; ++p) {
+      ++histograms[p * kDigits + ((k >> (kDigitBits * p)) & (kDigits - 1))];
+    }
   }
   std::vector<U> keys_tmp(n);
   std::vector<uint32_t> index_tmp(n);
-  for (int b = 0; b < bytes; ++b) {
-    std::array<uint32_t, 256>& h = histograms[b];
-    // A byte every key shares cannot reorder anything.
-    if (std::any_of(h.begin(), h.end(), [n](uint32_t c) { return c == n; })) continue;
+  for (int p = 0; p < passes; ++p) {
+    uint32_t* h = histograms.data() + static_cast<size_t>(p) * kDigits;
+    // A digit every key shares cannot reorder anything.
+    if (std::any_of(h, h + kDigits, [n](uint32_t c) { return c == n; })) continue;
     uint32_t sum = 0;
-    for (uint32_t& c : h) {
-      const uint32_t count = c;
-      c = sum;
+    for (uint32_t d = 0; d < kDigits; ++d) {
+      const uint32_t count = h[d];
+      h[d] = sum;
       sum += count;
     }
-    const int shift = 8 * b;
+    const int shift = kDigitBits * p;
     for (size_t i = 0; i < n; ++i) {
-      const uint32_t at = h[(keys[i] >> shift) & 0xff]++;
+      const uint32_t at = h[(keys[i] >> shift) & (kDigits - 1)]++;
       keys_tmp[at] = keys[i];
       index_tmp[at] = index[i];
     }
@@ -92,9 +97,8 @@ FixedCodes<U> AssignFixedCodes(std::vector<U> keys) {
   const uint64_t range = static_cast<uint64_t>(*max_it - min);
   const uint64_t dense_limit = std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t{keys.size()});
   if (range < dense_limit && range < kDenseMaxRange) return AssignDense(std::move(keys), min, range);
-  int bytes = 1;
-  while (bytes < static_cast<int>(sizeof(U)) && (range >> (8 * bytes)) != 0) ++bytes;
-  return AssignRadix(std::move(keys), min, bytes);
+  const int bits = 64 - __builtin_clzll(range);  // range > 0 here
+  return AssignRadix(std::move(keys), min, bits);
 }
 
 template FixedCodes<uint32_t> AssignFixedCodes(std::vector<uint32_t> keys);

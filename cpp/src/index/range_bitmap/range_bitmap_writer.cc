@@ -306,9 +306,6 @@ Result<std::vector<uint8_t>> RangeBitmapWriter::Serialize() {
 
 Result<std::vector<uint8_t>> RangeBitmapWriter::Assemble(const SortedKeys& keys,
                                                          const uint32_t* codes) {
-  std::vector<uint8_t> dictionary;
-  PFI_RETURN_NOT_OK(WriteDictionary(keys, chunk_size_, &dictionary));
-
   const size_t cardinality = keys.count;
   auto key_size = [&](size_t i) { return (keys.width > 0 ? 0 : 4) + keys.Get(i).size(); };
   const size_t header_size =
@@ -318,7 +315,6 @@ Result<std::vector<uint8_t>> RangeBitmapWriter::Assemble(const SortedKeys& keys,
   }
 
   io::ByteWriter w;
-  w.Reserve(4 + header_size + dictionary.size());
   w.WriteI32BE(static_cast<int32_t>(header_size));
   w.WriteU8(kVersion);
   w.WriteI32BE(static_cast<int32_t>(rows_));
@@ -329,11 +325,13 @@ Result<std::vector<uint8_t>> RangeBitmapWriter::Assemble(const SortedKeys& keys,
     if (keys.width == 0) w.WriteI32BE(static_cast<int32_t>(key.size()));
     w.WriteBytes(io::ByteSpan::Of(key));
   }
-  w.WriteI32BE(static_cast<int32_t>(dictionary.size()));
-  w.WriteBytes(dictionary);
-  dictionary = std::vector<uint8_t>();
-
+  const size_t dictionary_length_at = w.size();
+  w.WriteI32BE(0);  // the dictionary length, patched below
   std::vector<uint8_t> out = w.Take();
+  const size_t dictionary_start = out.size();
+  PFI_RETURN_NOT_OK(WriteDictionary(keys, chunk_size_, &out));
+  io::StoreU32BE(out.data() + dictionary_length_at,
+                 static_cast<uint32_t>(out.size() - dictionary_start));
   WriteCodeBsi(static_cast<uint32_t>(rows_), static_cast<int64_t>(cardinality), validity_.data(),
                codes, &out);
   return out;

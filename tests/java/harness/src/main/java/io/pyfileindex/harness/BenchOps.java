@@ -32,6 +32,8 @@ import java.util.function.LongSupplier;
  * <ul>
  *   <li>bench_build: DataFileIndexWriter over a column dump (see ColumnDump), rows fed through
  *       one ColumnarRow cursor; times create + write every row + close, and close alone.
+ *       Optional: warmup_rows (warm-up runs index only a prefix), budget_ms (no further timed
+ *       run once that much time has passed), out (file for the index bytes).
  *   <li>bench_open: new FileIndexPredicate(bytes, rowType) + close.
  *   <li>bench_query: FileIndexPredicate construction + evaluate + materialized answer (the
  *       same work as bench_read), container bytes read from a file.
@@ -60,39 +62,37 @@ final class BenchOps {
 
     int repeat = Json.requiredInt(request, "repeat");
     int warmup = Json.optionalInt(request, "warmup", 1);
-    if (repeat < 1 || warmup < 0) {
-      throw new HarnessException("need repeat >= 1 and warmup >= 0");
+    // Warm-up runs may index only a prefix: the JIT warms as well on 1M rows as on 10M.
+    int warmupRows = Math.min(column.rowCount,
+        Json.optionalInt(request, "warmup_rows", column.rowCount));
+    // Timed runs stop once this much time went by (at least one run): some Java builds take
+    // minutes on 10M rows.
+    long budgetNanos = Json.optionalInt(request, "budget_ms", 0) * 1_000_000L;
+    if (repeat < 1 || warmup < 0 || warmupRows < 0) {
+      throw new HarnessException("need repeat >= 1, warmup >= 0 and warmup_rows >= 0");
+    }
+    for (int run = 0; run < warmup; run++) {
+      buildOnce(rowType, indexOptions, unusedSidecar, column, warmupRows);
     }
     long[] totals = new long[repeat];
     long[] closes = new long[repeat];
+    int runs = 0;
     byte[] bytes = null;
-    for (int run = -warmup; run < repeat; run++) {
+    long began = System.nanoTime();
+    while (runs < repeat) {
       long start = System.nanoTime();
-      DataFileIndexWriter writer =
-          DataFileIndexWriter.create(LOCAL, unusedSidecar, rowType, indexOptions);
-      if (writer == null) {
-        throw new HarnessException("the options declare no file index; nothing to time");
-      }
-      ColumnarRow row = column.cursor();
-      for (int i = 0; i < column.rowCount; i++) {
-        row.setRowId(i);
-        writer.write(row);
-      }
-      long written = System.nanoTime();
-      try {
-        writer.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      bytes = writer.result().embeddedIndexBytes();
+      Built built = buildOnce(rowType, indexOptions, unusedSidecar, column, column.rowCount);
       long end = System.nanoTime();
-      if (run >= 0) {
-        totals[run] = end - start;
-        closes[run] = end - written;
+      bytes = built.bytes;
+      totals[runs] = end - start;
+      closes[runs] = built.closeNanos;
+      runs++;
+      if (budgetNanos > 0 && end - began >= budgetNanos) {
+        break;
       }
     }
-    ObjectNode out = timing(totals);
-    out.put("close_median_ns", median(closes));
+    ObjectNode out = timing(Arrays.copyOf(totals, runs));
+    out.put("close_median_ns", median(Arrays.copyOf(closes, runs)));
     out.put("rows", column.rowCount);
     out.put("size", bytes.length);
     String target = request.path("out").asText(null);
@@ -104,6 +104,38 @@ final class BenchOps {
       }
     }
     return out;
+  }
+
+  private static final class Built {
+    final byte[] bytes;
+    final long closeNanos;
+
+    Built(byte[] bytes, long closeNanos) {
+      this.bytes = bytes;
+      this.closeNanos = closeNanos;
+    }
+  }
+
+  /** create + write rows [0, rows) through one ColumnarRow cursor + close. */
+  private static Built buildOnce(
+      RowType rowType, FileIndexOptions options, Path sidecar, ColumnDump column, int rows) {
+    DataFileIndexWriter writer = DataFileIndexWriter.create(LOCAL, sidecar, rowType, options);
+    if (writer == null) {
+      throw new HarnessException("the options declare no file index; nothing to time");
+    }
+    ColumnarRow row = column.cursor();
+    for (int i = 0; i < rows; i++) {
+      row.setRowId(i);
+      writer.write(row);
+    }
+    long written = System.nanoTime();
+    try {
+      writer.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    byte[] bytes = writer.result().embeddedIndexBytes();
+    return new Built(bytes, System.nanoTime() - written);
   }
 
   static ObjectNode open(JsonNode request) {

@@ -1,0 +1,129 @@
+#include "index/range_bitmap/block_ops.h"
+
+#include "io/endian.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+namespace {
+
+constexpr int kWords = 1024;
+
+#define PFI_INLINE inline __attribute__((always_inline))
+
+PFI_INLINE uint64_t Load(const uint8_t* src, int w) { return io::LoadU64LE(src + 8 * w); }
+
+// Without a popcount instruction __builtin_popcountll is a libgcc call; SWAR is faster.
+PFI_INLINE uint32_t SwarPopcount(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
+}
+
+// The loop bodies, inlined into each variant below and compiled for its ISA. `__restrict`
+// lets the compiler vectorize them at -O2.
+PFI_INLINE void CopyBody(uint64_t* __restrict dst, const uint8_t* __restrict src) {
+  for (int w = 0; w < kWords; ++w) dst[w] = Load(src, w);
+}
+PFI_INLINE void AndBody(uint64_t* __restrict dst, const uint8_t* __restrict src) {
+  for (int w = 0; w < kWords; ++w) dst[w] &= Load(src, w);
+}
+PFI_INLINE void AndNotBody(uint64_t* __restrict dst, const uint8_t* __restrict src) {
+  for (int w = 0; w < kWords; ++w) dst[w] &= ~Load(src, w);
+}
+PFI_INLINE void OrBody(uint64_t* __restrict dst, const uint8_t* __restrict src) {
+  for (int w = 0; w < kWords; ++w) dst[w] |= Load(src, w);
+}
+PFI_INLINE void AndHostBody(uint64_t* __restrict dst, const uint64_t* __restrict other,
+                            uint64_t words) {
+  for (uint64_t w = 0; w < words; ++w) dst[w] &= other[w];
+}
+PFI_INLINE void AndNotHostBody(uint64_t* __restrict dst, const uint64_t* __restrict other,
+                               uint64_t words) {
+  for (uint64_t w = 0; w < words; ++w) dst[w] &= ~other[w];
+}
+template <bool kHardware>
+PFI_INLINE uint32_t Count(uint64_t x) {
+  if (kHardware) return static_cast<uint32_t>(__builtin_popcountll(x));
+  return SwarPopcount(x);
+}
+template <bool kHardware>
+PFI_INLINE uint32_t CardinalityBody(const uint64_t* words) {
+  uint32_t card = 0;
+  for (int w = 0; w < kWords; ++w) card += Count<kHardware>(words[w]);
+  return card;
+}
+template <bool kHardware>
+PFI_INLINE void CardinalityAndRunsBody(const uint64_t* words, uint32_t* cardinality,
+                                       uint32_t* runs) {
+  uint32_t card = 0;
+  uint32_t starts = 0;
+  uint64_t carry = 0;  // top bit of the previous word: a run continuing across words
+  for (int w = 0; w < kWords; ++w) {
+    const uint64_t x = words[w];
+    card += Count<kHardware>(x);
+    starts += Count<kHardware>(x & ~((x << 1) | carry));
+    carry = x >> 63;
+  }
+  *cardinality = card;
+  *runs = starts;
+}
+
+// Baseline variant.
+void Copy(uint64_t* dst, const uint8_t* src) { CopyBody(dst, src); }
+void And(uint64_t* dst, const uint8_t* src) { AndBody(dst, src); }
+void AndNot(uint64_t* dst, const uint8_t* src) { AndNotBody(dst, src); }
+void Or(uint64_t* dst, const uint8_t* src) { OrBody(dst, src); }
+void AndHost(uint64_t* dst, const uint64_t* other, uint64_t n) { AndHostBody(dst, other, n); }
+void AndNotHost(uint64_t* dst, const uint64_t* other, uint64_t n) {
+  AndNotHostBody(dst, other, n);
+}
+#if defined(__x86_64__) && !defined(__POPCNT__)
+constexpr bool kBaselinePopcount = false;
+#else
+constexpr bool kBaselinePopcount = true;
+#endif
+uint32_t Cardinality(const uint64_t* words) { return CardinalityBody<kBaselinePopcount>(words); }
+void CardinalityAndRuns(const uint64_t* words, uint32_t* card, uint32_t* runs) {
+  CardinalityAndRunsBody<kBaselinePopcount>(words, card, runs);
+}
+
+constexpr BlockOps kBaseline = {Copy,    And,         AndNot,     Or,
+                                AndHost, AndNotHost, Cardinality, CardinalityAndRuns};
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define PFI_AVX2 __attribute__((target("avx2,popcnt")))
+PFI_AVX2 void CopyAvx2(uint64_t* dst, const uint8_t* src) { CopyBody(dst, src); }
+PFI_AVX2 void AndAvx2(uint64_t* dst, const uint8_t* src) { AndBody(dst, src); }
+PFI_AVX2 void AndNotAvx2(uint64_t* dst, const uint8_t* src) { AndNotBody(dst, src); }
+PFI_AVX2 void OrAvx2(uint64_t* dst, const uint8_t* src) { OrBody(dst, src); }
+PFI_AVX2 void AndHostAvx2(uint64_t* dst, const uint64_t* other, uint64_t n) {
+  AndHostBody(dst, other, n);
+}
+PFI_AVX2 void AndNotHostAvx2(uint64_t* dst, const uint64_t* other, uint64_t n) {
+  AndNotHostBody(dst, other, n);
+}
+PFI_AVX2 uint32_t CardinalityAvx2(const uint64_t* words) { return CardinalityBody<true>(words); }
+PFI_AVX2 void CardinalityAndRunsAvx2(const uint64_t* words, uint32_t* card, uint32_t* runs) {
+  CardinalityAndRunsBody<true>(words, card, runs);
+}
+constexpr BlockOps kAvx2 = {CopyAvx2,    AndAvx2,        AndNotAvx2,      OrAvx2,
+                            AndHostAvx2, AndNotHostAvx2, CardinalityAvx2, CardinalityAndRunsAvx2};
+
+const BlockOps& Choose() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) return kAvx2;
+  return kBaseline;
+}
+#else
+const BlockOps& Choose() { return kBaseline; }
+#endif
+
+}  // namespace
+
+const BlockOps& Ops() {
+  static const BlockOps& ops = Choose();
+  return ops;
+}
+
+}  // namespace pyfileindex::index::range_bitmap
