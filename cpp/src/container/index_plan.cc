@@ -69,25 +69,13 @@ class StringMapReplay : public JavaMapReplay<std::string> {
       : JavaMapReplay<std::string>(mode, JavaStringHash, JavaStringCompare) {}
 };
 
-// The table options iterate in the order of a HashMap copied from the schema's map
-// (presized, so no resize): bucket of the key hash, then insertion order within a bucket.
+// Paimon's Options(Map) is a plain `new HashMap<>()` filled by one put per entry (so it starts
+// at 16 buckets and resizes as it grows); the table options iterate in that map's order.
 std::vector<size_t> OptionIterationOrder(const Options& options) {
-  const auto& entries = options.entries();
-  const size_t n = entries.size();
-  std::vector<size_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[i] = i;
-  if (n == 0) return order;
-  const float wanted = static_cast<float>(n) / 0.75f + 1.0f;  // HashMap(Map) presizing
-  uint32_t capacity = 1;
-  while (capacity < static_cast<uint32_t>(wanted)) capacity <<= 1;
-  std::vector<uint32_t> bucket(n);
-  for (size_t i = 0; i < n; ++i) {
-    bucket[i] = static_cast<uint32_t>(java::JavaHashMapOrder::Spread(
-                    JavaStringHash(entries[i].first))) &
-                (capacity - 1);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return bucket[a] < bucket[b]; });
+  JavaMapReplay<std::string> keys(Mode::kPut, JavaStringHash, JavaStringCompare);
+  for (const auto& entry : options.entries()) keys.Call(entry.first);
+  std::vector<size_t> order;
+  for (uint32_t id : keys.Order()) order.push_back(id);
   return order;
 }
 
