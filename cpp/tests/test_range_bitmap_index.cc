@@ -172,8 +172,8 @@ std::unique_ptr<OwnedBatch> MakeBatch(const DataType& type, const Cell* cells, s
       break;
     case TypeRoot::kBigInt:
     case TypeRoot::kDecimal:
-      b.physical = type.root == TypeRoot::kBigInt ? column::Physical::kInt64
-                                                  : column::Physical::kDecimal;
+      b.physical =
+          type.root == TypeRoot::kBigInt ? column::Physical::kInt64 : column::Physical::kDecimal;
       for (size_t i = 0; i < n; ++i) owned->i64.push_back(cells[i].i);
       b.values = owned->i64.data();
       break;
@@ -195,10 +195,18 @@ std::unique_ptr<OwnedBatch> MakeBatch(const DataType& type, const Cell* cells, s
         const Cell& c = cells[i];
         int64_t v = 0;
         switch (unit) {
-          case column::TimeUnit::kSecond: v = c.i / 1000; break;
-          case column::TimeUnit::kMilli: v = c.i; break;
-          case column::TimeUnit::kMicro: v = c.i * 1000 + c.nanos / 1000; break;
-          case column::TimeUnit::kNano: v = c.i * 1000000 + c.nanos; break;
+          case column::TimeUnit::kSecond:
+            v = c.i / 1000;
+            break;
+          case column::TimeUnit::kMilli:
+            v = c.i;
+            break;
+          case column::TimeUnit::kMicro:
+            v = c.i * 1000 + c.nanos / 1000;
+            break;
+          case column::TimeUnit::kNano:
+            v = c.i * 1000000 + c.nanos;
+            break;
         }
         owned->i64.push_back(c.null ? 0 : v);
       }
@@ -254,16 +262,22 @@ std::unique_ptr<RangeBitmapReader> OpenReader(const DataType& type,
 Literal LiteralOf(const DataType& type, const Cell& c) {
   if (c.null) return Literal::Null();
   switch (type.root) {
-    case TypeRoot::kBoolean: return Literal::Bool(c.i != 0);
+    case TypeRoot::kBoolean:
+      return Literal::Bool(c.i != 0);
     case TypeRoot::kFloat:
       return Literal::Double(java::IntBitsToFloat(static_cast<int32_t>(c.bits)));
-    case TypeRoot::kDouble: return Literal::Double(java::LongBitsToDouble(static_cast<int64_t>(c.bits)));
-    case TypeRoot::kDecimal: return Literal::Decimal(c.i, type.scale);
+    case TypeRoot::kDouble:
+      return Literal::Double(java::LongBitsToDouble(static_cast<int64_t>(c.bits)));
+    case TypeRoot::kDecimal:
+      return Literal::Decimal(c.i, type.scale);
     case TypeRoot::kTimestamp:
-    case TypeRoot::kTimestampLocalTimeZone: return Literal::Timestamp(c.i, c.nanos);
+    case TypeRoot::kTimestampLocalTimeZone:
+      return Literal::Timestamp(c.i, c.nanos);
     case TypeRoot::kChar:
-    case TypeRoot::kVarChar: return Literal::String(c.s);
-    default: return Literal::Int(c.i);
+    case TypeRoot::kVarChar:
+      return Literal::String(c.s);
+    default:
+      return Literal::Int(c.i);
   }
 }
 
@@ -280,7 +294,8 @@ Int128 Pow10(int e) {
 int CompareCell(const DataType& type, const Cell& c, const Literal& lit) {
   auto sign = [](auto a, auto b) { return (a > b) - (a < b); };
   switch (type.root) {
-    case TypeRoot::kBoolean: return sign(c.i != 0, lit.bool_value());
+    case TypeRoot::kBoolean:
+      return sign(c.i != 0, lit.bool_value());
     case TypeRoot::kFloat: {
       const double v = java::IntBitsToFloat(static_cast<int32_t>(c.bits));
       return sign(OrderedFromDouble(v), OrderedFromDouble(lit.double_value()));
@@ -292,8 +307,8 @@ int CompareCell(const DataType& type, const Cell& c, const Literal& lit) {
     case TypeRoot::kDecimal: {
       // c.i * 10^-scale vs lit * 10^-lit.scale, cross-multiplied (test scales stay small).
       const Int128 a = Int128{c.i} * Pow10(lit.scale() > type.scale ? lit.scale() - type.scale : 0);
-      const Int128 b = Int128{lit.int_value()} *
-                       Pow10(type.scale > lit.scale() ? type.scale - lit.scale() : 0);
+      const Int128 b =
+          Int128{lit.int_value()} * Pow10(type.scale > lit.scale() ? type.scale - lit.scale() : 0);
       return sign(a, b);
     }
     case TypeRoot::kTimestamp:
@@ -303,7 +318,8 @@ int CompareCell(const DataType& type, const Cell& c, const Literal& lit) {
     case TypeRoot::kChar:
     case TypeRoot::kVarChar:
       return java::BinaryStringCompareTo(c.s, lit.bytes());
-    default: return sign(c.i, lit.int_value());
+    default:
+      return sign(c.i, lit.int_value());
   }
 }
 
@@ -316,8 +332,12 @@ std::vector<uint32_t> BruteForce(const DataType& type, const std::vector<Cell>& 
     const Cell& c = cells[r];
     bool match = false;
     switch (op) {
-      case PredicateOp::kIsNull: match = c.null; break;
-      case PredicateOp::kIsNotNull: match = !c.null; break;
+      case PredicateOp::kIsNull:
+        match = c.null;
+        break;
+      case PredicateOp::kIsNotNull:
+        match = !c.null;
+        break;
       case PredicateOp::kIn:
       case PredicateOp::kNotIn: {
         if (c.null) break;
@@ -432,7 +452,8 @@ TEST(RangeBitmapSpecTest, IntExampleIs173JavaBytes) {
       "00000005 00000009"
       "0000001a 01 02 0000001a 00000010"
       "00000000 00000014 00000014 00000012"
-      "3a300000010000000000040010000000000002000300040006003a300000010000000000010010000000000003003a3000000100000000000000100000000400");
+      "3a300000010000000000040010000000000002000300040006003a30000001000000000001001000000000000300"
+      "3a3000000100000000000000100000000400");
   EXPECT_EQ(Hex(*bytes), expected);
   EXPECT_EQ(bytes->size(), 173u);
 }
@@ -460,7 +481,7 @@ TEST(RangeBitmapSpecTest, StringExample) {
   EXPECT_EQ(bytes->size(), 184u);
   const std::string hex = Hex(*bytes);
   EXPECT_EQ(hex.substr(0, 8 + 2 + 16 + 10 + 14), StripSpaces("00000019 01 00000004 00000003 "
-                                                              "00000001 61 00000003 636363"));
+                                                             "00000001 61 00000003 636363"));
   EXPECT_NE(hex.find(StripSpaces("01 00000001 61 00000000 00000000 00000002 00000008 0000000c"
                                  "00000000 00000005 00000001 62 00000003 636363")),
             std::string::npos);
@@ -498,7 +519,9 @@ TEST(RangeBitmapSpecTest, AllNullColumnHas64EmptySlices) {
 TEST(RangeBitmapSpecTest, ZeroRowFileStillSerializes) {
   Result<std::vector<uint8_t>> bytes = WriteIndex(Type("BIGINT"), {});
   ASSERT_TRUE(bytes.ok());
-  EXPECT_EQ(Hex(*bytes).substr(0, 34), "0000000d010000000000000000" "00000011");
+  EXPECT_EQ(Hex(*bytes).substr(0, 34),
+            "0000000d010000000000000000"
+            "00000011");
   auto reader = OpenReader(Type("BIGINT"), *bytes);
   ASSERT_NE(reader, nullptr);
   EXPECT_TRUE(Ask(*reader, PredicateOp::kIsNull, {})->empty());
@@ -641,7 +664,8 @@ TEST(RangeBitmapRoaringTest, VerifiedJavaVectors) {
       {{0, 65536, 65537, 65538},
        "3a300000020000000000000001000200180000001a0000000000000001000200"},
       {runs40,
-       "3b3003000f00000900010009000200090003000900250000002b0000003100000037000000010000000900010000"
+       "3b3003000f00000900010009000200090003000900250000002b000000310000003700000001000000090001000"
+       "0"
        "000900010000000900010000000900"},
   };
   for (const Vector& v : vectors) {
@@ -688,7 +712,8 @@ TEST(RangeBitmapRoaringTest, RandomContentMatchesCanonicalSerialize) {
           pos += 1 + static_cast<uint32_t>(rng() % 300);
         } else if (shape == 1) {  // runs around the 2c vs 2+4r tie
           const uint32_t len = 1 + static_cast<uint32_t>(rng() % 4);
-          for (uint32_t j = 0; j < len && pos + j < 65536; ++j) values.push_back(key << 16 | (pos + j));
+          for (uint32_t j = 0; j < len && pos + j < 65536; ++j)
+            values.push_back(key << 16 | (pos + j));
           pos += len + 1 + static_cast<uint32_t>(rng() % 3);
           if (rng() % 50 == 0) break;
         } else if (shape == 2) {  // dense random
@@ -696,7 +721,8 @@ TEST(RangeBitmapRoaringTest, RandomContentMatchesCanonicalSerialize) {
           pos += 1;
         } else if (shape == 3) {  // long runs
           const uint32_t len = 1 + static_cast<uint32_t>(rng() % 5000);
-          for (uint32_t j = 0; j < len && pos + j < 65536; ++j) values.push_back(key << 16 | (pos + j));
+          for (uint32_t j = 0; j < len && pos + j < 65536; ++j)
+            values.push_back(key << 16 | (pos + j));
           pos += len + 1 + static_cast<uint32_t>(rng() % 2000);
         } else {  // near 4096 values
           const uint32_t target = 4090 + static_cast<uint32_t>(rng() % 12);
@@ -723,10 +749,18 @@ TEST(RangeBitmapKeyCodesTest, DenseAndRadixPathsAgreeWithSorting) {
     const int shape = round % 4;
     for (uint64_t& k : keys) {
       switch (shape) {
-        case 0: k = rng() % 100; break;                            // dense
-        case 1: k = rng();  break;                                 // 8 radix bytes
-        case 2: k = (uint64_t{1} << 40) + (rng() % 1000000) * 977; break;  // some bytes shared
-        default: k = (rng() % 7) << 50; break;                     // few distinct, wide
+        case 0:
+          k = rng() % 100;
+          break;  // dense
+        case 1:
+          k = rng();
+          break;  // 8 radix bytes
+        case 2:
+          k = (uint64_t{1} << 40) + (rng() % 1000000) * 977;
+          break;  // some bytes shared
+        default:
+          k = (rng() % 7) << 50;
+          break;  // few distinct, wide
       }
     }
     std::vector<uint64_t> distinct = keys;
@@ -752,7 +786,6 @@ TEST(RangeBitmapKeyCodesTest, StringsSortAsUnsignedBytes) {
   for (size_t i = 0; i < inputs.size(); ++i) EXPECT_EQ(sorted[codes.codes[i]], inputs[i]);
 }
 
-
 // ---- payloads and answers of Java Paimon 2.0 ------------------------------------------------
 //
 // cpp/tests/data/range_bitmap/java_paimon_2_0_cases.txt was written by the real Paimon 2.0.0
@@ -772,9 +805,11 @@ struct JavaCase {
 Cell ParseCell(const DataType& type, const std::string& token) {
   if (token == "n") return Null();
   switch (type.root) {
-    case TypeRoot::kBoolean: return Int(token == "t" ? 1 : 0);
+    case TypeRoot::kBoolean:
+      return Int(token == "t" ? 1 : 0);
     case TypeRoot::kFloat:
-    case TypeRoot::kDouble: return DoubleBits(std::stoull(token.substr(1), nullptr, 16));
+    case TypeRoot::kDouble:
+      return DoubleBits(std::stoull(token.substr(1), nullptr, 16));
     case TypeRoot::kTimestamp:
     case TypeRoot::kTimestampLocalTimeZone: {
       const size_t colon = token.find(':');
@@ -785,7 +820,8 @@ Cell ParseCell(const DataType& type, const std::string& token) {
       const std::vector<uint8_t> bytes = FromHex(token.substr(1));
       return Str(std::string(bytes.begin(), bytes.end()));
     }
-    default: return Int(std::stoll(token));
+    default:
+      return Int(std::stoll(token));
   }
 }
 
@@ -798,8 +834,8 @@ std::vector<std::string> Split(const std::string& line) {
 }
 
 std::vector<JavaCase> LoadJavaCases() {
-  const std::string path =
-      std::string(PYFILEINDEX_SOURCE_DIR) + "/cpp/tests/data/range_bitmap/java_paimon_2_0_cases.txt";
+  const std::string path = std::string(PYFILEINDEX_SOURCE_DIR) +
+                           "/cpp/tests/data/range_bitmap/java_paimon_2_0_cases.txt";
   std::ifstream in(path);
   EXPECT_TRUE(in.good()) << "missing " << path;
   std::vector<JavaCase> cases;
@@ -882,11 +918,11 @@ std::vector<uint32_t> ParseRows(const std::string& text) {
 
 PredicateOp OpNamed(const std::string& name) {
   static const std::map<std::string, PredicateOp> ops = {
-      {"ISNULL", PredicateOp::kIsNull},       {"ISNOTNULL", PredicateOp::kIsNotNull},
-      {"EQ", PredicateOp::kEqual},            {"NE", PredicateOp::kNotEqual},
-      {"LT", PredicateOp::kLessThan},         {"LE", PredicateOp::kLessOrEqual},
-      {"GT", PredicateOp::kGreaterThan},      {"GE", PredicateOp::kGreaterOrEqual},
-      {"IN", PredicateOp::kIn},               {"NOTIN", PredicateOp::kNotIn},
+      {"ISNULL", PredicateOp::kIsNull},  {"ISNOTNULL", PredicateOp::kIsNotNull},
+      {"EQ", PredicateOp::kEqual},       {"NE", PredicateOp::kNotEqual},
+      {"LT", PredicateOp::kLessThan},    {"LE", PredicateOp::kLessOrEqual},
+      {"GT", PredicateOp::kGreaterThan}, {"GE", PredicateOp::kGreaterOrEqual},
+      {"IN", PredicateOp::kIn},          {"NOTIN", PredicateOp::kNotIn},
       {"BETWEEN", PredicateOp::kBetween}};
   return ops.at(name);
 }
@@ -960,8 +996,8 @@ TEST(RangeBitmapJavaTest, AnswersOnJavaBytesMatchJavaAndBruteForce) {
       Result<Bitmap32> answer = reader->TopNRows(top_n, selection.get(), strict);
       ASSERT_TRUE(answer.ok()) << answer.status().ToString();
       const std::vector<uint32_t> ours = Rows(*answer);
-      EXPECT_EQ(ours, BruteTopN(c.type, c.cells, top_n, selection ? &selection_rows : nullptr,
-                                strict));
+      EXPECT_EQ(ours,
+                BruteTopN(c.type, c.cells, top_n, selection ? &selection_rows : nullptr, strict));
       const std::string ours_text = RowsText(ours, true);
       if (ours_text == java) {
         ++checked;
@@ -992,14 +1028,14 @@ TEST(RangeBitmapJavaTest, AnswersOnJavaBytesMatchJavaAndBruteForce) {
   EXPECT_GT(java_bugs, 10);  // the fixture does exercise both Java bugs
 }
 
-
 // ---- random data of every type against brute force ------------------------------------------
 
 const char* const kAllTypes[] = {
-    "BOOLEAN", "TINYINT", "SMALLINT", "INT", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL(9, 2)",
-    "DECIMAL(18, 0)", "DECIMAL(5, 5)", "DATE", "TIME", "TIMESTAMP(0)", "TIMESTAMP(3)",
-    "TIMESTAMP(6)", "TIMESTAMP(6) WITH LOCAL TIME ZONE", "TIMESTAMP_LTZ(2)", "CHAR(4)",
-    "VARCHAR(30)", "STRING"};
+    "BOOLEAN",          "TINYINT",       "SMALLINT",     "INT",
+    "BIGINT",           "FLOAT",         "DOUBLE",       "DECIMAL(9, 2)",
+    "DECIMAL(18, 0)",   "DECIMAL(5, 5)", "DATE",         "TIME",
+    "TIMESTAMP(0)",     "TIMESTAMP(3)",  "TIMESTAMP(6)", "TIMESTAMP(6) WITH LOCAL TIME ZONE",
+    "TIMESTAMP_LTZ(2)", "CHAR(4)",       "VARCHAR(30)",  "STRING"};
 
 // A random value of `type`, often a special one (extremes, NaN payloads, +-0.0, infinities,
 // strings sharing prefixes or with bytes >= 0x80).
@@ -1007,30 +1043,44 @@ Cell RandomCell(const DataType& type, std::mt19937_64& rng) {
   const uint64_t r = rng();
   const bool special = r % 5 == 0;
   switch (type.root) {
-    case TypeRoot::kBoolean: return Int(static_cast<int64_t>(r & 1));
-    case TypeRoot::kTinyInt: return Int(special ? (r & 2 ? 127 : -128) : static_cast<int8_t>(r >> 8));
+    case TypeRoot::kBoolean:
+      return Int(static_cast<int64_t>(r & 1));
+    case TypeRoot::kTinyInt:
+      return Int(special ? (r & 2 ? 127 : -128) : static_cast<int8_t>(r >> 8));
     case TypeRoot::kSmallInt:
       return Int(special ? (r & 2 ? 32767 : -32768) : static_cast<int16_t>(r >> 8) / 64);
     case TypeRoot::kInt:
     case TypeRoot::kDate:
-      if (special) return Int(r & 2 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int32_t>::min());
-      return Int(r & 8 ? static_cast<int32_t>(r >> 16) : static_cast<int32_t>((r >> 16) % 2000) - 1000);
-    case TypeRoot::kTime: return Int(static_cast<int64_t>((r >> 8) % 86400000));
+      if (special)
+        return Int(r & 2 ? std::numeric_limits<int32_t>::max()
+                         : std::numeric_limits<int32_t>::min());
+      return Int(r & 8 ? static_cast<int32_t>(r >> 16)
+                       : static_cast<int32_t>((r >> 16) % 2000) - 1000);
+    case TypeRoot::kTime:
+      return Int(static_cast<int64_t>((r >> 8) % 86400000));
     case TypeRoot::kBigInt:
-      if (special) return Int(r & 2 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min());
-      return Int(r & 8 ? static_cast<int64_t>(rng()) : static_cast<int64_t>((r >> 16) % 5000) - 2500);
+      if (special)
+        return Int(r & 2 ? std::numeric_limits<int64_t>::max()
+                         : std::numeric_limits<int64_t>::min());
+      return Int(r & 8 ? static_cast<int64_t>(rng())
+                       : static_cast<int64_t>((r >> 16) % 5000) - 2500);
     case TypeRoot::kFloat: {
-      static const uint32_t specials[] = {0x7fc00000u, 0x7f800001u, 0xffc00001u, 0x80000000u, 0,
-                                          0x7f800000u, 0xff800000u, 1,           0x80000001u,
-                                          0x7f7fffffu, 0xff7fffffu, 0x3f800000u};
+      static const uint32_t specials[] = {0x7fc00000u, 0x7f800001u, 0xffc00001u, 0x80000000u,
+                                          0,           0x7f800000u, 0xff800000u, 1,
+                                          0x80000001u, 0x7f7fffffu, 0xff7fffffu, 0x3f800000u};
       if (special) return FloatBits(specials[(r >> 8) % 12]);
       if (r & 8) return FloatBits(static_cast<uint32_t>(rng()));
       return Float(static_cast<float>(static_cast<int64_t>((r >> 16) % 400) - 200) / 8.0f);
     }
     case TypeRoot::kDouble: {
-      static const uint64_t specials[] = {0x7ff8000000000000ull, 0x7ff0000000000001ull,
-                                          0xfff8000000000123ull, 0x8000000000000000ull, 0,
-                                          0x7ff0000000000000ull, 0xfff0000000000000ull, 1,
+      static const uint64_t specials[] = {0x7ff8000000000000ull,
+                                          0x7ff0000000000001ull,
+                                          0xfff8000000000123ull,
+                                          0x8000000000000000ull,
+                                          0,
+                                          0x7ff0000000000000ull,
+                                          0xfff0000000000000ull,
+                                          1,
                                           0x3ff0000000000000ull};
       if (special) return DoubleBits(specials[(r >> 8) % 9]);
       if (r & 8) return DoubleBits(rng());
@@ -1055,7 +1105,8 @@ Cell RandomCell(const DataType& type, std::mt19937_64& rng) {
       static const char* const prefixes[] = {"", "a", "ab", "abc", "abd", "b", "\xc3\xa9", "\xff"};
       std::string s = prefixes[(r >> 8) % 8];
       const int extra = static_cast<int>((r >> 16) % (special ? 40 : 4));
-      for (int i = 0; i < extra; ++i) s += static_cast<char>(r & 32 ? 'a' + rng() % 3 : rng() % 256);
+      for (int i = 0; i < extra; ++i)
+        s += static_cast<char>(r & 32 ? 'a' + rng() % 3 : rng() % 256);
       return Str(s);
     }
   }
@@ -1076,33 +1127,53 @@ Literal RandomLiteral(const DataType& type, const std::vector<Cell>& cells, std:
     case TypeRoot::kInt:
     case TypeRoot::kDate:
     case TypeRoot::kTime: {
-      static const int64_t beyond[] = {128, -129, 40000, -40000, 1ll << 31, -(1ll << 31) - 1,
+      static const int64_t beyond[] = {128,
+                                       -129,
+                                       40000,
+                                       -40000,
+                                       1ll << 31,
+                                       -(1ll << 31) - 1,
                                        std::numeric_limits<int64_t>::max(),
                                        std::numeric_limits<int64_t>::min()};
       return Literal::Int(beyond[rng() % 8]);
     }
     case TypeRoot::kFloat: {
-      static const double odd[] = {0.1, -0.1, 1e-50, -1e-50, 1e300, -1e300, 3.4028235677973366e38,
-                                   1.0000000000000002, std::nan(""), -0.0};
+      static const double odd[] = {0.1,
+                                   -0.1,
+                                   1e-50,
+                                   -1e-50,
+                                   1e300,
+                                   -1e300,
+                                   3.4028235677973366e38,
+                                   1.0000000000000002,
+                                   std::nan(""),
+                                   -0.0};
       if (r & 4) return Literal::Double(odd[rng() % 10]);
-      return Literal::Double(static_cast<double>(static_cast<int64_t>(rng() % 400) - 200) / 8.0 + 1e-9);
+      return Literal::Double(static_cast<double>(static_cast<int64_t>(rng() % 400) - 200) / 8.0 +
+                             1e-9);
     }
     case TypeRoot::kDecimal: {
       // A finer or coarser scale, possibly with digits the column cannot hold.
       const int32_t scale = static_cast<int32_t>(rng() % 8);
       const int64_t unscaled = static_cast<int64_t>(rng() % 2000000) - 1000000;
-      if (r & 4) return Literal::Decimal(r & 8 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min(), 0);
+      if (r & 4)
+        return Literal::Decimal(
+            r & 8 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min(), 0);
       return Literal::Decimal(unscaled, scale);
     }
     case TypeRoot::kTimestamp:
     case TypeRoot::kTimestampLocalTimeZone: {
       const Cell c = cells.empty() ? RandomCell(type, rng) : cells[rng() % cells.size()];
       const int64_t millis = c.null ? 1700000000000 : c.i;
-      if (r & 4) return Literal::Timestamp(r & 8 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min(), static_cast<int32_t>(rng() % 1000000));
+      if (r & 4)
+        return Literal::Timestamp(
+            r & 8 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min(),
+            static_cast<int32_t>(rng() % 1000000));
       return Literal::Timestamp(millis + static_cast<int64_t>(rng() % 3) - 1,
                                 static_cast<int32_t>(rng() % 1000000));  // sub-precision part
     }
-    default: return LiteralOf(type, RandomCell(type, rng));
+    default:
+      return LiteralOf(type, RandomCell(type, rng));
   }
 }
 
@@ -1115,9 +1186,9 @@ void CheckAllPredicates(const DataType& type, const std::vector<Cell>& cells,
   }
   for (int l = 0; l < literal_count; ++l) {
     const Literal lit = RandomLiteral(type, cells, rng);
-    for (PredicateOp op : {PredicateOp::kEqual, PredicateOp::kNotEqual, PredicateOp::kLessThan,
-                           PredicateOp::kLessOrEqual, PredicateOp::kGreaterThan,
-                           PredicateOp::kGreaterOrEqual}) {
+    for (PredicateOp op :
+         {PredicateOp::kEqual, PredicateOp::kNotEqual, PredicateOp::kLessThan,
+          PredicateOp::kLessOrEqual, PredicateOp::kGreaterThan, PredicateOp::kGreaterOrEqual}) {
       auto answer = Ask(reader, op, {lit});
       ASSERT_TRUE(answer.ok()) << answer.status().ToString();
       ASSERT_EQ(*answer, BruteForce(type, cells, op, {lit}))
@@ -1159,8 +1230,14 @@ void CheckTopN(const DataType& type, const std::vector<Cell>& cells,
                const RangeBitmapReader& reader, std::mt19937_64& rng, int rounds) {
   for (int round = 0; round < rounds; ++round) {
     const size_t n = cells.size();
-    const int limits[] = {0, 1, 2, 3, static_cast<int>(n / 3), static_cast<int>(n) - 1,
-                          static_cast<int>(n), static_cast<int>(n) + 3,
+    const int limits[] = {0,
+                          1,
+                          2,
+                          3,
+                          static_cast<int>(n / 3),
+                          static_cast<int>(n) - 1,
+                          static_cast<int>(n),
+                          static_cast<int>(n) + 3,
                           static_cast<int>(rng() % (n + 2))};
     const int limit = std::max(0, limits[rng() % 9]);
     TopN top_n{"c", (rng() & 1) != 0, (rng() & 1) != 0, limit};
@@ -1238,14 +1315,20 @@ TEST(RangeBitmapRandomTest, ManyChunksAndMultipleContainers) {
   for (const char* type_text : {"INT", "BIGINT", "DOUBLE", "STRING"}) {
     const DataType type = Type(type_text);
     SCOPED_TRACE(type_text);
-    // More distinct keys than one default chunk holds, rows across several 65536-row blocks.
-    const std::vector<Cell> cells = RandomColumn(type, rng, 140000, 20000, 0.05);
+    // More distinct keys than one default chunk holds, rows across several 65536-row blocks,
+    // the second block entirely NULL (no EBM container there).
+    std::vector<Cell> cells = RandomColumn(type, rng, 200000, 20000, 0.05);
+    for (size_t r = 65536; r < 131072; ++r) cells[r] = Null();
     auto bytes = WriteIndex(type, cells, Options(), &rng);
     ASSERT_TRUE(bytes.ok());
     auto reader = OpenReader(type, *bytes);
     ASSERT_NE(reader, nullptr);
     EXPECT_GT(reader->cardinality(), 4097);
-    CheckAllPredicates(type, cells, *reader, rng, 4);
+    for (size_t group : {1, 2, 256}) {
+      SCOPED_TRACE("block group " + std::to_string(group));
+      reader->SetBlockGroupForTesting(group);
+      CheckAllPredicates(type, cells, *reader, rng, 3);
+    }
     CheckTopN(type, cells, *reader, rng, 4);
   }
 }
@@ -1355,8 +1438,10 @@ TEST(RangeBitmapOptionsTest, ChunkSizeIsAMemorySizeNarrowedToInt) {
   const DataType type = Type("INT");
   const IndexType& index_type = RangeBitmapIndexType();
   EXPECT_EQ(index_type.name(), "range-bitmap");
-  EXPECT_FALSE(index_type.MakeWriter(type, Options(std::map<std::string, std::string>{
-                                               {"chunk-size", "lots"}})).ok());
+  EXPECT_FALSE(
+      index_type
+          .MakeWriter(type, Options(std::map<std::string, std::string>{{"chunk-size", "lots"}}))
+          .ok());
   // 3gb narrows to a negative int: Java fails once a chunk is needed, not for all-NULL data.
   Options negative(std::map<std::string, std::string>{{"chunk-size", "3gb"}});
   EXPECT_FALSE(WriteIndex(type, {Int(1)}, negative).ok());
@@ -1426,7 +1511,8 @@ TEST(RangeBitmapWriterTest, TimestampUnitsMapToMillisOrMicros) {
       for (Cell& c : cells) c.nanos = 0;
     }
     std::vector<uint8_t> reference;
-    for (auto unit : {column::TimeUnit::kMilli, column::TimeUnit::kMicro, column::TimeUnit::kNano}) {
+    for (auto unit :
+         {column::TimeUnit::kMilli, column::TimeUnit::kMicro, column::TimeUnit::kNano}) {
       if (type.precision > 3 && unit == column::TimeUnit::kMilli) continue;
       auto writer = RangeBitmapIndexType().MakeWriter(type, Options());
       auto batch = MakeBatch(type, cells.data(), cells.size(), 5, unit);
@@ -1448,7 +1534,8 @@ TEST(RangeBitmapReaderTest, LoadsOnlyWhatAQueryNeeds) {
   const DataType type = Type("INT");
   std::vector<Cell> cells;
   for (int i = 0; i < 5000; ++i) cells.push_back(i % 10 == 0 ? Null() : Int((i * 7919) % 3000));
-  auto bytes = WriteIndex(type, cells, Options(std::map<std::string, std::string>{{"chunk-size", "16b"}}));
+  auto bytes =
+      WriteIndex(type, cells, Options(std::map<std::string, std::string>{{"chunk-size", "16b"}}));
   ASSERT_TRUE(bytes.ok());
   auto reader = OpenReader(type, *bytes);
   EXPECT_EQ(reader->LoadedChunks(), 0u);
@@ -1475,13 +1562,15 @@ TEST(RangeBitmapReaderTest, ConcurrentQueriesShareOneReader) {
   const DataType type = Type("STRING");
   std::mt19937_64 rng(5);
   const std::vector<Cell> cells = RandomColumn(type, rng, 3000, 700, 0.1);
-  auto bytes = WriteIndex(type, cells, Options(std::map<std::string, std::string>{{"chunk-size", "64b"}}));
+  auto bytes =
+      WriteIndex(type, cells, Options(std::map<std::string, std::string>{{"chunk-size", "64b"}}));
   ASSERT_TRUE(bytes.ok());
   std::vector<Literal> lits;
   for (int i = 0; i < 40; ++i) lits.push_back(RandomLiteral(type, cells, rng));
   auto reference = OpenReader(type, *bytes);
   std::vector<std::vector<uint32_t>> expected;
-  for (const Literal& lit : lits) expected.push_back(*Ask(*reference, PredicateOp::kLessOrEqual, {lit}));
+  for (const Literal& lit : lits)
+    expected.push_back(*Ask(*reference, PredicateOp::kLessOrEqual, {lit}));
   auto shared = OpenReader(type, *bytes);  // fresh: threads race on the first loads
   std::atomic<int> mismatches{0};
   std::vector<std::thread> threads;
@@ -1503,7 +1592,8 @@ TEST(RangeBitmapReaderTest, ConcurrentQueriesShareOneReader) {
 // ---- robustness: damaged bytes give a Status or an answer, never a crash --------------------
 
 void Exercise(const DataType& type, const std::vector<uint8_t>& bytes, const Literal& lit) {
-  Result<std::unique_ptr<RangeBitmapReader>> reader = RangeBitmapReader::Open(type, io::ByteSpan(bytes));
+  Result<std::unique_ptr<RangeBitmapReader>> reader =
+      RangeBitmapReader::Open(type, io::ByteSpan(bytes));
   if (!reader.ok()) {
     EXPECT_NE(reader.status().code(), StatusCode::kOk);
     return;
@@ -1539,7 +1629,8 @@ TEST(RangeBitmapRobustnessTest, PrefixesAndByteFlips) {
                           Sample{"INT", nullptr, 4, 0}}) {
     const DataType type = Type(s.type);
     SCOPED_TRACE(s.type);
-    std::vector<Cell> cells = RandomColumn(type, rng, s.rows, s.distinct, s.distinct == 0 ? 1.0 : 0.2);
+    std::vector<Cell> cells =
+        RandomColumn(type, rng, s.rows, s.distinct, s.distinct == 0 ? 1.0 : 0.2);
     Options options;
     if (s.chunk != nullptr) options.Set("chunk-size", s.chunk);
     auto bytes = WriteIndex(type, cells, options);
@@ -1554,7 +1645,8 @@ TEST(RangeBitmapRobustnessTest, PrefixesAndByteFlips) {
       const int flips = 1 + static_cast<int>(rng() % 3);
       for (int f = 0; f < flips; ++f) {
         const size_t at = rng() % damaged.size();
-        damaged[at] = rng() % 4 == 0 ? static_cast<uint8_t>(rng()) : damaged[at] ^ (1u << (rng() % 8));
+        damaged[at] =
+            rng() % 4 == 0 ? static_cast<uint8_t>(rng()) : damaged[at] ^ (1u << (rng() % 8));
       }
       Exercise(type, damaged, lit);
     }

@@ -75,9 +75,7 @@ void And(uint64_t* dst, const uint8_t* src) { AndBody(dst, src); }
 void AndNot(uint64_t* dst, const uint8_t* src) { AndNotBody(dst, src); }
 void Or(uint64_t* dst, const uint8_t* src) { OrBody(dst, src); }
 void AndHost(uint64_t* dst, const uint64_t* other, uint64_t n) { AndHostBody(dst, other, n); }
-void AndNotHost(uint64_t* dst, const uint64_t* other, uint64_t n) {
-  AndNotHostBody(dst, other, n);
-}
+void AndNotHost(uint64_t* dst, const uint64_t* other, uint64_t n) { AndNotHostBody(dst, other, n); }
 #if defined(__x86_64__) && !defined(__POPCNT__)
 constexpr bool kBaselinePopcount = false;
 #else
@@ -88,7 +86,7 @@ void CardinalityAndRuns(const uint64_t* words, uint32_t* card, uint32_t* runs) {
   CardinalityAndRunsBody<kBaselinePopcount>(words, card, runs);
 }
 
-constexpr BlockOps kBaseline = {Copy,    And,         AndNot,     Or,
+constexpr BlockOps kBaseline = {Copy,    And,        AndNot,      Or,
                                 AndHost, AndNotHost, Cardinality, CardinalityAndRuns};
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -33,7 +33,8 @@ class CodeBsiReader::BlockEvaluator {
 
   // For blocks [first, first + count): out[b] = the EBM's words.
   void Ebm(size_t first, size_t count, uint64_t* out) {
-    for (size_t b = 0; b < count; ++b) ops_.copy(out + b * kBlockWords, ebm_.Words(first + b, scratch_));
+    for (size_t b = 0; b < count; ++b)
+      ops_.copy(out + b * kBlockWords, ebm_.Words(first + b, scratch_));
   }
 
   // state &= rows whose code equals `code`.
@@ -169,8 +170,8 @@ Result<Bitmap32> CodeBsiReader::Load(Extent extent, const char* what) const {
   Result<Bitmap32> bitmap = Bitmap32::Deserialize(body_.data() + extent.offset, extent.length);
   if (!bitmap.ok()) return bitmap.status().WithContext(std::string("range-bitmap ") + what);
   if (!bitmap->IsEmpty() && bitmap->Maximum() >= row_count_) {
-    return Bad(std::string(what) + " holds row " + std::to_string(bitmap->Maximum()) +
-               " of a " + std::to_string(row_count_) + "-row file");
+    return Bad(std::string(what) + " holds row " + std::to_string(bitmap->Maximum()) + " of a " +
+               std::to_string(row_count_) + "-row file");
   }
   return bitmap;
 }
@@ -220,7 +221,7 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
     return *ebm;
   }
   const bool equal = low == high;
-  const bool lower = !equal && low > 0;                   // code >= low:  gt(low - 1)
+  const bool lower = !equal && low > 0;                  // code >= low:  gt(low - 1)
   const bool upper = !equal && high < cardinality_ - 1;  // code <= high: not gt(high)
   // Only the slices the formulas read are loaded.
   int first_slice = slice_count_;
@@ -233,12 +234,11 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
   }
   PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
 
-  // Groups of row blocks bound the working memory (2 x 2 MB) for files of any size.
-  constexpr size_t kGroupBlocks = 256;
+  // Groups of row blocks bound the working memory for files of any size.
   BlockEvaluator evaluator(*ebm, slices);
   DenseRoaringEncoder out(/*java_containers=*/false);
   const size_t blocks = ebm->container_count();
-  const size_t group = std::min(blocks, kGroupBlocks);
+  const size_t group = std::max<size_t>(1, std::min(blocks, block_group_));
   std::vector<uint64_t> state(group * kBlockWords);
   std::vector<uint64_t> greater((equal ? 0 : group) * kBlockWords);
   for (size_t first = 0; first < blocks; first += group) {
@@ -253,7 +253,8 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
       evaluator.Greater(high, first, count, greater.data());
       Ops().and_not_host(state.data(), greater.data(), count * kBlockWords);
     }
-    for (size_t b = 0; b < count; ++b) out.AddBlock(ebm->key(first + b), state.data() + b * kBlockWords);
+    for (size_t b = 0; b < count; ++b)
+      out.AddBlock(ebm->key(first + b), state.data() + b * kBlockWords);
   }
   std::vector<uint8_t> bytes;
   out.Finish(&bytes);

@@ -1,9 +1,9 @@
 // Lazy reader of the code bit-slice index (Paimon's BitSliceIndexBitmap).
 //
 // Open() reads the small header only. Range and equality selections read the EBM and the bit
-// slices they need in place (RoaringView, no copy) and combine them 65536 rows at a time in
-// one pass; TopN works on deserialized roaring bitmaps. Everything loaded is cached and
-// shared read-only by later calls and threads.
+// slices they need in place (RoaringView, no copy) and combine them slice by slice over groups
+// of 65536-row blocks; TopN works on deserialized roaring bitmaps. Everything loaded is cached
+// and shared read-only by later calls and threads.
 #pragma once
 
 #include <atomic>
@@ -43,6 +43,8 @@ class CodeBsiReader {
 
   // Slices read so far, as views or as bitmaps (for tests of laziness).
   size_t LoadedSlices() const { return loaded_slices_.load(); }
+  // Row blocks CodesBetween combines per pass (tests use small groups to cover group edges).
+  void set_block_group(size_t blocks) { block_group_ = blocks > 0 ? blocks : 1; }
 
  private:
   struct Extent {
@@ -62,6 +64,7 @@ class CodeBsiReader {
   uint32_t row_count_ = 0;
   int64_t cardinality_ = 0;
   int slice_count_ = 0;
+  size_t block_group_ = 256;  // 2 MB of words per buffer
   Extent ebm_extent_{0, 0};
   std::unique_ptr<Extent[]> slice_extents_;
   LazyCell<Bitmap32> ebm_;

@@ -31,8 +31,7 @@ void Transpose64(const uint32_t* codes, int bits, uint64_t* out) {
       __m128i v1 = _mm_and_si128(_mm_srl_epi32(_mm_loadu_si128(in + 1), shift), low_byte);
       __m128i v2 = _mm_and_si128(_mm_srl_epi32(_mm_loadu_si128(in + 2), shift), low_byte);
       __m128i v3 = _mm_and_si128(_mm_srl_epi32(_mm_loadu_si128(in + 3), shift), low_byte);
-      const __m128i bytes =
-          _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
+      const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
       const int count = std::min(8, bits - 8 * b);
       for (int t = 0; t < count; ++t) {
         const __m128i moved = _mm_sll_epi16(bytes, _mm_cvtsi32_si128(7 - t));

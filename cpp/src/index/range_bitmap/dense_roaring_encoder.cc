@@ -128,7 +128,8 @@ void DenseRoaringEncoder::Finish(std::vector<uint8_t>* out) const {
     PutU32(out, kCookieRun | (static_cast<uint32_t>(n - 1) << 16));
     std::vector<uint8_t> run_flags((n + 7) / 8, 0);
     for (size_t i = 0; i < n; ++i) {
-      if (containers_[i].kind == Kind::kRun) run_flags[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+      if (containers_[i].kind == Kind::kRun)
+        run_flags[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
     }
     out->insert(out->end(), run_flags.begin(), run_flags.end());
     offsets = n >= kNoOffsetThreshold;

@@ -35,10 +35,10 @@ Result<std::unique_ptr<DictionaryReader>> DictionaryReader::Open(io::ByteSpan di
     return Bad(std::to_string(chunk_count) + " chunks for " + std::to_string(cardinality) +
                " keys");
   }
-  PFI_ASSIGN_OR_RETURN(reader->offsets_, in.ReadBytes(static_cast<size_t>(offsets_length),
-                                                      "chunk offsets"));
-  PFI_ASSIGN_OR_RETURN(reader->headers_, in.ReadBytes(static_cast<size_t>(chunks_length),
-                                                      "chunk headers"));
+  PFI_ASSIGN_OR_RETURN(reader->offsets_,
+                       in.ReadBytes(static_cast<size_t>(offsets_length), "chunk offsets"));
+  PFI_ASSIGN_OR_RETURN(reader->headers_,
+                       in.ReadBytes(static_cast<size_t>(chunks_length), "chunk headers"));
   reader->keys_ = in.Rest();
   reader->chunk_count_ = chunk_count;
   reader->chunks_.reset(new LazyCell<Chunk>[static_cast<size_t>(chunk_count)]);
@@ -72,8 +72,8 @@ Result<DictionaryReader::Chunk> DictionaryReader::ParseChunk(int32_t index) cons
     PFI_ASSIGN_OR_RETURN(io::ByteSpan head, in.ReadBytes(length, "chunk head key"));
     chunk.head = head.AsStringView();
   } else {
-    PFI_ASSIGN_OR_RETURN(io::ByteSpan head, in.ReadBytes(static_cast<size_t>(spec_.width),
-                                                         "chunk head key"));
+    PFI_ASSIGN_OR_RETURN(io::ByteSpan head,
+                         in.ReadBytes(static_cast<size_t>(spec_.width), "chunk head key"));
     chunk.head = head.AsStringView();
     chunk.head_ordered = DecodeOrdered(spec_.kind, head.data());
   }
@@ -94,8 +94,8 @@ Result<DictionaryReader::Chunk> DictionaryReader::ParseChunk(int32_t index) cons
     PFI_ASSIGN_OR_RETURN(keys_length, in.ReadI32BE("chunk keys length"));
     PFI_ASSIGN_OR_RETURN(int32_t width, in.ReadI32BE("chunk key width"));
     if (width != spec_.width || size < 0 || int64_t{size} * width > keys_length) {
-      return Bad(where + std::to_string(size) + " keys of width " + std::to_string(width) +
-                 " in " + std::to_string(keys_length) + " bytes (column keys have width " +
+      return Bad(where + std::to_string(size) + " keys of width " + std::to_string(width) + " in " +
+                 std::to_string(keys_length) + " bytes (column keys have width " +
                  std::to_string(spec_.width) + ")");
     }
   }

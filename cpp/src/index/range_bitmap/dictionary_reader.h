@@ -37,7 +37,7 @@ class DictionaryReader {
     std::string_view head;      // stored head key (a string key without its length prefix)
     uint64_t head_ordered = 0;  // fixed-width kinds
     int64_t head_code = 0;
-    int32_t size = 0;            // non-head keys
+    int32_t size = 0;               // non-head keys
     const uint8_t* area = nullptr;  // key area: fixed keys, or offsets then string keys
     int64_t offsets_length = 0;     // variable chunks: bytes of the offsets before the keys
     int64_t keys_length = 0;        // bytes of the keys
@@ -56,9 +56,9 @@ class DictionaryReader {
   KeySpec spec_;
   int64_t cardinality_;
   int32_t chunk_count_ = 0;
-  io::ByteSpan offsets_;   // chunk header offsets
-  io::ByteSpan headers_;   // chunk headers
-  io::ByteSpan keys_;      // key areas of all chunks
+  io::ByteSpan offsets_;  // chunk header offsets
+  io::ByteSpan headers_;  // chunk headers
+  io::ByteSpan keys_;     // key areas of all chunks
   std::unique_ptr<LazyCell<Chunk>[]> chunks_;
   mutable std::atomic<size_t> loaded_{0};
 };

@@ -17,8 +17,8 @@ constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 // One chunk: key `head` in the header, keys (head, head + size] in its key area.
 struct ChunkPlan {
   size_t head;
-  int32_t size = 0;        // non-head keys
-  int64_t key_bytes = 0;   // bytes of those keys (with a string's 4-byte length prefix)
+  int32_t size = 0;       // non-head keys
+  int64_t key_bytes = 0;  // bytes of those keys (with a string's 4-byte length prefix)
 };
 
 // Java's tryAdd capacity rule for one chunk of `chunk_size` bytes.

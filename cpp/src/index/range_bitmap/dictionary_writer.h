@@ -15,8 +15,8 @@ namespace pyfileindex::index::range_bitmap {
 // The distinct keys in ascending order, already in their stored form: `width` bytes each for
 // fixed-width kinds (contiguous in `fixed`), or the UTF-8 bytes of each string.
 struct SortedKeys {
-  int width = 0;                        // > 0: fixed-width keys in `fixed`
-  const uint8_t* fixed = nullptr;       // count * width bytes
+  int width = 0;                              // > 0: fixed-width keys in `fixed`
+  const uint8_t* fixed = nullptr;             // count * width bytes
   const std::string_view* strings = nullptr;  // width == 0: one view per key
   size_t count = 0;
 

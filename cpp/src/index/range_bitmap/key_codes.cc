@@ -96,7 +96,8 @@ FixedCodes<U> AssignFixedCodes(std::vector<U> keys) {
   const U min = *min_it;
   const uint64_t range = static_cast<uint64_t>(*max_it - min);
   const uint64_t dense_limit = std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t{keys.size()});
-  if (range < dense_limit && range < kDenseMaxRange) return AssignDense(std::move(keys), min, range);
+  if (range < dense_limit && range < kDenseMaxRange)
+    return AssignDense(std::move(keys), min, range);
   const int bits = 64 - __builtin_clzll(range);  // range > 0 here
   return AssignRadix(std::move(keys), min, bits);
 }

@@ -29,7 +29,8 @@ class StringKeyTable {
  public:
   static uint64_t Hash(std::string_view bytes);
   void Prefetch(uint64_t hash) const {
-    if (!slots_.empty()) __builtin_prefetch(&slots_[static_cast<size_t>(hash) & (slots_.size() - 1)]);
+    if (!slots_.empty())
+      __builtin_prefetch(&slots_[static_cast<size_t>(hash) & (slots_.size() - 1)]);
   }
   // The id of `bytes` (ids are dense, in order of first appearance); `hash` = Hash(bytes).
   uint32_t Intern(std::string_view bytes, uint64_t hash);
@@ -40,9 +41,9 @@ class StringKeyTable {
 
  private:
   struct Slot {
-    uint32_t tag = 0;      // high hash bits
+    uint32_t tag = 0;        // high hash bits
     uint32_t id_plus_1 = 0;  // 0: empty
-    uint64_t offset = 0;   // of the string in the arena
+    uint64_t offset = 0;     // of the string in the arena
   };
   // Arena entries: 4-byte length, then the bytes.
   std::string_view At(uint64_t offset) const {

@@ -27,15 +27,22 @@ Status Unsupported(const DataType& type, const std::string& why) {
 
 Result<KeySpec> KeySpecFor(const DataType& type) {
   switch (type.root) {
-    case TypeRoot::kBoolean: return Fixed(KeyKind::kBool, 1, 0);
-    case TypeRoot::kTinyInt: return Fixed(KeyKind::kInt8, 1, 0);
-    case TypeRoot::kSmallInt: return Fixed(KeyKind::kInt16, 2, 0);
+    case TypeRoot::kBoolean:
+      return Fixed(KeyKind::kBool, 1, 0);
+    case TypeRoot::kTinyInt:
+      return Fixed(KeyKind::kInt8, 1, 0);
+    case TypeRoot::kSmallInt:
+      return Fixed(KeyKind::kInt16, 2, 0);
     case TypeRoot::kInt:
     case TypeRoot::kDate:
-    case TypeRoot::kTime: return Fixed(KeyKind::kInt32, 4, k16Kb);
-    case TypeRoot::kBigInt: return Fixed(KeyKind::kInt64, 8, k16Kb);
-    case TypeRoot::kFloat: return Fixed(KeyKind::kFloat, 4, k16Kb);
-    case TypeRoot::kDouble: return Fixed(KeyKind::kDouble, 8, k16Kb);
+    case TypeRoot::kTime:
+      return Fixed(KeyKind::kInt32, 4, k16Kb);
+    case TypeRoot::kBigInt:
+      return Fixed(KeyKind::kInt64, 8, k16Kb);
+    case TypeRoot::kFloat:
+      return Fixed(KeyKind::kFloat, 4, k16Kb);
+    case TypeRoot::kDouble:
+      return Fixed(KeyKind::kDouble, 8, k16Kb);
     case TypeRoot::kDecimal: {
       if (type.precision > 18) {
         return Unsupported(type, " (DECIMAL precision must be in [0, 18])");
@@ -63,44 +70,64 @@ Result<KeySpec> KeySpecFor(const DataType& type) {
       spec.default_chunk_size = k16Kb;
       return spec;
     }
-    default: break;
+    default:
+      break;
   }
   return Unsupported(type, "");
 }
 
 uint64_t MinOrdered(KeyKind kind) {
   switch (kind) {
-    case KeyKind::kBool: return 0;
-    case KeyKind::kInt8: return OrderedFromSigned(std::numeric_limits<int8_t>::min());
-    case KeyKind::kInt16: return OrderedFromSigned(std::numeric_limits<int16_t>::min());
-    case KeyKind::kInt32: return OrderedFromSigned(std::numeric_limits<int32_t>::min());
-    case KeyKind::kInt64: return OrderedFromSigned(std::numeric_limits<int64_t>::min());
-    case KeyKind::kFloat: return OrderedFromFloatBits(static_cast<int32_t>(0xff800000u));
+    case KeyKind::kBool:
+      return 0;
+    case KeyKind::kInt8:
+      return OrderedFromSigned(std::numeric_limits<int8_t>::min());
+    case KeyKind::kInt16:
+      return OrderedFromSigned(std::numeric_limits<int16_t>::min());
+    case KeyKind::kInt32:
+      return OrderedFromSigned(std::numeric_limits<int32_t>::min());
+    case KeyKind::kInt64:
+      return OrderedFromSigned(std::numeric_limits<int64_t>::min());
+    case KeyKind::kFloat:
+      return OrderedFromFloatBits(static_cast<int32_t>(0xff800000u));
     case KeyKind::kDouble:
       return OrderedFromDoubleBits(static_cast<int64_t>(0xfff0000000000000ull));
-    case KeyKind::kString: break;
+    case KeyKind::kString:
+      break;
   }
   return 0;
 }
 
 uint64_t MaxOrdered(KeyKind kind) {
   switch (kind) {
-    case KeyKind::kBool: return 1;
-    case KeyKind::kInt8: return OrderedFromSigned(std::numeric_limits<int8_t>::max());
-    case KeyKind::kInt16: return OrderedFromSigned(std::numeric_limits<int16_t>::max());
-    case KeyKind::kInt32: return OrderedFromSigned(std::numeric_limits<int32_t>::max());
-    case KeyKind::kInt64: return OrderedFromSigned(std::numeric_limits<int64_t>::max());
-    case KeyKind::kFloat: return OrderedFromFloatBits(java::kCanonicalFloatNaNBits);
-    case KeyKind::kDouble: return OrderedFromDoubleBits(java::kCanonicalDoubleNaNBits);
-    case KeyKind::kString: break;
+    case KeyKind::kBool:
+      return 1;
+    case KeyKind::kInt8:
+      return OrderedFromSigned(std::numeric_limits<int8_t>::max());
+    case KeyKind::kInt16:
+      return OrderedFromSigned(std::numeric_limits<int16_t>::max());
+    case KeyKind::kInt32:
+      return OrderedFromSigned(std::numeric_limits<int32_t>::max());
+    case KeyKind::kInt64:
+      return OrderedFromSigned(std::numeric_limits<int64_t>::max());
+    case KeyKind::kFloat:
+      return OrderedFromFloatBits(java::kCanonicalFloatNaNBits);
+    case KeyKind::kDouble:
+      return OrderedFromDoubleBits(java::kCanonicalDoubleNaNBits);
+    case KeyKind::kString:
+      break;
   }
   return 0;
 }
 
 void EncodeOrdered(KeyKind kind, uint64_t ordered, uint8_t* out) {
   switch (kind) {
-    case KeyKind::kBool: out[0] = ordered ? 1 : 0; return;
-    case KeyKind::kInt8: out[0] = static_cast<uint8_t>(SignedFromOrdered(ordered)); return;
+    case KeyKind::kBool:
+      out[0] = ordered ? 1 : 0;
+      return;
+    case KeyKind::kInt8:
+      out[0] = static_cast<uint8_t>(SignedFromOrdered(ordered));
+      return;
     case KeyKind::kInt16:
       io::StoreU16BE(out, static_cast<uint16_t>(SignedFromOrdered(ordered)));
       return;
@@ -111,12 +138,14 @@ void EncodeOrdered(KeyKind kind, uint64_t ordered, uint8_t* out) {
       io::StoreU64BE(out, static_cast<uint64_t>(SignedFromOrdered(ordered)));
       return;
     case KeyKind::kFloat:
-      io::StoreU32BE(out, static_cast<uint32_t>(FloatBitsFromOrdered(static_cast<uint32_t>(ordered))));
+      io::StoreU32BE(out,
+                     static_cast<uint32_t>(FloatBitsFromOrdered(static_cast<uint32_t>(ordered))));
       return;
     case KeyKind::kDouble:
       io::StoreU64BE(out, static_cast<uint64_t>(DoubleBitsFromOrdered(ordered)));
       return;
-    case KeyKind::kString: return;
+    case KeyKind::kString:
+      return;
   }
 }
 
@@ -128,16 +157,19 @@ std::string FormatKey(const KeySpec& spec, const uint8_t* key, size_t size) {
       text.append(reinterpret_cast<const char*>(key), size);
       return text + "\"";
     }
-    case KeyKind::kBool: return key[0] == 1 ? "true" : "false";
+    case KeyKind::kBool:
+      return key[0] == 1 ? "true" : "false";
     case KeyKind::kFloat:
-      std::snprintf(buf, sizeof buf, "%.9g",
-                    static_cast<double>(java::IntBitsToFloat(static_cast<int32_t>(io::LoadU32BE(key)))));
+      std::snprintf(
+          buf, sizeof buf, "%.9g",
+          static_cast<double>(java::IntBitsToFloat(static_cast<int32_t>(io::LoadU32BE(key)))));
       return buf;
     case KeyKind::kDouble:
       std::snprintf(buf, sizeof buf, "%.17g",
                     java::LongBitsToDouble(static_cast<int64_t>(io::LoadU64BE(key))));
       return buf;
-    default: break;
+    default:
+      break;
   }
   const int64_t v = SignedFromOrdered(DecodeOrdered(spec.kind, key));
   if (spec.decimal && spec.decimal_scale > 0) {

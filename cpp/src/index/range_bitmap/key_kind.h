@@ -22,7 +22,7 @@ enum class KeyKind : uint8_t { kBool, kInt8, kInt16, kInt32, kInt64, kFloat, kDo
 // How values of one column type become dictionary keys.
 struct KeySpec {
   KeyKind kind = KeyKind::kInt32;
-  int width = 4;                      // bytes of a fixed-width key; 0 for strings
+  int width = 4;                       // bytes of a fixed-width key; 0 for strings
   int64_t default_chunk_size = 16384;  // Java: "16kb", or "0b" for 1- and 2-byte keys
   bool timestamp = false;              // TIMESTAMP / TIMESTAMP_LTZ (int64 keys)
   bool timestamp_micros = false;       // precision 4..6: micros(ts); else millis(ts)
@@ -82,16 +82,22 @@ uint64_t MaxOrdered(KeyKind kind);
 // way Java's KeyDeserializer reads it (BOOLEAN: byte == 1 is true, anything else false).
 inline uint64_t DecodeOrdered(KeyKind kind, const uint8_t* p) {
   switch (kind) {
-    case KeyKind::kBool: return p[0] == 1 ? 1 : 0;
-    case KeyKind::kInt8: return OrderedFromSigned(static_cast<int8_t>(p[0]));
-    case KeyKind::kInt16: return OrderedFromSigned(static_cast<int16_t>(io::LoadU16BE(p)));
-    case KeyKind::kInt32: return OrderedFromSigned(static_cast<int32_t>(io::LoadU32BE(p)));
-    case KeyKind::kInt64: return OrderedFromSigned(static_cast<int64_t>(io::LoadU64BE(p)));
+    case KeyKind::kBool:
+      return p[0] == 1 ? 1 : 0;
+    case KeyKind::kInt8:
+      return OrderedFromSigned(static_cast<int8_t>(p[0]));
+    case KeyKind::kInt16:
+      return OrderedFromSigned(static_cast<int16_t>(io::LoadU16BE(p)));
+    case KeyKind::kInt32:
+      return OrderedFromSigned(static_cast<int32_t>(io::LoadU32BE(p)));
+    case KeyKind::kInt64:
+      return OrderedFromSigned(static_cast<int64_t>(io::LoadU64BE(p)));
     case KeyKind::kFloat:
       return OrderedFromFloatBits(CanonicalFloatBits(static_cast<int32_t>(io::LoadU32BE(p))));
     case KeyKind::kDouble:
       return OrderedFromDoubleBits(CanonicalDoubleBits(static_cast<int64_t>(io::LoadU64BE(p))));
-    case KeyKind::kString: break;
+    case KeyKind::kString:
+      break;
   }
   return 0;
 }

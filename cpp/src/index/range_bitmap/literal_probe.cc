@@ -14,28 +14,39 @@ using Int128 = __int128;
 
 const char* KindName(Literal::Kind kind) {
   switch (kind) {
-    case Literal::Kind::kNull: return "NULL";
-    case Literal::Kind::kBool: return "boolean";
-    case Literal::Kind::kInt: return "integer";
-    case Literal::Kind::kDouble: return "floating-point";
-    case Literal::Kind::kString: return "string";
-    case Literal::Kind::kDecimal: return "decimal";
-    case Literal::Kind::kTimestamp: return "timestamp";
+    case Literal::Kind::kNull:
+      return "NULL";
+    case Literal::Kind::kBool:
+      return "boolean";
+    case Literal::Kind::kInt:
+      return "integer";
+    case Literal::Kind::kDouble:
+      return "floating-point";
+    case Literal::Kind::kString:
+      return "string";
+    case Literal::Kind::kDecimal:
+      return "decimal";
+    case Literal::Kind::kTimestamp:
+      return "timestamp";
   }
   return "unknown";
 }
 
 Literal::Kind ExpectedKind(const KeySpec& spec) {
   switch (spec.kind) {
-    case KeyKind::kBool: return Literal::Kind::kBool;
+    case KeyKind::kBool:
+      return Literal::Kind::kBool;
     case KeyKind::kFloat:
-    case KeyKind::kDouble: return Literal::Kind::kDouble;
-    case KeyKind::kString: return Literal::Kind::kString;
+    case KeyKind::kDouble:
+      return Literal::Kind::kDouble;
+    case KeyKind::kString:
+      return Literal::Kind::kString;
     case KeyKind::kInt64:
       if (spec.decimal) return Literal::Kind::kDecimal;
       if (spec.timestamp) return Literal::Kind::kTimestamp;
       return Literal::Kind::kInt;
-    default: return Literal::Kind::kInt;
+    default:
+      return Literal::Kind::kInt;
   }
 }
 
@@ -144,7 +155,8 @@ Result<Probe> MakeProbe(const KeySpec& spec, const DataType& type, const Literal
       p.key.bytes = literal.bytes();
       return p;
     }
-    case KeyKind::kBool: return Exact(literal.bool_value() ? 1 : 0);
+    case KeyKind::kBool:
+      return Exact(literal.bool_value() ? 1 : 0);
     case KeyKind::kInt8:
       return PlaceInteger(literal.int_value(), false, std::numeric_limits<int8_t>::min(),
                           std::numeric_limits<int8_t>::max());
@@ -154,9 +166,12 @@ Result<Probe> MakeProbe(const KeySpec& spec, const DataType& type, const Literal
     case KeyKind::kInt32:
       return PlaceInteger(literal.int_value(), false, std::numeric_limits<int32_t>::min(),
                           std::numeric_limits<int32_t>::max());
-    case KeyKind::kFloat: return PlaceFloat(literal.double_value());
-    case KeyKind::kDouble: return Exact(OrderedFromDouble(literal.double_value()));
-    case KeyKind::kInt64: break;
+    case KeyKind::kFloat:
+      return PlaceFloat(literal.double_value());
+    case KeyKind::kDouble:
+      return Exact(OrderedFromDouble(literal.double_value()));
+    case KeyKind::kInt64:
+      break;
   }
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();

@@ -50,8 +50,7 @@ Result<std::unique_ptr<RangeBitmapReader>> RangeBitmapReader::Open(const DataTyp
   PFI_ASSIGN_OR_RETURN(int32_t rows, header.ReadI32BE("row count"));
   PFI_ASSIGN_OR_RETURN(int32_t cardinality, header.ReadI32BE("cardinality"));
   if (rows < 0 || cardinality < 0 || cardinality > rows) {
-    return Bad(std::to_string(cardinality) + " distinct keys in " + std::to_string(rows) +
-               " rows");
+    return Bad(std::to_string(cardinality) + " distinct keys in " + std::to_string(rows) + " rows");
   }
   if (cardinality > 0) {
     PFI_ASSIGN_OR_RETURN(reader->min_, ReadKey(spec, &header, "min key"));
@@ -64,8 +63,8 @@ Result<std::unique_ptr<RangeBitmapReader>> RangeBitmapReader::Open(const DataTyp
   reader->row_count_ = static_cast<uint32_t>(rows);
   reader->cardinality_ = cardinality;
   PFI_ASSIGN_OR_RETURN(reader->dictionary_, DictionaryReader::Open(dictionary, spec, cardinality));
-  PFI_ASSIGN_OR_RETURN(reader->bsi_, CodeBsiReader::Open(in.Rest(), cardinality,
-                                                         static_cast<uint32_t>(rows)));
+  PFI_ASSIGN_OR_RETURN(reader->bsi_,
+                       CodeBsiReader::Open(in.Rest(), cardinality, static_cast<uint32_t>(rows)));
   return reader;
 }
 
@@ -108,21 +107,22 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
       PFI_RETURN_NOT_OK(Arity(leaf, 1));
       PFI_ASSIGN_OR_RETURN(Probe p, ProbeOf(leaf.literals[0]));
       switch (leaf.op) {
-        case PredicateOp::kEqual: return EqProbe(p);
+        case PredicateOp::kEqual:
+          return EqProbe(p);
         case PredicateOp::kNotEqual: {
           PFI_ASSIGN_OR_RETURN(Bitmap32 equal, EqProbe(p));
           PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
           rows -= equal;
           return rows;
         }
-        default: break;
+        default:
+          break;
       }
       if (cardinality_ <= 0) return Bitmap32();
       switch (leaf.op) {
         case PredicateOp::kLessThan:
         case PredicateOp::kLessOrEqual: {
-          PFI_ASSIGN_OR_RETURN(int64_t last,
-                               LastCodeBelow(p, leaf.op == PredicateOp::kLessThan));
+          PFI_ASSIGN_OR_RETURN(int64_t last, LastCodeBelow(p, leaf.op == PredicateOp::kLessThan));
           return CodesBetween(0, last);
         }
         default: {
@@ -164,7 +164,8 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
       return CodesBetween(first, last);
     }
     case PredicateOp::kAnd:
-    case PredicateOp::kOr: break;
+    case PredicateOp::kOr:
+      break;
   }
   return Status::InvalidArgument(std::string("range-bitmap: ") + PredicateOpName(leaf.op) +
                                  " is not a leaf predicate");

@@ -20,34 +20,52 @@ constexpr uint64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java's in
 
 const char* PhysicalName(Physical p) {
   switch (p) {
-    case Physical::kBool: return "bool";
-    case Physical::kInt8: return "int8";
-    case Physical::kInt16: return "int16";
-    case Physical::kInt32: return "int32";
-    case Physical::kInt64: return "int64";
-    case Physical::kFloat: return "float";
-    case Physical::kDouble: return "double";
-    case Physical::kDecimal: return "decimal64";
-    case Physical::kDecimal128: return "decimal128";
-    case Physical::kTimestamp: return "timestamp";
-    case Physical::kBytes: return "bytes";
+    case Physical::kBool:
+      return "bool";
+    case Physical::kInt8:
+      return "int8";
+    case Physical::kInt16:
+      return "int16";
+    case Physical::kInt32:
+      return "int32";
+    case Physical::kInt64:
+      return "int64";
+    case Physical::kFloat:
+      return "float";
+    case Physical::kDouble:
+      return "double";
+    case Physical::kDecimal:
+      return "decimal64";
+    case Physical::kDecimal128:
+      return "decimal128";
+    case Physical::kTimestamp:
+      return "timestamp";
+    case Physical::kBytes:
+      return "bytes";
   }
   return "unknown";
 }
 
 Physical ExpectedPhysical(const KeySpec& spec) {
   switch (spec.kind) {
-    case KeyKind::kBool: return Physical::kBool;
-    case KeyKind::kInt8: return Physical::kInt8;
-    case KeyKind::kInt16: return Physical::kInt16;
-    case KeyKind::kInt32: return Physical::kInt32;
+    case KeyKind::kBool:
+      return Physical::kBool;
+    case KeyKind::kInt8:
+      return Physical::kInt8;
+    case KeyKind::kInt16:
+      return Physical::kInt16;
+    case KeyKind::kInt32:
+      return Physical::kInt32;
     case KeyKind::kInt64:
       if (spec.decimal) return Physical::kDecimal;
       if (spec.timestamp) return Physical::kTimestamp;
       return Physical::kInt64;
-    case KeyKind::kFloat: return Physical::kFloat;
-    case KeyKind::kDouble: return Physical::kDouble;
-    case KeyKind::kString: return Physical::kBytes;
+    case KeyKind::kFloat:
+      return Physical::kFloat;
+    case KeyKind::kDouble:
+      return Physical::kDouble;
+    case KeyKind::kString:
+      return Physical::kBytes;
   }
   return Physical::kInt32;
 }
@@ -138,10 +156,12 @@ Status RangeBitmapWriter::AppendKeys(const ColumnBatch& batch) {
       AppendMapped<uint8_t>(batch, &keys32_, [](uint8_t v) { return uint32_t{v != 0}; });
       return Status::OK();
     case KeyKind::kInt8:
-      AppendMapped<int8_t>(batch, &keys32_, [](int8_t v) { return uint32_t(int32_t{v}) ^ 0x80000000u; });
+      AppendMapped<int8_t>(batch, &keys32_,
+                           [](int8_t v) { return uint32_t(int32_t{v}) ^ 0x80000000u; });
       return Status::OK();
     case KeyKind::kInt16:
-      AppendMapped<int16_t>(batch, &keys32_, [](int16_t v) { return uint32_t(int32_t{v}) ^ 0x80000000u; });
+      AppendMapped<int16_t>(batch, &keys32_,
+                            [](int16_t v) { return uint32_t(int32_t{v}) ^ 0x80000000u; });
       return Status::OK();
     case KeyKind::kInt32:
       AppendMapped<int32_t>(batch, &keys32_, [](int32_t v) { return uint32_t(v) ^ 0x80000000u; });
@@ -216,7 +236,8 @@ Status RangeBitmapWriter::AppendKeys(const ColumnBatch& batch) {
           string_ids_.push_back(strings_.Intern(strings[i], hashes[i - begin]));
         }
       }
-      if (too_long) return Status::InvalidArgument("range-bitmap: a string longer than 2^31-5 bytes");
+      if (too_long)
+        return Status::InvalidArgument("range-bitmap: a string longer than 2^31-5 bytes");
       return Status::OK();
     }
   }
