@@ -104,6 +104,8 @@ cdef extern from "pyfileindex/literal.h" namespace "pyfileindex" nogil:
         @staticmethod
         Literal Decimal(int64_t unscaled, int32_t scale)
         @staticmethod
+        Literal Decimal128(int64_t unscaled_high, uint64_t unscaled_low, int32_t scale)
+        @staticmethod
         Literal Timestamp(int64_t epoch_millis, int32_t nano_of_milli)
 
 cdef extern from "pyfileindex/predicate.h" namespace "pyfileindex" nogil:
@@ -279,6 +281,8 @@ _EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 _EPOCH_DATE = _dt.date(1970, 1, 1)
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
+_UINT64_MASK = (1 << 64) - 1
+_DECIMAL_UNSCALED_LIMIT = 10 ** 38
 
 
 cdef Literal _timestamp_from_nanos(object nanos) except *:
@@ -286,6 +290,29 @@ cdef Literal _timestamp_from_nanos(object nanos) except *:
     if not (_INT64_MIN <= millis <= _INT64_MAX):
         raise FileIndexError(f"timestamp literal out of range: {nanos} ns")
     return Literal.Timestamp(millis, nano_of_milli)
+
+
+cdef Literal _decimal_literal(object value) except *:
+    """A decimal.Decimal -> unscaled 128-bit integer and scale, as Paimon's Decimal holds it."""
+    if not value.is_finite():
+        raise FileIndexError(f"decimal literal {value} is not finite")
+    sign, digits, exponent = value.as_tuple()
+    unscaled = int("".join(map(str, digits)) or "0")
+    scale = -exponent
+    while scale > 0 and unscaled and unscaled % 10 == 0:  # 1.50 == 1.5: fewer digits to hold
+        unscaled //= 10
+        scale -= 1
+    if scale < 0:
+        unscaled *= 10 ** -scale
+        scale = 0
+    if unscaled >= _DECIMAL_UNSCALED_LIMIT:
+        raise FileIndexError(
+            f"decimal literal {value} needs more than 38 digits (DECIMAL's largest precision)")
+    if scale > 0x7FFFFFFF:
+        raise FileIndexError(f"decimal literal {value}: scale {scale} does not fit 32 bits")
+    if sign:
+        unscaled = -unscaled
+    return Literal.Decimal128(unscaled >> 64, unscaled & _UINT64_MASK, scale)
 
 
 cdef Literal _literal(object value) except *:
@@ -306,18 +333,7 @@ cdef Literal _literal(object value) except *:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return Literal.String(bytes(value))
     if isinstance(value, _decimal.Decimal):
-        if not value.is_finite():
-            raise FileIndexError(f"decimal literal {value} is not finite")
-        sign, digits, exponent = value.as_tuple()
-        unscaled = int("".join(map(str, digits)) or "0")
-        if exponent > 0:
-            unscaled *= 10 ** exponent
-            exponent = 0
-        if sign:
-            unscaled = -unscaled
-        if not (_INT64_MIN <= unscaled <= _INT64_MAX):
-            raise FileIndexError(f"decimal literal {value} has more than 18 digits")
-        return Literal.Decimal(unscaled, -exponent)
+        return _decimal_literal(value)
     if isinstance(value, _np.datetime64):
         unit = _np.datetime_data(value.dtype)[0]
         if _np.isnat(value):

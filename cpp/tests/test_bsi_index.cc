@@ -587,6 +587,11 @@ Int128 Pow10(int e) {
   return p;
 }
 
+Literal WideDecimal(Int128 unscaled, int scale) {
+  const auto bits = static_cast<unsigned __int128>(unscaled);
+  return Literal::Decimal128(static_cast<int64_t>(bits >> 64), static_cast<uint64_t>(bits), scale);
+}
+
 TEST(BsiRandomTest, DecimalsOfSeveralPrecisionsAndScales) {
   std::mt19937_64 rng(22);
   const size_t n = 300;
@@ -644,6 +649,17 @@ TEST(BsiRandomTest, DecimalsOfSeveralPrecisionsAndScales) {
       if (fine_scale - coarse <= 36) {
         probes.push_back({Literal::Decimal(raw, coarse), Int128(raw) * Pow10(fine_scale - coarse)});
       }
+    }
+    // Unscaled values beyond a long: a stored value written at scale 18 (equal to it), and
+    // values beyond every key at the column's scale.
+    for (int i = 0; i < 10; ++i) {
+      const Int128 stored = unscaled[rng() % n] * Pow10(fine_scale - spec.scale);
+      probes.push_back({WideDecimal(stored, fine_scale), stored});
+      probes.push_back({WideDecimal(stored + 1, fine_scale), stored + 1});
+    }
+    for (int64_t sign : {1, -1}) {
+      const Int128 beyond = sign * (Pow10(19) + static_cast<Int128>(rng() % 1000));
+      probes.push_back({WideDecimal(beyond, spec.scale), beyond * Pow10(fine_scale - spec.scale)});
     }
     // Far outside every key: the multiplication to the column scale overflows a long.
     if (spec.scale >= 2) {

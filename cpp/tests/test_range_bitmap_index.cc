@@ -1408,6 +1408,23 @@ TEST(RangeBitmapLiteralTest, LiteralsBetweenKeysAreExact) {
             std::vector<uint32_t>({}));
   EXPECT_EQ(*Ask(*d_reader, PredicateOp::kLessThan, {Literal::Decimal(-1495, 3)}),
             std::vector<uint32_t>({2}));
+
+  // Unscaled literals beyond a long: 1.51 at scale 30 (151 * 10^28), and 10^25 at scale 0.
+  const auto wide = [](unsigned __int128 bits, int32_t scale) {
+    return Literal::Decimal128(static_cast<int64_t>(bits >> 64), static_cast<uint64_t>(bits),
+                               scale);
+  };
+  unsigned __int128 p28 = 1;
+  for (int i = 0; i < 28; ++i) p28 *= 10;
+  EXPECT_EQ(*Ask(*d_reader, PredicateOp::kEqual, {wide(151 * p28, 30)}),
+            std::vector<uint32_t>({1}));
+  EXPECT_EQ(*Ask(*d_reader, PredicateOp::kLessThan, {wide(151 * p28 + 1, 30)}),
+            std::vector<uint32_t>({0, 1, 2}));
+  EXPECT_EQ(*Ask(*d_reader, PredicateOp::kLessThan, {wide(p28 * 1000, 0)}),
+            std::vector<uint32_t>({0, 1, 2}));
+  EXPECT_TRUE(Ask(*d_reader, PredicateOp::kLessThan, {wide(-p28 * 1000, 0)})->empty());
+  EXPECT_EQ(Literal::Decimal128(-1, static_cast<uint64_t>(-5), 2).ToString(), "-5E-2");
+  EXPECT_EQ(wide(p28 * 1000, 0).ToString(), "10000000000000000000000000000000E-0");
 }
 
 TEST(RangeBitmapLiteralTest, NullLiteralsRemain) {

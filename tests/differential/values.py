@@ -105,6 +105,29 @@ def java_string_hash(text: str) -> int:
     return h - (1 << 32) if h >= 1 << 31 else h
 
 
+def java_bucket_mates(count: int, capacity: int, prefix: str = "c") -> List[str]:
+    """Column names with pairwise different String.hashCode that share one bucket of a
+    `capacity`-slot HashMap keyed by FileIndexOptions.Column (hash of [name, null, false]):
+    enough of them make Java treeify that bin, ordered by hash alone (no tie-break)."""
+    def bucket(name: str) -> int:
+        h = (31 * (31 * (31 + java_string_hash(name)) + 0) + 1237) & _M32
+        return (h ^ (h >> 16)) & (capacity - 1)
+    by_bucket: dict = {}
+    hashes: set = set()
+    number = 0
+    while True:
+        name = f"{prefix}{number}"
+        number += 1
+        h = java_string_hash(name)
+        if h in hashes:
+            continue
+        hashes.add(h)
+        mates = by_bucket.setdefault(bucket(name), [])
+        mates.append(name)
+        if len(mates) == count:
+            return mates
+
+
 def java_hash_twins(count: int) -> List[str]:
     """Column names with equal String.hashCode ("Aa" == "BB", concatenations too)."""
     names = [""]

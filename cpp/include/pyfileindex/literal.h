@@ -23,7 +23,7 @@ class PYFILEINDEX_EXPORT Literal {
     kInt,        ///< TINYINT..BIGINT, DATE (days since epoch), TIME (millis of day)
     kDouble,     ///< FLOAT, DOUBLE
     kString,     ///< CHAR/VARCHAR as UTF-8 bytes, BINARY/VARBINARY as raw bytes
-    kDecimal,    ///< DECIMAL: unscaled * 10^-scale
+    kDecimal,    ///< DECIMAL: unscaled * 10^-scale, unscaled a signed 128-bit integer
     kTimestamp,  ///< TIMESTAMP[_LTZ]: epoch millis + nanos of that milli (0..999999), as Paimon
   };
 
@@ -55,11 +55,17 @@ class PYFILEINDEX_EXPORT Literal {
     l.bytes_ = std::move(bytes);
     return l;
   }
-  /// DECIMAL unscaled * 10^-scale; `unscaled` must fit a signed 64-bit integer (DECIMAL
-  /// precision <= 18 is all any index reads).
+  /// DECIMAL unscaled * 10^-scale, for an unscaled value that fits a signed 64-bit integer.
   static Literal Decimal(int64_t unscaled, int32_t scale) {
+    return Decimal128(unscaled < 0 ? -1 : 0, static_cast<uint64_t>(unscaled), scale);
+  }
+  /// DECIMAL unscaled * 10^-scale for any unscaled value of DECIMAL(38): the signed 128-bit
+  /// two's complement integer high * 2^64 + low. Such literals reach columns whose values fit
+  /// a long too (and are then beyond every stored value).
+  static Literal Decimal128(int64_t unscaled_high, uint64_t unscaled_low, int32_t scale) {
     Literal l(Kind::kDecimal);
-    l.int_ = unscaled;
+    l.int_ = static_cast<int64_t>(unscaled_low);
+    l.high_ = unscaled_high;
     l.scale_ = scale;
     return l;
   }
@@ -76,7 +82,12 @@ class PYFILEINDEX_EXPORT Literal {
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::kNull; }
   bool bool_value() const { return int_ != 0; }  ///< kBool
-  int64_t int_value() const { return int_; }  ///< kInt, kDecimal (unscaled), kTimestamp (millis)
+  int64_t int_value() const { return int_; }  ///< kInt, kTimestamp (millis)
+  /// kDecimal: the unscaled value's high and low 64 bits (two's complement), and whether it
+  /// fits a signed 64-bit integer (then int_value() is the unscaled value).
+  int64_t unscaled_high() const { return high_; }
+  uint64_t unscaled_low() const { return static_cast<uint64_t>(int_); }
+  bool unscaled_fits_int64() const { return high_ == (int_ < 0 ? -1 : 0); }
   double double_value() const { return double_; }  ///< kDouble
   std::string_view bytes() const { return bytes_; }  ///< kString (valid while *this lives)
   int32_t scale() const { return scale_; }  ///< kDecimal
@@ -90,6 +101,7 @@ class PYFILEINDEX_EXPORT Literal {
 
   Kind kind_ = Kind::kNull;
   int64_t int_ = 0;
+  int64_t high_ = 0;  // kDecimal: high 64 bits of the unscaled value
   double double_ = 0;
   int32_t scale_ = 0;
   int32_t nano_of_milli_ = 0;

@@ -4,6 +4,23 @@
 #include <cstdio>
 
 namespace pyfileindex {
+namespace {
+
+// The decimal digits of the 128-bit two's complement integer high * 2^64 + low.
+std::string UnscaledText(int64_t high, int64_t low) {
+  const auto bits = (static_cast<unsigned __int128>(static_cast<uint64_t>(high)) << 64) |
+                    static_cast<uint64_t>(low);
+  const bool negative = high < 0;
+  unsigned __int128 magnitude = negative ? ~bits + 1 : bits;
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    magnitude /= 10;
+  } while (magnitude != 0);
+  return negative ? "-" + digits : digits;
+}
+
+}  // namespace
 
 const char* PredicateOpName(PredicateOp op) {
   switch (op) {
@@ -34,7 +51,7 @@ std::string Literal::ToString() const {
       std::snprintf(buf, sizeof(buf), "%.17g", double_);
       return buf;
     case Kind::kString: return "'" + bytes_ + "'";
-    case Kind::kDecimal: return std::to_string(int_) + "E-" + std::to_string(scale_);
+    case Kind::kDecimal: return UnscaledText(high_, int_) + "E-" + std::to_string(scale_);
     case Kind::kTimestamp:
       std::snprintf(buf, sizeof(buf), "TIMESTAMP(%" PRId64 " ms + %d ns)", int_, nano_of_milli_);
       return buf;

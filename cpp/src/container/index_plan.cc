@@ -47,7 +47,11 @@ int32_t ColumnKeyHash(const ColumnKey& c) {
   return static_cast<int32_t>(h);
 }
 
-// Column is not Comparable in Java; a tree bin of >= 8 colliding columns never occurs.
+// Orders Columns with equal hash codes inside a tree bin. Java's Column is not Comparable, so
+// there Java breaks ties by System.identityHashCode: nine or more declared columns whose names
+// share String.hashCode, in a map of >= 64 slots, are ordered differently from run to run of a
+// JVM, and no emulation can follow (docs/DIFFERENCES.md). Any fixed order is as good; this
+// one is at least stable.
 int ColumnKeyCompare(const ColumnKey& a, const ColumnKey& b) {
   int c = JavaStringCompare(a.name, b.name);
   if (c != 0) return c;

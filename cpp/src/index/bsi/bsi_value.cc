@@ -4,10 +4,13 @@
 #include <limits>
 #include <string>
 
+#include "types/decimal_scale.h"
+
 namespace pyfileindex::index::bsi {
 namespace {
 
 constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
+constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
 
 Status WrongPhysical(const DataType& type, const column::ColumnBatch& batch) {
   return Status::InvalidArgument("bsi: a column of type " + type.ToString() +
@@ -28,38 +31,6 @@ LiteralKey Outside(bool above) {
   LiteralKey key;
   key.position = above ? LiteralKey::Position::kAboveAll : LiteralKey::Position::kBelowAll;
   return key;
-}
-
-// unscaled * 10^-from_scale expressed in units of 10^-to_scale, on the key axis.
-LiteralKey RescaleDecimal(int64_t unscaled, int32_t from_scale, int32_t to_scale) {
-  int64_t diff = static_cast<int64_t>(to_scale) - from_scale;
-  if (diff >= 0) {
-    // Multiply: exact unless it leaves the long range (then beyond every stored key).
-    int64_t value = unscaled;
-    for (int64_t i = 0; i < diff && value != 0; ++i) {
-      if (__builtin_mul_overflow(value, int64_t{10}, &value)) return Outside(unscaled > 0);
-    }
-    return At(value, true);
-  }
-  // Divide by 10^-diff with floor; exact when nothing is lost.
-  __int128 value = unscaled;
-  __int128 divisor = 1;
-  bool divisor_exceeds = false;
-  for (int64_t i = 0; i < -diff; ++i) {
-    divisor *= 10;
-    if (divisor > static_cast<__int128>(kLongMax) * 10) {  // already beyond any |unscaled|
-      divisor_exceeds = true;
-      break;
-    }
-  }
-  if (divisor_exceeds) {
-    if (unscaled == 0) return At(0, true);
-    return At(unscaled > 0 ? 0 : -1, false);
-  }
-  __int128 quotient = value / divisor;
-  const __int128 remainder = value % divisor;
-  if (remainder != 0 && value < 0) --quotient;  // floor, not truncation
-  return At(static_cast<int64_t>(quotient), remainder == 0);
 }
 
 }  // namespace
@@ -102,9 +73,14 @@ Result<LiteralKey> MapLiteral(const DataType& type, const BsiKeyType& key_type,
       // outside TINYINT's range still compares exactly with the stored values.
       if (literal.kind() != Literal::Kind::kInt) return wrong_kind();
       return At(literal.int_value(), true);
-    case BsiKeyType::Unit::kDecimal:
+    case BsiKeyType::Unit::kDecimal: {
       if (literal.kind() != Literal::Kind::kDecimal) return wrong_kind();
-      return RescaleDecimal(literal.int_value(), literal.scale(), key_type.decimal_scale);
+      const types::ScaledDecimal scaled = types::Rescale(
+          types::UnscaledValue(literal), literal.scale(), key_type.decimal_scale);
+      if (scaled.floor > kLongMax) return Outside(true);
+      if (scaled.floor < kLongMin) return Outside(false);  // value < floor + 1 <= kLongMin
+      return At(static_cast<int64_t>(scaled.floor), !scaled.fraction);
+    }
     case BsiKeyType::Unit::kMillis:
     case BsiKeyType::Unit::kMicros: {
       if (literal.kind() != Literal::Kind::kTimestamp) return wrong_kind();

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "java/hash_codes.h"
+#include "types/decimal_scale.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -79,45 +80,6 @@ Probe PlaceInteger(Int128 floor, bool fraction, int64_t min, int64_t max) {
   return Gap(true, OrderedFromSigned(lo), true, OrderedFromSigned(lo + 1));
 }
 
-Int128 Pow10(int exponent) {  // exponent in [0, 38]
-  Int128 v = 1;
-  for (int i = 0; i < exponent; ++i) v *= 10;
-  return v;
-}
-
-// unscaled * 10^-literal_scale expressed at `column_scale`: floor and whether a fraction is left.
-void Rescale(int64_t unscaled, int32_t literal_scale, int32_t column_scale, Int128* floor,
-             bool* fraction) {
-  const int64_t shift = int64_t{column_scale} - literal_scale;
-  *fraction = false;
-  if (unscaled == 0) {
-    *floor = 0;
-    return;
-  }
-  if (shift >= 0) {
-    // |unscaled| < 2^63 and any |key| < 2^63: past 10^19 the literal is beyond every key.
-    if (shift > 19) {
-      *floor = unscaled < 0 ? -Pow10(38) : Pow10(38);
-    } else {
-      *floor = Int128{unscaled} * Pow10(static_cast<int>(shift));
-    }
-    return;
-  }
-  if (-shift > 38) {
-    *floor = unscaled < 0 ? -1 : 0;
-    *fraction = true;
-    return;
-  }
-  const Int128 divisor = Pow10(static_cast<int>(-shift));
-  Int128 q = Int128{unscaled} / divisor;
-  const Int128 r = Int128{unscaled} % divisor;
-  if (r != 0) {
-    *fraction = true;
-    if (unscaled < 0) q -= 1;  // floor towards -infinity
-  }
-  *floor = q;
-}
-
 Probe PlaceFloat(double d) {
   if (std::isnan(d)) return Exact(OrderedFromFloatBits(java::kCanonicalFloatNaNBits));
   const float f = static_cast<float>(d);
@@ -176,10 +138,9 @@ Result<Probe> MakeProbe(const KeySpec& spec, const DataType& type, const Literal
   constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   if (spec.decimal) {
-    Int128 floor;
-    bool fraction;
-    Rescale(literal.int_value(), literal.scale(), spec.decimal_scale, &floor, &fraction);
-    return PlaceInteger(floor, fraction, kMin, kMax);
+    const types::ScaledDecimal scaled =
+        types::Rescale(types::UnscaledValue(literal), literal.scale(), spec.decimal_scale);
+    return PlaceInteger(scaled.floor, scaled.fraction, kMin, kMax);
   }
   if (spec.timestamp) {
     const int32_t nanos = literal.nano_of_milli();
