@@ -1,4 +1,5 @@
 // FileIndexWriter: the table options' index writers over one data file, packed into a container.
+#include <algorithm>
 #include <cstring>
 
 #include "api/boundary.h"
@@ -145,7 +146,27 @@ class ContainerWriter final : public FileIndexWriter {
     return std::optional<std::vector<uint8_t>>(std::move(bytes));
   }
 
+  // Flat arrays are handed to the index writers in slices of this many rows: a conversion
+  // that materializes per-row data (string views, timestamp keys) then stays cache-sized
+  // instead of growing with the caller's batch (10M rows of strings would take 160 MB).
+  static constexpr int64_t kSliceRows = 1 << 16;
+
   Status WriteIndex(size_t i, const ArrowSchema& schema, const ArrowArray& array) {
+    const bool sliceable = !plan_.indexes[i].map_key && schema.dictionary == nullptr &&
+                           array.n_children == 0 && array.length > kSliceRows;
+    if (!sliceable) return WriteIndexSlice(i, schema, array);
+    for (int64_t begin = 0; begin < array.length; begin += kSliceRows) {
+      ArrowArray slice = array;  // shallow: the same buffers, a window of rows
+      slice.offset = array.offset + begin;
+      slice.length = std::min(kSliceRows, array.length - begin);
+      slice.null_count = array.null_count == 0 ? 0 : -1;  // -1: unknown, validity is read
+      slice.release = nullptr;  // not ours to release
+      PFI_RETURN_NOT_OK(WriteIndexSlice(i, schema, slice));
+    }
+    return Status::OK();
+  }
+
+  Status WriteIndexSlice(size_t i, const ArrowSchema& schema, const ArrowArray& array) {
     const container::PlannedIndex& planned = plan_.indexes[i];
     const Field& field = fields_[planned.field_index];
     Status status;

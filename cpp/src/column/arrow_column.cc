@@ -42,6 +42,18 @@ Status RequireBuffers(const ArrowArray& array, int64_t n, const char* what) {
   return Status::OK();
 }
 
+int64_t CountNulls(const ColumnBatch& batch) {
+  int64_t valid = 0;
+  int64_t i = 0;
+  // Bit by bit up to a byte boundary, then whole bytes, then the tail.
+  for (; i < batch.length && ((batch.validity_offset + i) & 7) != 0; ++i) valid += batch.IsValid(i);
+  for (; i + 8 <= batch.length; i += 8) {
+    valid += __builtin_popcount(batch.validity[(batch.validity_offset + i) >> 3]);
+  }
+  for (; i < batch.length; ++i) valid += batch.IsValid(i);
+  return batch.length - valid;
+}
+
 void SetValidity(const ArrowArray& array, ColumnBatch* batch) {
   batch->length = array.length;
   batch->null_count = array.null_count;
@@ -50,6 +62,10 @@ void SetValidity(const ArrowArray& array, ColumnBatch* batch) {
                         : nullptr;
   batch->validity_offset = array.offset;
   if (array.null_count == 0) batch->validity = nullptr;
+  if (array.null_count < 0) {  // Arrow's "unknown": count, writers rely on an exact count
+    batch->null_count = batch->validity == nullptr ? 0 : CountNulls(*batch);
+    if (batch->null_count == 0) batch->validity = nullptr;
+  }
 }
 
 // Integer input of any width, checked into the target width (a user convenience: pyarrow

@@ -102,7 +102,8 @@ template <typename KeyAt>
 void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int64_t n,
                                    KeyAt key_at) {
   NumericKeyDictionary& dict = *numeric_;
-  const uint32_t first_row = static_cast<uint32_t>(row_count_ + begin);
+  ids_.resize(static_cast<size_t>(n));
+  uint32_t* ids = ids_.data();
   if (batch.validity == nullptr || batch.null_count == 0) {
     int64_t i = 0;
     if (dict.IsLarge()) {
@@ -110,36 +111,80 @@ void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int6
       constexpr int64_t kAhead = 16;
       for (; i + kAhead < n; ++i) {
         dict.Prefetch(key_at(begin + i + kAhead));
-        rows_.Append(dict.Intern(key_at(begin + i)), first_row + static_cast<uint32_t>(i));
+        ids[i] = dict.Intern(key_at(begin + i));
       }
     }
-    for (; i < n; ++i) {
-      rows_.Append(dict.Intern(key_at(begin + i)), first_row + static_cast<uint32_t>(i));
-    }
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t row = first_row + static_cast<uint32_t>(i);
-    if (batch.IsValid(begin + i)) {
-      rows_.Append(dict.Intern(key_at(begin + i)), row);
-    } else {
-      nulls_.Append(row);
+    for (; i < n; ++i) ids[i] = dict.Intern(key_at(begin + i));
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      ids[i] = batch.IsValid(begin + i) ? dict.Intern(key_at(begin + i)) : kNullId;
     }
   }
+  Distribute(static_cast<uint32_t>(row_count_ + begin), n);
 }
 
 void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int64_t n) {
   StringKeyDictionary& dict = *strings_;
   const std::string_view* values = batch.strings;
   const bool check_nulls = !(batch.validity == nullptr || batch.null_count == 0);
-  const uint32_t first_row = static_cast<uint32_t>(row_count_ + begin);
-  for (int64_t i = 0; i < n; ++i) {
-    const uint32_t row = first_row + static_cast<uint32_t>(i);
-    if (!check_nulls || batch.IsValid(begin + i)) {
-      rows_.Append(dict.Intern(values[begin + i]), row);
-    } else {
-      nulls_.Append(row);
+  ids_.resize(static_cast<size_t>(n));
+  uint32_t* ids = ids_.data();
+  if (dict.IsLarge()) {
+    // Hash the chunk first, so the table slot of a key 16 rows ahead can be prefetched.
+    hashes_.resize(static_cast<size_t>(n));
+    uint64_t* hashes = hashes_.data();
+    for (int64_t i = 0; i < n; ++i) hashes[i] = StringKeyDictionary::HashBytes(values[begin + i]);
+    constexpr int64_t kAhead = 16;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) dict.Prefetch(hashes[i + kAhead]);
+      ids[i] = !check_nulls || batch.IsValid(begin + i) ? dict.Intern(values[begin + i], hashes[i])
+                                                        : kNullId;
     }
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      ids[i] = !check_nulls || batch.IsValid(begin + i) ? dict.Intern(values[begin + i]) : kNullId;
+    }
+  }
+  Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+}
+
+void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
+  const uint32_t* ids = ids_.data();
+  const size_t key_count = keys().size();
+  rows_.Resize(key_count);
+  if (key_count > kGroupedMaxKeys) {
+    // Many keys: most get a row or two per chunk, grouping would not pay.
+    for (int64_t i = 0; i < n; ++i) {
+      const uint32_t row = first_row + static_cast<uint32_t>(i);
+      if (ids[i] == kNullId) {
+        nulls_.Append(row);
+      } else {
+        rows_[ids[i]].Append(row);
+      }
+    }
+    return;
+  }
+  // Few keys: a counting sort groups the chunk's rows by key (slot key_count: the nulls), so
+  // each key's list grows by one copy per chunk instead of a scattered store per row.
+  const size_t groups = key_count + 1;
+  group_starts_.assign(groups + 1, 0);
+  uint32_t* starts = group_starts_.data();
+  for (int64_t i = 0; i < n; ++i) {
+    ++starts[(ids[i] == kNullId ? key_count : ids[i]) + 1];
+  }
+  for (size_t g = 0; g < groups; ++g) starts[g + 1] += starts[g];
+  grouped_rows_.resize(static_cast<size_t>(n));
+  group_fill_.assign(starts, starts + groups);
+  uint32_t* fill = group_fill_.data();
+  uint32_t* grouped = grouped_rows_.data();
+  for (int64_t i = 0; i < n; ++i) {
+    grouped[fill[ids[i] == kNullId ? key_count : ids[i]]++] = first_row + static_cast<uint32_t>(i);
+  }
+  for (size_t g = 0; g < groups; ++g) {
+    const uint32_t count = starts[g + 1] - starts[g];
+    if (count == 0) continue;
+    RowList& list = g == key_count ? nulls_ : rows_[static_cast<uint32_t>(g)];
+    list.AppendMany(grouped + starts[g], count);
   }
 }
 

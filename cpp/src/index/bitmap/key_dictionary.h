@@ -104,8 +104,9 @@ class StringKeyDictionary final : public WriterKeys {
   StringKeyDictionary(const StringKeyDictionary&) = delete;
   StringKeyDictionary& operator=(const StringKeyDictionary&) = delete;
 
-  uint32_t Intern(std::string_view bytes) {
-    const uint64_t h = HashBytes(bytes);
+  uint32_t Intern(std::string_view bytes) { return Intern(bytes, HashBytes(bytes)); }
+  // `h` must be HashBytes(bytes) (callers hash ahead to prefetch).
+  uint32_t Intern(std::string_view bytes, uint64_t h) {
     size_t slot = static_cast<size_t>(h >> shift_);
     for (;;) {
       const Slot& s = slots_[slot];
@@ -117,6 +118,10 @@ class StringKeyDictionary final : public WriterKeys {
       slot = (slot + 1) & mask_;
     }
   }
+
+  // As NumericKeyDictionary's: prefetch by the HashBytes of a key a few rows ahead.
+  bool IsLarge() const { return slots_.size() > (size_t{1} << 16); }
+  void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[static_cast<size_t>(h >> shift_)]); }
 
   KeyKind kind() const override { return KeyKind::kString; }
   size_t size() const override { return offsets_.size() - 1; }

@@ -1,6 +1,7 @@
 #include "index/bitmap/row_sets.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <utility>
 
@@ -64,6 +65,43 @@ void RowList::AppendSlow(uint32_t row) {
     capacity_ = grown;
   }
   heap_[size_++] = row;
+}
+
+void RowList::Reserve(uint32_t rows) {
+  if (capacity_ >= rows) return;
+  uint32_t grown = capacity_ == 0 ? kFirstCapacity : capacity_;
+  while (grown < rows) grown *= 2;
+  if (capacity_ == 0) {
+    const bool has_inline = size_ == 1;
+    const uint32_t first = inline_row_;
+    uint32_t* fresh = static_cast<uint32_t*>(std::malloc(size_t{grown} * sizeof(uint32_t)));
+    if (fresh == nullptr) throw std::bad_alloc();
+    if (has_inline) fresh[0] = first;
+    heap_ = fresh;
+  } else {
+    void* bigger = std::realloc(heap_, size_t{grown} * sizeof(uint32_t));
+    if (bigger == nullptr) throw std::bad_alloc();
+    heap_ = static_cast<uint32_t*>(bigger);
+  }
+  capacity_ = grown;
+}
+
+void RowList::AppendMany(const uint32_t* rows, uint32_t count) {
+  if (count <= 1) {
+    if (count == 1) Append(rows[0]);
+    return;
+  }
+  if (uint64_t{size_} + count > kFlushRows) {
+    // A frequent key: the pending rows and these go into the bitmap, as AppendSlow does.
+    if (!flushed_) flushed_ = std::make_unique<roaring::Bitmap32>();
+    if (size_ > 0) flushed_->AddMany(capacity_ == 0 ? &inline_row_ : heap_, size_);
+    size_ = 0;
+    flushed_->AddMany(rows, count);
+    return;
+  }
+  Reserve(size_ + count);
+  std::memcpy(heap_ + size_, rows, size_t{count} * sizeof(uint32_t));
+  size_ += count;
 }
 
 uint64_t RowList::Count() const { return (flushed_ ? flushed_->Cardinality() : 0) + size_; }

@@ -39,6 +39,10 @@ class RowList {
     }
   }
 
+  // `rows` ascending, all greater than every row appended before: one copy instead of a
+  // branch per row (the writer groups a chunk's rows by key first).
+  void AppendMany(const uint32_t* rows, uint32_t count);
+
   uint64_t Count() const;
   bool IsSingle() const { return flushed_ == nullptr && size_ == 1; }
   uint32_t OnlyRow() const { return capacity_ == 0 ? inline_row_ : heap_[0]; }  // IsSingle()
@@ -49,6 +53,7 @@ class RowList {
 
  private:
   void AppendSlow(uint32_t row);
+  void Reserve(uint32_t rows);  // heap capacity >= rows (leaves the inline slot if needed)
   void Release();
 
   // 24 bytes per key: with millions of keys, this struct is most of the writer's memory.
@@ -68,6 +73,10 @@ class RowSets {
   void Append(uint32_t id, uint32_t row) {
     if (id == lists_.size()) lists_.emplace_back();
     lists_[id].Append(row);
+  }
+  // Makes ids [0, count) valid (new keys start with no rows).
+  void Resize(size_t count) {
+    if (count > lists_.size()) lists_.resize(count);
   }
   size_t size() const { return lists_.size(); }
   RowList& operator[](uint32_t id) { return lists_[id]; }
