@@ -5,6 +5,7 @@
     python benchmarks/compare.py --quick         # 200k rows, base columns: under two minutes
     python benchmarks/compare.py --matrix full --json results.json
     python benchmarks/compare.py --only 'INT c=1k' --rows 1000000
+    python benchmarks/compare.py --spark-only --rows 2000000   # the Spark pipeline alone
 
 For every case (a generated column + an index type) a fresh worker process measures
 pyfileindex (benchmarks/ours_worker.py: build timing, peak memory, open, queries) and one
@@ -17,6 +18,13 @@ memory during the build, index bytes, equal) and the issue's targets, met or mis
 --json FILE writes the same rows as a list of objects (keys: case, index, op, rows,
 java_ns_per_row / ours_ns_per_row (build, serialize), java_us / ours_us (every op), ratio
 (Java/ours), bytes_equal, answers_equal, index_bytes, peak_delta_bytes, input_bytes, ...).
+
+--spark adds the Spark pipeline's two measurements (benchmarks/spark_pipeline.py: index
+build vs a plain Spark scan of the indexed columns, pruned selective query vs a plain
+Spark filter scan) on the demo's events data, --rows rows (default: the demo's 20M, 2M
+with --quick) in --spark-files data files; their rows have index "spark", and there "Java" is the plain
+Spark baseline. --spark-only (or --spark with an --only that selects no case) measures
+the Spark pipeline alone, without the JVM harness.
 """
 
 from __future__ import annotations
@@ -88,16 +96,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     rows = args.rows or (cases.QUICK_ROWS if args.quick else cases.rows_from_env())
     matrix_name = args.matrix or ("quick" if args.quick else "standard")
     plan = QUICK_PLAN if args.quick or rows <= 1_000_000 else FULL_PLAN
-    selected = [c for c in cases.matrix(matrix_name)
-                if not args.only or re.search(args.only, c.name)]
-    if not selected:
+    if args.spark_only:
+        args.spark = True
+    selected = [] if args.spark_only else [
+        c for c in cases.matrix(matrix_name) if not args.only or re.search(args.only, c.name)]
+    if not selected and not args.spark:
         print("no case matches --only", file=sys.stderr)
         return 2
 
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="pyfileindex-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     java = None
-    if not args.no_java:
+    if not args.no_java and selected:
         from java_side import JavaBench
 
         java = JavaBench().start()
@@ -121,8 +131,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(format_table(results))
     print()
     print(targets.report(results))
-    print(f"\n{len(selected)} cases, {rows:,} rows each, {elapsed:.0f} s; "
-          f"load average now {load_average()}")
+    measured = f"{len(selected)} cases, {rows:,} rows each" if selected else "no index cases"
+    if args.spark:
+        measured += " + the Spark pipeline"
+    print(f"\n{measured}, {elapsed:.0f} s; load average now {load_average()}")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
         print(f"wrote {args.json}")
@@ -147,7 +159,15 @@ def parse_args(argv):
     parser.add_argument("--markdown", action="store_true",
                         help="with --from-json: the table as Markdown")
     parser.add_argument("--spark", action="store_true",
-                        help="also the Spark pipeline benchmarks (hook; see spark_pipeline.py)")
+                        help="also the Spark pipeline benchmarks (see spark_pipeline.py)")
+    parser.add_argument("--spark-only", action="store_true",
+                        help="only the Spark pipeline benchmarks (no index cases, no JVM)")
+    parser.add_argument("--spark-files", type=int, metavar="N",
+                        help=f"data files of the Spark table "
+                             f"(default {spark_pipeline.DEFAULT_FILES})")
+    parser.add_argument("--spark-repeat", type=int, metavar="N",
+                        help=f"timed runs per Spark side, after one warm-up "
+                             f"(default {spark_pipeline.DEFAULT_REPEAT})")
     return parser.parse_args(argv)
 
 
@@ -300,7 +320,8 @@ def format_table(results: List[dict]) -> str:
 
     notes = ("Java, ours: build/serialize in ms, open/queries in µs (median); ns/row: ours; "
              "peak Δ: ours, RSS high-water mark above the input column during one build; "
-             "equal: index bytes (build/serialize/open) or answers (queries) equal to Java's")
+             "equal: index bytes (build/serialize/open) or answers (queries) equal to Java's; "
+             "index spark: Java = plain Spark (scan / filter scan), ours = the pipeline, in ms")
     return "\n".join([fmt(COLUMNS), fmt(["-" * w for w in widths]), *map(fmt, lines),
                       "", notes])
 
@@ -314,7 +335,7 @@ def format_markdown(results: List[dict]) -> str:
 
 
 def _row_cells(r: dict) -> List[str]:
-    build_like = r["op"] in ("build", "serialize")
+    build_like = r["op"] in ("build", "serialize") or r["index"] == spark_pipeline.INDEX
     if r.get("error") and r.get("ours_us") is None:
         return [r["case"], r["index"], r["op"], "error", "", "", "", "", "", r["error"][:40]]
 
@@ -365,7 +386,8 @@ def environment(rows: int, matrix_name: str, count: int, java) -> str:
     java_text = "not measured" if java is None else f"Paimon {java.version()}"
     return (f"pyfileindex {pyfileindex.__version__} (CRoaring {pyfileindex.croaring_version()}), "
             f"Java {java_text}; {cpu}, {os.cpu_count()} cores; load {load_average()}\n"
-            f"matrix {matrix_name}: {count} cases x {rows:,} rows")
+            + (f"matrix {matrix_name}: {count} cases x {rows:,} rows" if count
+               else "no index cases"))
 
 
 def progress(text: str) -> None:

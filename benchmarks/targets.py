@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, List, Optional
 
+import spark_pipeline
+
 
 @dataclasses.dataclass(frozen=True)
 class Target:
@@ -39,6 +41,21 @@ def _peak_over_index(r):
     return peak / size
 
 
+def _build_overhead_pct(r):
+    """Spark index build: how much longer than the plain scan of the same columns, in %."""
+    if not r.get("java_us") or not r.get("ours_us"):
+        return None
+    return (r["ours_us"] / r["java_us"] - 1) * 100
+
+
+def _ratio_if_selective(r):
+    """The pruning speed-up, only where at most 1% of the data files survive."""
+    total, surviving = r.get("files_total"), r.get("files_surviving")
+    if not total or surviving is None or surviving > total / 100:
+        return None
+    return r.get("ratio")
+
+
 TARGETS = (
     Target("bitmap V2 build, INT c=1k: <= 5 ns/row", _is("bitmap", "build", "INT c=1k"),
            _ns_per_row, 5, True, "ns/row"),
@@ -58,6 +75,12 @@ TARGETS = (
            _is("bitmap", "point", "INT c=1M"), _ratio, 5, False, "x"),
     Target("peak build memory <= input + 2 x index (peak above input / index size <= 2)",
            lambda r: r["op"] == "build", _peak_over_index, 2, True, "x index"),
+    Target("Spark: index build adds <= 10% to a scan of the indexed columns",
+           _is(spark_pipeline.INDEX, spark_pipeline.BUILD_OP), _build_overhead_pct, 10, True,
+           "%"),
+    Target("Spark: selective query (<= 1% of files survive) >= 10x faster with pruning",
+           _is(spark_pipeline.INDEX, spark_pipeline.QUERY_OP), _ratio_if_selective, 10, False,
+           "x"),
 )
 
 

@@ -8,6 +8,7 @@ so every call into pypaimon is kept here: a pypaimon upgrade that moves them
 breaks this one file, not the whole layer.
 """
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, List, Optional, Sequence, Tuple
 
 from pypaimon.index.index_file_handler import IndexFileHandler
@@ -48,16 +49,43 @@ def all_schemas(table: FileStoreTable) -> List[Any]:
 
 
 def live_manifest_entries(table: FileStoreTable, snapshot) -> List[Any]:
-    """ADD entries of base + delta manifests minus the DELETE entries.
+    """The snapshot's live data files: its base + delta manifests merged in order, as Java's
+    FileEntry.mergeEntries does.
 
-    pypaimon identifies an entry like Java's FileEntry.Identifier (partition,
-    bucket, level, file name, extra files, embedded index, external path).
+    Entries are identified like Java's FileEntry.Identifier (partition, bucket, level, file
+    name, extra files, embedded index, external path). The merge must follow manifest order:
+    an index rewrite that brings a file back to an earlier index (e.g. removing the index it
+    had gained) ADDs an identity that an earlier manifest DELETEd, and that ADD is live.
+    (pypaimon's read_entries_parallel drops every ADD whose identity was ever deleted.)
     Stats are kept so later pruning can use them.
     """
     manifests = ManifestListManager(table).read_all(snapshot)
-    entries = ManifestFileManager(table).read_entries_parallel(
-        manifests, drop_stats=False, max_workers=2)
-    return [entry for entry in entries if entry.kind == KIND_ADD]
+    reader = ManifestFileManager(table)
+
+    def read(manifest) -> List[Any]:
+        return reader.read(manifest.file_name, drop_stats=False, file_size=manifest.file_size)
+
+    live = {}  # identifier -> entry; insertion-ordered like Java's LinkedHashMap
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for entries in pool.map(read, manifests):  # in manifest order
+            for entry in entries:
+                key = _entry_identifier(entry)
+                if entry.kind == KIND_ADD:
+                    if key in live:
+                        raise PaimonMetadataError(
+                            f"manifest adds data file {entry.file.file_name} twice")
+                    live[key] = entry
+                elif key in live:
+                    del live[key]
+                else:
+                    live[key] = entry  # deletes a file of a manifest not read here
+    return [entry for entry in live.values() if entry.kind == KIND_ADD]
+
+
+def _entry_identifier(entry) -> tuple:
+    file = entry.file
+    return (tuple(entry.partition.values), entry.bucket, file.level, file.file_name,
+            tuple(file.extra_files or ()), file.embedded_index, file.external_path)
 
 
 def index_manifest_entries(table: FileStoreTable, snapshot) -> List[Any]:

@@ -269,18 +269,19 @@ Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
   std::vector<uint32_t> sorted_ids;
   if (options_.version == 2) sorted_ids = keys.SortedIds();
 
-  std::vector<MetaEntry> entries(keys.size());
-  for (uint32_t id = 0; id < entries.size(); ++id) entries[id].key_id = id;
+  // The meta lists keys in HashMap order (V1) or sorted (V2): gather them once, in that order.
+  const std::vector<uint32_t>& meta_order = options_.version == 2 ? sorted_ids : java_order;
+  std::vector<KeyRef> meta_keys(meta_order.size());
+  for (size_t i = 0; i < meta_order.size(); ++i) meta_keys[i] = keys.key(meta_order[i]);
+  std::vector<MetaEntry> entries(keys.size());  // by key id
   MetaHead head;
   head.row_count = static_cast<int32_t>(row_count_);
-  auto write_meta = [&](io::ByteWriter* meta) -> Status {
+  auto write_meta = [&](const MetaEntry* ordered_entries, io::ByteWriter* meta) -> Status {
     if (options_.version == 2) {
-      return WriteMetaV2(head, entries, keys, sorted_ids, options_.block_size_limit, meta);
+      return WriteMetaV2(head, keys.kind(), meta_keys, ordered_entries,
+                         options_.block_size_limit, meta);
     }
-    std::vector<MetaEntry> ordered;
-    ordered.reserve(java_order.size());
-    for (uint32_t id : java_order) ordered.push_back(entries[id]);
-    WriteMetaV1(head, ordered, keys, meta);
+    WriteMetaV1(head, keys.kind(), meta_keys, ordered_entries, meta);
     return Status::OK();
   };
 
@@ -289,7 +290,7 @@ Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
   const uint64_t null_count = nulls_.Count();
   head.has_null = null_count > 0;
   io::ByteWriter sizing;
-  PFI_RETURN_NOT_OK(write_meta(&sizing));
+  PFI_RETURN_NOT_OK(write_meta(nullptr, &sizing));
   const size_t meta_size = sizing.size();
   sizing = io::ByteWriter();
 
@@ -318,9 +319,11 @@ Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
 
   head.null_offset = null_count == 1 ? -1 - static_cast<int32_t>(nulls_.FirstRow()) : 0;
   head.null_length = static_cast<int32_t>(null_bytes);
+  std::vector<MetaEntry> ordered_entries(meta_order.size());
+  for (size_t i = 0; i < meta_order.size(); ++i) ordered_entries[i] = entries[meta_order[i]];
   io::ByteWriter meta;
   meta.Reserve(meta_size);
-  PFI_RETURN_NOT_OK(write_meta(&meta));
+  PFI_RETURN_NOT_OK(write_meta(ordered_entries.data(), &meta));
   if (meta.size() != meta_size) return Status::Internal("bitmap index: meta size changed");
   std::copy(meta.data(), meta.data() + meta_size, out.begin());
   return out;

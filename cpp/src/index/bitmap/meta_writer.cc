@@ -20,12 +20,12 @@ void WriteHead(uint8_t version, const MetaHead& head, int32_t key_count, io::Byt
 }
 }  // namespace
 
-void WriteMetaV1(const MetaHead& head, const std::vector<MetaEntry>& java_order,
-                 const WriterKeys& keys, io::ByteWriter* out) {
-  WriteHead(1, head, static_cast<int32_t>(java_order.size()), out);
-  for (const MetaEntry& e : java_order) {
-    EncodeKey(keys.kind(), keys.key(e.key_id), out);
-    out->WriteI32BE(e.offset);
+void WriteMetaV1(const MetaHead& head, KeyKind kind, const std::vector<KeyRef>& keys,
+                 const MetaEntry* entries, io::ByteWriter* out) {
+  WriteHead(1, head, static_cast<int32_t>(keys.size()), out);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    EncodeKey(kind, keys[i], out);
+    out->WriteI32BE(entries != nullptr ? entries[i].offset : 0);
   }
 }
 
@@ -55,13 +55,12 @@ Result<std::vector<size_t>> PackBlocks(const std::vector<size_t>& entry_sizes,
   return starts;
 }
 
-Status WriteMetaV2(const MetaHead& head, const std::vector<MetaEntry>& entries_by_id,
-                   const WriterKeys& keys, const std::vector<uint32_t>& sorted,
-                   int64_t block_size_limit, io::ByteWriter* out) {
-  const KeyKind kind = keys.kind();
-  std::vector<size_t> entry_sizes(sorted.size());
-  for (size_t i = 0; i < sorted.size(); ++i) {
-    entry_sizes[i] = EncodedKeySize(kind, keys.key(sorted[i])) + kEntryIntsBytes;
+Status WriteMetaV2(const MetaHead& head, KeyKind kind, const std::vector<KeyRef>& sorted_keys,
+                   const MetaEntry* entries, int64_t block_size_limit, io::ByteWriter* out) {
+  const size_t count = sorted_keys.size();
+  std::vector<size_t> entry_sizes(count);
+  for (size_t i = 0; i < count; ++i) {
+    entry_sizes[i] = EncodedKeySize(kind, sorted_keys[i]) + kEntryIntsBytes;
   }
   PFI_ASSIGN_OR_RETURN(std::vector<size_t> starts, PackBlocks(entry_sizes, block_size_limit));
 
@@ -70,7 +69,7 @@ Status WriteMetaV2(const MetaHead& head, const std::vector<MetaEntry>& entries_b
   int64_t total = 0;
   for (size_t b = 0; b < starts.size(); ++b) {
     block_offsets[b] = total;
-    const size_t end = b + 1 < starts.size() ? starts[b + 1] : sorted.size();
+    const size_t end = b + 1 < starts.size() ? starts[b + 1] : count;
     total += kBlockHeaderBytes;
     for (size_t i = starts[b]; i < end; ++i) total += static_cast<int64_t>(entry_sizes[i]);
   }
@@ -78,22 +77,21 @@ Status WriteMetaV2(const MetaHead& head, const std::vector<MetaEntry>& entries_b
     return Status::InvalidArgument("bitmap index: the V2 index blocks exceed 2 GiB");
   }
 
-  WriteHead(2, head, static_cast<int32_t>(sorted.size()), out);
+  WriteHead(2, head, static_cast<int32_t>(count), out);
   out->WriteI32BE(static_cast<int32_t>(starts.size()));
   for (size_t b = 0; b < starts.size(); ++b) {
-    EncodeKey(kind, keys.key(sorted[starts[b]]), out);
+    EncodeKey(kind, sorted_keys[starts[b]], out);
     out->WriteI32BE(static_cast<int32_t>(block_offsets[b]));
   }
   out->WriteI32BE(static_cast<int32_t>(total));
   out->Reserve(out->size() + static_cast<size_t>(total));
   for (size_t b = 0; b < starts.size(); ++b) {
-    const size_t end = b + 1 < starts.size() ? starts[b + 1] : sorted.size();
+    const size_t end = b + 1 < starts.size() ? starts[b + 1] : count;
     out->WriteI32BE(static_cast<int32_t>(end - starts[b]));
     for (size_t i = starts[b]; i < end; ++i) {
-      const MetaEntry& e = entries_by_id[sorted[i]];
-      EncodeKey(kind, keys.key(e.key_id), out);
-      out->WriteI32BE(e.offset);
-      out->WriteI32BE(e.length);
+      EncodeKey(kind, sorted_keys[i], out);
+      out->WriteI32BE(entries != nullptr ? entries[i].offset : 0);
+      out->WriteI32BE(entries != nullptr ? entries[i].length : -1);
     }
   }
   return Status::OK();

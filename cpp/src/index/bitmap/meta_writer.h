@@ -12,7 +12,6 @@ namespace pyfileindex::index::bitmap {
 
 // One key's dictionary entry: body-relative offset, or -1-row for a key with a single row.
 struct MetaEntry {
-  uint32_t key_id = 0;
   int32_t offset = 0;
   int32_t length = -1;  // serialized bitmap bytes; -1 for single-row keys
 };
@@ -24,16 +23,18 @@ struct MetaHead {
   int32_t null_length = 0;  // serialized null bitmap bytes (V2 writes it even when inlined)
 };
 
-// V1: head, then (key, offset) per entry in `java_order` (HashMap iteration order).
-void WriteMetaV1(const MetaHead& head, const std::vector<MetaEntry>& java_order,
-                 const WriterKeys& keys, io::ByteWriter* out);
+// The meta's entries are passed in the order the meta lists them (V1: HashMap iteration
+// order; V2: sorted by key), as keys gathered once and their entries; `entries` may be null
+// when only the meta's size is wanted (offsets and lengths do not change it).
 
-// V2: head, block index, then the entries sorted by key and packed into blocks of at most
-// `block_size_limit` bytes. `entries_by_id[id]` is key id's entry; `sorted_ids` is
-// keys.SortedIds(). InvalidArgument if a single entry does not fit a block (Java: "index fail").
-Status WriteMetaV2(const MetaHead& head, const std::vector<MetaEntry>& entries_by_id,
-                   const WriterKeys& keys, const std::vector<uint32_t>& sorted_ids,
-                   int64_t block_size_limit, io::ByteWriter* out);
+// V1: head, then (key, offset) per entry.
+void WriteMetaV1(const MetaHead& head, KeyKind kind, const std::vector<KeyRef>& keys,
+                 const MetaEntry* entries, io::ByteWriter* out);
+
+// V2: head, block index, then the entries packed into blocks of at most `block_size_limit`
+// bytes. InvalidArgument if a single entry does not fit a block (Java: "index fail").
+Status WriteMetaV2(const MetaHead& head, KeyKind kind, const std::vector<KeyRef>& sorted_keys,
+                   const MetaEntry* entries, int64_t block_size_limit, io::ByteWriter* out);
 
 // The block layout of V2: for each block, the index (into `sorted_ids`) of its first entry.
 // Exposed for tests. `entry_sizes[i]` = encoded key size + 8 of the i-th sorted entry.
