@@ -137,6 +137,7 @@ cdef extern from "pyfileindex/predicate.h" namespace "pyfileindex" nogil:
         cbool descending
         cbool nulls_first
         int32_t limit
+        cbool with_ties
 
 cdef extern from "pyfileindex/row_bitmap.h" namespace "pyfileindex" nogil:
     cdef cppclass RowBitmap:
@@ -668,9 +669,14 @@ cdef class IndexReader:
         _check(evaluated.status())
         return IndexResult.wrap(evaluated.value())
 
-    def top_n(self, column, n, descending=False, nulls_first=False, selection=None):
+    def top_n(self, column, n, descending=False, nulls_first=False, selection=None,
+              with_ties=False):
         """ORDER BY column [DESC] [NULLS FIRST] LIMIT n within ``selection`` (row ids; all rows
-        when None), answered by a range-bitmap index; REMAIN when no index can answer."""
+        when None), answered by a range-bitmap index; REMAIN when no index can answer.
+
+        ``with_ties``: FETCH FIRST n ROWS WITH TIES - also every row tied with the n-th on this
+        column (NULLs tie), as ``ORDER BY column, other, ... LIMIT n`` needs (Paimon's TopN
+        with more than one sort key). Without it: min(n, selected rows) rows."""
         if n < 0:
             raise FileIndexError(f"top_n limit must not be negative, got {n}")
         cdef TopN request
@@ -678,6 +684,7 @@ cdef class IndexReader:
         request.descending = bool(descending)
         request.nulls_first = bool(nulls_first)
         request.limit = n
+        request.with_ties = bool(with_ties)
         cdef RowBitmap rows
         cdef const RowBitmap* selected = NULL
         if selection is not None:

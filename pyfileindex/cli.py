@@ -89,7 +89,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 # ---------------------------------------------------------------------------------------------
-# --top-n "col [ASC|DESC] [NULLS FIRST|LAST] LIMIT n"
+# --top-n "col [ASC|DESC] [NULLS FIRST|LAST] LIMIT n [WITH TIES]"
 # ---------------------------------------------------------------------------------------------
 
 
@@ -99,28 +99,34 @@ class TopNSpec:
     limit: int
     descending: bool = False
     nulls_first: bool = True
+    # Keep every row tied with the limit-th on the column (ORDER BY col, more keys LIMIT n).
+    with_ties: bool = False
 
     def __str__(self) -> str:
         direction = "DESC" if self.descending else "ASC"
         nulls = "FIRST" if self.nulls_first else "LAST"
-        return f"{self.column} {direction} NULLS {nulls} LIMIT {self.limit}"
+        ties = " WITH TIES" if self.with_ties else ""
+        return f"{self.column} {direction} NULLS {nulls} LIMIT {self.limit}{ties}"
 
 
 _TOP_N = re.compile(
     r"\s*(?P<column>.+?)(?:\s+(?P<direction>ASC|DESC))?(?:\s+NULLS\s+(?P<nulls>FIRST|LAST))?"
-    r"\s+LIMIT\s+(?P<limit>\S+)\s*",
+    r"\s+LIMIT\s+(?P<limit>\S+)(?:\s+(?P<ties>WITH\s+TIES))?\s*",
     re.IGNORECASE | re.DOTALL)
 
 
 def parse_top_n(text: str) -> TopNSpec:
-    """Parse `col [ASC|DESC] [NULLS FIRST|LAST] LIMIT n`.
+    """Parse `col [ASC|DESC] [NULLS FIRST|LAST] LIMIT n [WITH TIES]`.
 
     ASC is the default direction.  Without NULLS, NULLs come first for ASC and
     last for DESC (the SQL default of Spark and Flink, i.e. NULL is the smallest value).
+    WITH TIES also keeps every row tied with the n-th on the column (SQL's FETCH FIRST n ROWS
+    WITH TIES), as an ORDER BY with more sort keys after this column needs.
     """
     match = _TOP_N.fullmatch(text)
     if match is None:
-        raise ValueError(f"{text!r}: expected 'column [ASC|DESC] [NULLS FIRST|LAST] LIMIT n'")
+        raise ValueError(f"{text!r}: expected "
+                         "'column [ASC|DESC] [NULLS FIRST|LAST] LIMIT n [WITH TIES]'")
     try:
         column = parse_column(match["column"])
     except PredicateError as exc:
@@ -130,7 +136,8 @@ def parse_top_n(text: str) -> TopNSpec:
     descending = (match["direction"] or "ASC").upper() == "DESC"
     nulls = match["nulls"]
     nulls_first = (not descending) if nulls is None else nulls.upper() == "FIRST"
-    return TopNSpec(column, int(match["limit"]), descending, nulls_first)
+    return TopNSpec(column, int(match["limit"]), descending, nulls_first,
+                    with_ties=match["ties"] is not None)
 
 
 def _parse_option(text: str) -> tuple:
@@ -194,8 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
     query.add_argument("predicate", metavar="PREDICATE", nargs="?",
                        help="SQL-like condition; may be omitted when --top-n is given")
     query.add_argument("--top-n", metavar="SPEC", type=_top_n_argument,
-                       help="'column [ASC|DESC] [NULLS FIRST|LAST] LIMIT n' (ASC, NULLS FIRST "
-                            "for ASC and NULLS LAST for DESC by default)")
+                       help="'column [ASC|DESC] [NULLS FIRST|LAST] LIMIT n [WITH TIES]' (ASC, "
+                            "NULLS FIRST for ASC and NULLS LAST for DESC by default; WITH TIES "
+                            "also keeps the rows tied with the n-th, for an ORDER BY with more "
+                            "sort keys)")
     query.add_argument("--json", action="store_true", help="print one JSON object")
     query.set_defaults(handler=_cmd_query)
 
@@ -489,7 +498,8 @@ def _cmd_query(args) -> int:
         # rows match, so ranking all rows could drop matching ones.
         selection = None if result is None else _rows_array(result)
         result = reader.top_n(top_n.column, top_n.limit, descending=top_n.descending,
-                              nulls_first=top_n.nulls_first, selection=selection)
+                              nulls_first=top_n.nulls_first, selection=selection,
+                              with_ties=top_n.with_ties)
     # An empty row set means the file can be skipped (Paimon's remain() is false).
     kind = "SKIP" if result.skip else result.kind
     rows = _row_ids(result) if kind == "ROWS" else None
@@ -557,6 +567,10 @@ def _cmd_spark_index(args) -> int:
 
 
 def _cmd_spark_query(args) -> int:
+    if args.top_n is not None and args.top_n.with_ties:
+        # The Spark read ends in orderBy(column).limit(n): it cannot return the ties.
+        raise UsageError("--top-n ... WITH TIES is not supported by spark query",
+                         f"{PROG} spark query")
     from pyfileindex.spark import commands as spark_commands
     columns = None
     if args.columns:

@@ -23,12 +23,13 @@ Requests (every request may carry an "id", echoed back):
   With several indexes on one column, Java may answer SKIP or an empty ROWS for the same
   question from one call to the next: compare through ``normalize_answer``.
 * ``{"op": "topn", "bytes": B, "fields": F, "column": c, "descending": bool,
-  "nulls_first": bool, "limit": k, "selection": [row ids] | null}`` -> ``{"ok": true,
-  "result": "ROWS", "rows": [...]}`` or ``"REMAIN"``/``"SKIP"``, via
-  ``FileIndexPredicate.evaluateTopN(new TopN(fieldRef, direction, nullOrdering, k), input)``,
-  input = ``BitmapIndexResult(selection)`` or ``FileIndexResult.REMAIN`` when selection is
-  null. Only range-bitmap answers TopN; Paimon returns the input unchanged when the input
-  bitmap has at most k rows or no index answers.
+  "nulls_first": bool, "limit": k, "selection": [row ids] | null, "with_ties": bool}`` ->
+  ``{"ok": true, "result": "ROWS", "rows": [...]}`` or ``"REMAIN"``/``"SKIP"``, via
+  ``FileIndexPredicate.evaluateTopN(new TopN(orders, k), input)`` with one SortValue on c
+  (Paimon's strict TopN) or, with_ties, that SortValue twice (more than one sort key: the
+  non-strict TopN that keeps ties), input = ``BitmapIndexResult(selection)`` or
+  ``FileIndexResult.REMAIN`` when selection is null. Only range-bitmap answers TopN; Paimon
+  returns the input unchanged when the input bitmap has at most k rows or no index answers.
 * ``{"op": "bench_write", <write fields>, "repeat": N, "warmup": W}`` and
   ``{"op": "bench_read", "bytes", "fields", "predicate": P, "repeat": N, "warmup": W}`` ->
   ``median_ns``, ``min_ns``, ``runs`` (JIT warmed by W untimed runs, default W = N; timed
@@ -383,13 +384,15 @@ class JavaHarness:
 
     def topn(self, data: bytes, fields: Iterable[Any], column: str, *, limit: int,
              descending: bool = False, nulls_first: bool = False,
-             selection: Iterable[int] | None = None) -> dict:
-        """{"result": "ROWS", "rows": [...]} or {"result": "REMAIN" | "SKIP"}."""
+             selection: Iterable[int] | None = None, with_ties: bool = False) -> dict:
+        """{"result": "ROWS", "rows": [...]} or {"result": "REMAIN" | "SKIP"}. with_ties: Java's
+        non-strict TopN (a second sort key after `column`)."""
         response = self.request({
             "op": "topn", "bytes": base64.b64encode(data).decode("ascii"),
             "fields": normalize_fields(fields), "column": column, "limit": limit,
             "descending": descending, "nulls_first": nulls_first,
             "selection": None if selection is None else [int(r) for r in selection],
+            "with_ties": bool(with_ties),
         })
         answer = {"result": response["result"]}
         if "rows" in response:

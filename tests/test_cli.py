@@ -277,6 +277,20 @@ class TestTopN:
         assert self.top_n(capsys, range_bitmap, "f0 = 'Bob'", "--top-n", "f1 DESC LIMIT 1") == \
             {"result": "ROWS", "rows": [1]}
 
+    def test_with_ties_keeps_the_rows_tied_at_the_cut(self, capsys, range_bitmap):
+        # ASC NULLS LAST: 20 (row 7), 50 (row 3), then 100 twice (rows 0 and 5).
+        assert self.top_n(capsys, range_bitmap, "--top-n", "f1 NULLS LAST LIMIT 3") == \
+            {"result": "ROWS", "rows": [3, 5, 7]}  # the tie is cut, the highest row stays
+        assert self.top_n(capsys, range_bitmap, "--top-n",
+                          "f1 NULLS LAST LIMIT 3 WITH TIES") == \
+            {"result": "ROWS", "rows": [0, 3, 5, 7]}
+        assert self.top_n(capsys, range_bitmap, "--top-n",
+                          "f1 NULLS LAST LIMIT 2 WITH TIES") == \
+            {"result": "ROWS", "rows": [3, 7]}  # no tie at the cut: exactly 2 rows
+        # Among the predicate's rows: Bob is rows 1 (f1 = 200) and 5 (f1 = 100).
+        assert self.top_n(capsys, range_bitmap, "f0 = 'Bob' OR f1 = 100", "--top-n",
+                          "f1 LIMIT 1 WITH TIES") == {"result": "ROWS", "rows": [0, 5]}
+
     def test_remain_predicate_is_not_narrowed(self, capsys, range_bitmap):
         assert self.top_n(capsys, range_bitmap, "f3 > 1.0", "--top-n", "f1 DESC LIMIT 1") == \
             {"result": "REMAIN"}

@@ -85,6 +85,9 @@ class TestUsage:
         (["query", "idx", "--schema", "s", "--top-n", "f1 LIMIT x"], "non-negative integer"),
         (["query", "idx", "--schema", "s", "--top-n", "f1 LIMIT -1"], "non-negative integer"),
         (["query", "idx", "--schema", "s", "--top-n", "1 + 2 LIMIT 3"], "--top-n"),
+        (["query", "idx", "--schema", "s", "--top-n", "f1 LIMIT 3 WITH"], "WITH TIES"),
+        (["spark", "query", "t", "--top-n", "f1 LIMIT 3 WITH TIES"],
+         "WITH TIES is not supported by spark query"),
         (["query", "idx", "--schema", "s", "--frob"], "unrecognized arguments: --frob"),
         (["demo", "--rows", "many"], "invalid int value: 'many'"),
     ])
@@ -143,18 +146,27 @@ class TestTopNSpec:
         ('  "My Col"  DESC   LIMIT 5 ', TopNSpec("My Col", 5, True, False)),
         ("m['k'] DESC LIMIT 1", TopNSpec("m[k]", 1, True, False)),
         ("`desc` LIMIT 1", TopNSpec("desc", 1, False, True)),
+        ("f1 DESC LIMIT 10 WITH TIES", TopNSpec("f1", 10, True, False, with_ties=True)),
+        ("f1 nulls last limit 2  with   ties ", TopNSpec("f1", 2, False, False, True)),
+        ('"WITH TIES" LIMIT 2', TopNSpec("WITH TIES", 2, False, True)),
     ])
     def test_grammar(self, text, spec):
         assert parse_top_n(text) == spec
 
     @pytest.mark.parametrize("text", ["", "LIMIT 3", "f1", "f1 DESC", "f1 LIMIT", "f1 LIMIT 1.5",
-                                      "f1 SIDEWAYS LIMIT 3", "f1 NULLS MIDDLE LIMIT 3"])
+                                      "f1 SIDEWAYS LIMIT 3", "f1 NULLS MIDDLE LIMIT 3",
+                                      "f1 LIMIT 3 WITH", "f1 LIMIT 3 TIES",
+                                      "f1 LIMIT 3 WITH TIES ONLY", "f1 WITH TIES LIMIT 3",
+                                      "f1 LIMIT WITH TIES"])
     def test_bad_specs(self, text):
         with pytest.raises(ValueError):
             parse_top_n(text)
 
     def test_text_form(self):
         assert str(parse_top_n("f1 DESC LIMIT 3")) == "f1 DESC NULLS LAST LIMIT 3"
+        spec = parse_top_n("f1 limit 3 with ties")
+        assert str(spec) == "f1 ASC NULLS FIRST LIMIT 3 WITH TIES"
+        assert parse_top_n(str(spec)) == spec
 
 
 class TestErrorsBeforeTheIndexIsRead:

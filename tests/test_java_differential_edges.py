@@ -323,6 +323,31 @@ def test_range_bitmap_strings_with_common_prefixes(java_harness, chunk):
                      {"range-bitmap": options})], max_values=20))
 
 
+# ------------------------------------------------------------ range-bitmap TopN ties
+
+@pytest.mark.parametrize("rows", [600, 70_000])
+def test_range_bitmap_top_n_with_many_ties_at_the_cut(java_harness, rows):
+    """Few distinct values, so every limit near a group boundary cuts (or just misses) a big
+    tie: strict TopN keeps exactly k rows, WITH TIES (Java's multi-key, non-strict TopN) the
+    whole tie, NULLs included (Java 2.0 cuts tied NULLs: apache/paimon#9280, counted)."""
+    rnd = random.Random(f"ties/{rows}")
+    idx = {"range-bitmap": {}}
+    # Runs of NULLs and of equal values across the 65536-row containers of the big case.
+    few = [None if (i // 97) % 5 == 0 else (i * 7) % 3 for i in range(rows)]
+    words = [None if i % 11 == 0 else ["b", "a", "ab", "b"][(i // 3) % 4] for i in range(rows)]
+    groups = [i * 4 // rows for i in range(rows)]  # 4 contiguous groups, no NULL
+    columns = [fixed.column("few", "INT", few, idx), fixed.column("words", "STRING", words, idx),
+               fixed.column("groups", "BIGINT", groups, idx),
+               fixed.column("allnull", "DOUBLE", [None] * rows, idx)]
+    pack = fixed.pack(f"range-bitmap ties {rows} rows", columns, predicates=[])
+    for c in columns:
+        pack.top_n += fixed.tie_cuts(c, rnd)
+    stats = check(java_harness, pack)
+    with_ties = sum(1 for r in pack.top_n if r.with_ties)
+    assert stats.top_n == len(pack.top_n) and with_ties > 50
+    assert stats.java_wrong["range-bitmap TopN WITH TIES cuts tied NULLs (#9280)"] > 0
+
+
 # -------------------------------------------------------------- all-null, one value
 
 @pytest.mark.parametrize("kind", ALL_KINDS)
@@ -410,15 +435,15 @@ def test_decimal_literals_beyond_18_digits(java_harness):
 def test_container_with_many_columns_and_colliding_names(java_harness):
     """70 columns (the column map grows past 16, 32, 64 slots), names sharing buckets
     ("a"/"q"; 10 names in one bucket of the final 128-slot maps, which Java turns into a tree
-    bin; 8 names with equal String.hashCode), every index type, several on one column.
+    bin; 7 names with equal String.hashCode), every index type, several on one column.
 
-    Nine or more names with EQUAL hash codes are left out on purpose: FileIndexOptions.Column
+    Eight or more names with EQUAL hash codes are left out on purpose: FileIndexOptions.Column
     is not Comparable, so Java orders such a tree bin by System.identityHashCode, which is
     not reproducible (docs/DIFFERENCES.md)."""
     rnd = random.Random(6)
     names = [chr(c) for c in range(ord("a"), ord("z") + 1)]
     names += [a + b for a in "aq" for b in "abcdefghijklmnopq"][:23]
-    names += java_bucket_mates(10, 128) + java_hash_twins(8) + ["列", "\U0001F600x", "é"]
+    names += java_bucket_mates(10, 128) + java_hash_twins(7) + ["列", "\U0001F600x", "é", "ü"]
     assert len(names) == 70 and len(set(names)) == 70
     rows = 30
     kinds_by_type = {"INT": ["bitmap", "bsi", "range-bitmap", "bloom-filter"],

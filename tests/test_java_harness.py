@@ -407,6 +407,32 @@ def test_topn_through_range_bitmap_matches_spec(java_harness, descending, nulls_
     assert answer == {"result": "ROWS", "rows": expected}
 
 
+# with_ties: Paimon's TopN gets a second sort key, so Java runs its non-strict TopN. Value ties
+# at the cut are all kept; Java 2.0 still cuts tied NULLs (apache/paimon#9280), where
+# pyfileindex keeps the whole NULL tie (last column).
+@pytest.mark.parametrize("descending,nulls_first,limit,selection,expected,ours", [
+    (True, False, 1, None, [4, 7], [4, 7]),
+    (False, False, 2, None, [2, 6, 8], [2, 6, 8]),
+    (True, True, 3, None, [1, 4, 5, 7], [1, 4, 5, 7]),
+    (True, False, 1, [0, 2, 3, 5], [0, 3], [0, 3]),
+    (True, True, 1, None, [1], [1, 5]),
+    (True, False, 8, None, [0, 1, 2, 3, 4, 6, 7, 8], [0, 1, 2, 3, 4, 5, 6, 7, 8]),
+])
+def test_topn_with_ties_runs_javas_non_strict_topn(java_harness, descending, nulls_first,
+                                                   limit, selection, expected, ours):
+    import pyfileindex as pfi
+
+    fields = [("v", "INT")]
+    data = java_harness.write(fields, {"v": TOPN_VALUES},
+                              {"file-index.range-bitmap.columns": "v"})
+    answer = java_harness.topn(data, fields, "v", limit=limit, descending=descending,
+                               nulls_first=nulls_first, selection=selection, with_ties=True)
+    assert answer == {"result": "ROWS", "rows": expected}
+    mine = pfi.IndexReader(data, fields).top_n("v", limit, descending, nulls_first, selection,
+                                                with_ties=True)
+    assert mine.row_ids().tolist() == ours
+
+
 def test_topn_without_range_bitmap_remains(java_harness):
     fields = [("v", "INT")]
     data = java_harness.write(fields, {"v": TOPN_VALUES}, {"file-index.bitmap.columns": "v"})

@@ -286,7 +286,7 @@ TEST(ConcurrentReader, WrittenContainerWithEveryIndexTypeFrom8Threads) {
   p.push_back(Predicate::Or({Leaf(PredicateOp::kEqual, "name", {Literal::String("name-3")}),
                              Leaf(PredicateOp::kIsNull, "score")}));
   work.top_ns = {TopN{"score", true, false, 10}, TopN{"id", false, true, 25},
-                 TopN{"name", true, true, 5}};
+                 TopN{"name", true, true, 5}, TopN{"score", false, true, 3, /*with_ties=*/true}};
 
   // Sanity: exact indexes answer exactly (id is unique, step 3 from -5000).
   auto reader = FileIndexReader::Open(bytes.data(), bytes.size(), fields);

@@ -625,6 +625,147 @@ TEST(RangeBitmapTopNTest, MultiKeySortKeepsTiedNulls) {
             std::vector<uint32_t>({0, 3, 4}));
 }
 
+// ---- TopN WITH TIES (TopN::with_ties: Java's non-strict TopN of a multi-key ORDER BY) -------
+
+// WITH TIES by its definition, independent of BruteTopN: a selected row is kept when fewer
+// than `limit` selected rows sort strictly before it. NULLs equal each other and sort before or
+// after every value as nulls_first says. `selection` is ascending.
+std::vector<uint32_t> WithTiesOracle(const DataType& type, const std::vector<Cell>& cells,
+                                     const TopN& top_n, const std::vector<uint32_t>* selection) {
+  std::vector<uint32_t> candidates;
+  for (uint32_t r = 0; r < cells.size(); ++r) {
+    if (selection == nullptr || std::binary_search(selection->begin(), selection->end(), r)) {
+      candidates.push_back(r);
+    }
+  }
+  auto before = [&](uint32_t a, uint32_t b) {
+    const Cell& x = cells[a];
+    const Cell& y = cells[b];
+    if (x.null || y.null) return x.null != y.null && x.null == top_n.nulls_first;
+    const int cmp = CompareCell(type, x, LiteralOf(type, y));
+    return top_n.descending ? cmp > 0 : cmp < 0;
+  };
+  std::stable_sort(candidates.begin(), candidates.end(), before);
+  std::vector<uint32_t> out;
+  size_t group_start = 0;  // sorted position of the first row of the current tie group
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    if (i > 0 && before(candidates[i - 1], candidates[i])) group_start = i;
+    if (group_start >= static_cast<size_t>(top_n.limit)) break;
+    out.push_back(candidates[i]);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<uint32_t> VisitRows(const RangeBitmapReader& reader, const TopN& top_n,
+                                const std::vector<uint32_t>* selection) {
+  std::unique_ptr<RowBitmap> selected;
+  if (selection != nullptr) {
+    selected = std::make_unique<RowBitmap>(RowBitmap::FromRows(selection->data(),
+                                                               selection->size()));
+  }
+  Result<FileIndexResult> result = reader.VisitTopN(top_n, selected.get());
+  EXPECT_TRUE(result.ok()) << result.status().ToString();
+  if (!result.ok()) return {};
+  EXPECT_TRUE(result->is_rows());
+  return result->is_rows() ? result->rows().ToVector() : std::vector<uint32_t>{};
+}
+
+TopN WithTies(bool descending, bool nulls_first, int32_t limit) {
+  TopN top_n{"c", descending, nulls_first, limit};
+  top_n.with_ties = true;
+  return top_n;
+}
+
+TEST(RangeBitmapTopNWithTiesTest, KeepsEveryRowTiedAtTheCut) {
+  const DataType type = Type("INT");
+  //                                 0       1       2       3       4       5       6
+  const std::vector<Cell> cells = {Int(5), Int(3), Int(5), Int(9), Int(5), Int(1), Int(9),
+                                   Null(), Int(5), Null()};
+  auto bytes = WriteIndex(type, cells);
+  ASSERT_TRUE(bytes.ok());
+  auto reader = OpenReader(type, *bytes);
+  ASSERT_NE(reader, nullptr);
+  using V = std::vector<uint32_t>;
+  struct Case {
+    bool desc, nulls_first;
+    int limit;
+    V rows;
+  };
+  const std::vector<Case> cases = {
+      {true, false, 1, {3, 6}},               // the tie of 9s
+      {true, false, 2, {3, 6}},               // exactly two 9s: nothing more
+      {true, false, 3, {0, 2, 3, 4, 6, 8}},   // 9, 9 and all four 5s
+      {true, false, 7, {0, 1, 2, 3, 4, 6, 8}},
+      {true, false, 8, {0, 1, 2, 3, 4, 5, 6, 8}},  // every value, no NULL needed
+      {true, false, 9, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},  // one NULL needed: both (tied)
+      {false, true, 1, {7, 9}},               // NULLS FIRST: the NULL tie
+      {false, true, 2, {7, 9}},
+      {false, true, 3, {5, 7, 9}},
+      {false, true, 4, {1, 5, 7, 9}},
+      {false, true, 5, {0, 1, 2, 4, 5, 7, 8, 9}},
+      {false, false, 2, {1, 5}},
+      {false, false, 3, {0, 1, 2, 4, 5, 8}},
+      {true, true, 3, {3, 6, 7, 9}},
+      {false, false, 0, {}},
+  };
+  for (const Case& c : cases) {
+    const TopN top_n = WithTies(c.desc, c.nulls_first, c.limit);
+    SCOPED_TRACE(std::to_string(c.desc) + std::to_string(c.nulls_first) + " " +
+                 std::to_string(c.limit));
+    EXPECT_EQ(VisitRows(*reader, top_n, nullptr), c.rows);
+    EXPECT_EQ(WithTiesOracle(type, cells, top_n, nullptr), c.rows);  // the oracle itself
+    // Without ties: exactly min(limit, rows) rows, all of them in the WITH TIES answer.
+    TopN strict = top_n;
+    strict.with_ties = false;
+    const V cut = VisitRows(*reader, strict, nullptr);
+    EXPECT_EQ(cut.size(), std::min<size_t>(c.limit, cells.size()));
+    EXPECT_TRUE(std::includes(c.rows.begin(), c.rows.end(), cut.begin(), cut.end()));
+  }
+}
+
+TEST(RangeBitmapTopNWithTiesTest, StaysWithinTheSelection) {
+  const DataType type = Type("INT");
+  const std::vector<Cell> cells = {Int(5), Int(3), Int(5), Int(9), Int(5), Int(1), Int(9),
+                                   Null(), Int(5), Null()};
+  auto bytes = WriteIndex(type, cells);
+  ASSERT_TRUE(bytes.ok());
+  auto reader = OpenReader(type, *bytes);
+  ASSERT_NE(reader, nullptr);
+  using V = std::vector<uint32_t>;
+  const V selection = {0, 1, 2, 4, 7, 9};
+  EXPECT_EQ(VisitRows(*reader, WithTies(true, false, 1), &selection), V({0, 2, 4}));
+  EXPECT_EQ(VisitRows(*reader, WithTies(true, false, 4), &selection), V({0, 1, 2, 4}));
+  EXPECT_EQ(VisitRows(*reader, WithTies(true, false, 5), &selection), selection);
+  EXPECT_EQ(VisitRows(*reader, WithTies(true, true, 1), &selection), V({7, 9}));
+  EXPECT_EQ(VisitRows(*reader, WithTies(true, true, 3), &selection), V({0, 2, 4, 7, 9}));
+  const RowBitmap nothing;
+  Result<FileIndexResult> none = reader->VisitTopN(WithTies(false, false, 3), &nothing);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->remain());
+  auto negative = reader->VisitTopN(WithTies(false, false, -1), nullptr);
+  EXPECT_EQ(negative.status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST(RangeBitmapTopNWithTiesTest, AllNullColumnKeepsEverySelectedRow) {
+  const DataType type = Type("BIGINT");
+  const std::vector<Cell> cells(6, Null());
+  auto bytes = WriteIndex(type, cells);
+  ASSERT_TRUE(bytes.ok());
+  auto reader = OpenReader(type, *bytes);
+  ASSERT_NE(reader, nullptr);
+  using V = std::vector<uint32_t>;
+  // Java 2.0 answers {0, 5} here whatever the request (apache/paimon#9140).
+  EXPECT_EQ(VisitRows(*reader, WithTies(false, false, 1), nullptr), V({0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(VisitRows(*reader, WithTies(true, true, 2), nullptr), V({0, 1, 2, 3, 4, 5}));
+  const V selection = {1, 3, 4};
+  EXPECT_EQ(VisitRows(*reader, WithTies(true, false, 1), &selection), selection);
+  EXPECT_EQ(VisitRows(*reader, WithTies(true, false, 0), &selection), V());
+  TopN strict = WithTies(true, false, 2);
+  strict.with_ties = false;
+  EXPECT_EQ(VisitRows(*reader, strict, &selection), V({1, 3}));
+}
+
 // ---- Roaring bytes: the dense encoder equals Paimon's RoaringBitmap32.serialize --------------
 
 std::vector<uint8_t> EncodeDense(const std::vector<uint32_t>& values) {
@@ -1330,6 +1471,47 @@ TEST(RangeBitmapRandomTest, ManyChunksAndMultipleContainers) {
       CheckAllPredicates(type, cells, *reader, rng, 3);
     }
     CheckTopN(type, cells, *reader, rng, 4);
+  }
+}
+
+TEST(RangeBitmapRandomTest, TopNWithTiesMatchesItsDefinition) {
+  std::mt19937_64 rng(4242);
+  for (const char* type_text : {"INT", "BIGINT", "DOUBLE", "STRING", "DECIMAL(9, 2)",
+                                "TIMESTAMP(6)", "BOOLEAN"}) {
+    const DataType type = Type(type_text);
+    for (size_t rows : {1, 9, 150, 2000}) {
+      for (size_t distinct : {1, 3, 40}) {
+        for (double null_rate : {0.0, 0.3, 1.0}) {
+          const std::vector<Cell> cells = RandomColumn(type, rng, rows, distinct, null_rate);
+          auto bytes = WriteIndex(type, cells);
+          ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+          auto reader = OpenReader(type, *bytes);
+          ASSERT_NE(reader, nullptr);
+          for (int round = 0; round < 6; ++round) {
+            const int limits[] = {0, 1, 2, static_cast<int>(rows / 2), static_cast<int>(rows),
+                                  static_cast<int>(rng() % (rows + 2))};
+            const TopN top_n = WithTies((rng() & 1) != 0, (rng() & 1) != 0, limits[round]);
+            std::vector<uint32_t> selection;
+            const bool selected = (rng() & 1) != 0;
+            if (selected) {
+              for (uint32_t r = 0; r < rows; ++r) {
+                if (rng() % 3 != 0) selection.push_back(r);
+              }
+            }
+            const std::vector<uint32_t>* chosen = selected ? &selection : nullptr;
+            SCOPED_TRACE(std::string(type_text) + " rows " + std::to_string(rows) +
+                         " distinct " + std::to_string(distinct) + " nulls " +
+                         std::to_string(null_rate) + " limit " + std::to_string(top_n.limit) +
+                         (top_n.descending ? " desc" : " asc") +
+                         (top_n.nulls_first ? " nulls first" : " nulls last") +
+                         (selected ? " selection" : ""));
+            const std::vector<uint32_t> expected = WithTiesOracle(type, cells, top_n, chosen);
+            ASSERT_EQ(VisitRows(*reader, top_n, chosen), expected);
+            ASSERT_EQ(BruteTopN(type, cells, top_n, chosen, /*strict=*/false), expected);
+          }
+        }
+      }
+    }
   }
 }
 

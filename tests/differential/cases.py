@@ -80,12 +80,15 @@ class TopNRequest:
     descending: bool
     nulls_first: bool
     selection: Optional[FrozenSet[int]] = None
+    # Keep the rows tied with the limit-th (Java: a TopN with more sort keys, non-strict).
+    with_ties: bool = False
 
     def __str__(self):
         order = "DESC" if self.descending else "ASC"
         nulls = "NULLS FIRST" if self.nulls_first else "NULLS LAST"
+        ties = " WITH TIES" if self.with_ties else ""
         sel = "" if self.selection is None else f" within {len(self.selection)} rows"
-        return f"ORDER BY {self.column} {order} {nulls} LIMIT {self.limit}{sel}"
+        return f"ORDER BY {self.column} {order} {nulls} LIMIT {self.limit}{ties}{sel}"
 
 
 @dataclass

@@ -62,8 +62,8 @@ def sweep(col: ColumnCase, rnd: random.Random, max_values: int = 12,
 
 
 def top_n_sweep(col: ColumnCase, rows: int, rnd: random.Random) -> List[TopNRequest]:
-    """ORDER BY col ... LIMIT k around the interesting k, both ways, NULLs first and last,
-    within all rows and within selections."""
+    """ORDER BY col ... LIMIT k [WITH TIES] around the interesting k, both ways, NULLs first
+    and last, within all rows and within selections."""
     if not any(KINDS[k].top_n for k in col.indexes):
         return []
     limits = sorted({0, 1, 2, 3, rows // 2, max(rows - 1, 0), rows, rows + 1})
@@ -71,13 +71,47 @@ def top_n_sweep(col: ColumnCase, rows: int, rnd: random.Random) -> List[TopNRequ
     for limit in limits:
         for descending in (False, True):
             for nulls_first in (False, True):
-                requests.append(TopNRequest(col.name, limit, descending, nulls_first))
+                for with_ties in (False, True):
+                    requests.append(TopNRequest(col.name, limit, descending, nulls_first,
+                                                with_ties=with_ties))
     if rows > 10_000:  # every request ships the whole index to Java: a sample is enough
         requests = rnd.sample(requests, 3)
     for _ in range(4):
         selection = frozenset(r for r in range(rows) if rnd.random() < 0.4)
         requests.append(TopNRequest(col.name, rnd.randint(0, 4), rnd.random() < 0.5,
-                                    rnd.random() < 0.5, selection))
+                                    rnd.random() < 0.5, selection, rnd.random() < 0.5))
+    return requests
+
+
+def tie_cuts(col: ColumnCase, rnd: random.Random, selections: int = 3) -> List[TopNRequest]:
+    """TopN whose limit falls at, just before and just after each boundary between tie groups
+    (NULLs as one group), both ways, NULLs first and last, with and without ties, within all
+    rows and within a few random selections."""
+    values = col.values
+    key = col.ctype.order_key
+    counts: Dict[Any, int] = {}
+    for v in values:
+        if v is not None:
+            counts[key(v)] = counts.get(key(v), 0) + 1
+    nulls = sum(1 for v in values if v is None)
+    cuts = set()
+    for descending in (False, True):
+        sizes = [counts[k] for k in sorted(counts, reverse=descending)]
+        for nulls_first in (False, True):
+            groups = ([nulls] + sizes) if nulls_first else (sizes + [nulls])
+            total = 0
+            for size in groups:
+                total += size
+                cuts |= {(descending, nulls_first, total + d) for d in (-1, 0, 1) if total + d > 0}
+    requests = [TopNRequest(col.name, limit, descending, nulls_first, with_ties=with_ties)
+                for descending, nulls_first, limit in sorted(cuts)
+                for with_ties in (False, True)]
+    for _ in range(selections):
+        selection = frozenset(r for r in range(len(values)) if rnd.random() < 0.5)
+        descending, nulls_first, limit = rnd.choice(sorted(cuts))
+        for with_ties in (False, True):
+            requests.append(TopNRequest(col.name, max(limit // 2, 1), descending, nulls_first,
+                                        selection, with_ties))
     return requests
 
 

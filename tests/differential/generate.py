@@ -196,7 +196,8 @@ def make_top_n(rnd: random.Random, pack: Pack, per_column: tuple = (0, 2)) -> Li
                 share = rnd.choice([0.0, 0.1, 0.5, 0.9])
                 selection = frozenset(r for r in range(pack.rows) if rnd.random() < share)
             requests.append(TopNRequest(column.name, limit, rnd.random() < 0.5,
-                                        rnd.random() < 0.5, selection))
+                                        rnd.random() < 0.5, selection,
+                                        with_ties=rnd.random() < 0.3))
     return requests
 
 

@@ -220,7 +220,8 @@ RANGE_BITMAP = IndexKind(
     bound=lambda col, op, literals, options: oracle.bound_exact_index(col, op, literals),
     options=range_bitmap_options,
     top_n=True,
-    notes="exact; TopN strict; 2.0 answers IS NULL / TopN on an all-NULL column with 2 rows",
+    notes="exact; TopN strict or WITH TIES (2.0 cuts tied NULLs there, #9280); 2.0 answers "
+          "IS NULL / TopN on an all-NULL column with 2 rows",
 )
 
 KINDS: Dict[str, IndexKind] = {k.name: k for k in (BITMAP, BLOOM_FILTER, BSI, RANGE_BITMAP)}

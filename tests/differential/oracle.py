@@ -328,10 +328,10 @@ def bound_exact_index(col: ColumnData, op: str, literals: Sequence[Any]) -> Answ
 # ------------------------------------------------------------------------------- TopN
 
 
-def _strict_top(col: ColumnData, k: int, descending: bool, found: Optional[FrozenSet[int]]
-                ) -> FrozenSet[int]:
-    """BitSliceIndexBitmap.topK/bottomK, strict: k rows, ties at the cut keep the highest
-    row positions."""
+def _value_top(col: ColumnData, k: int, descending: bool, found: Optional[FrozenSet[int]],
+               strict: bool) -> FrozenSet[int]:
+    """BitSliceIndexBitmap.topK/bottomK: strict, k rows, ties at the cut keep the highest row
+    positions; not strict, every row tied with the k-th as well."""
     if k == 0 or (found is not None and not found):
         return EMPTY
     candidates = col.nonnull if found is None else col.nonnull & found
@@ -343,7 +343,7 @@ def _strict_top(col: ColumnData, k: int, descending: bool, found: Optional[Froze
             group = [r for r in group if r in found]
         if len(chosen) + len(group) >= k:
             tied = sorted(group)
-            chosen.extend(tied[len(tied) - (k - len(chosen)):])
+            chosen.extend(tied[len(tied) - (k - len(chosen)):] if strict else tied)
             break
         chosen.extend(group)
     return frozenset(chosen)
@@ -355,11 +355,10 @@ def _nulls_within(col: ColumnData, found: Optional[FrozenSet[int]]) -> FrozenSet
     return col.nulls if found is None else col.nulls & found
 
 
-def topn_exact(col: ColumnData, has_range_bitmap: bool, k: int, descending: bool,
-               nulls_first: bool, selection: Optional[FrozenSet[int]]) -> Answer:
-    """The right strict answer, with Java's rules: FileIndexPredicate.evaluateTopN's input
-    checks, then RangeBitmap.topK/bottomK + fillNulls with one sort key: value ties at the cut
-    keep the highest row positions, NULLs the lowest."""
+def _evaluate_top_n_input(has_range_bitmap: bool, k: int, selection: Optional[FrozenSet[int]]
+                          ) -> Optional[Answer]:
+    """FileIndexPredicate.evaluateTopN before any index is asked: the input itself when it is a
+    bitmap of at most k rows or no index can answer; None when the index is asked."""
     if selection is not None:
         if not selection:
             return SKIP
@@ -367,8 +366,45 @@ def topn_exact(col: ColumnData, has_range_bitmap: bool, k: int, descending: bool
             return rows(selection)
     if not has_range_bitmap:
         return REMAIN if selection is None else rows(selection)
+    return None
+
+
+def _with_ties(col: ColumnData, order: KeyOrder, k: int, descending: bool, nulls_first: bool,
+               candidates: FrozenSet[int]) -> FrozenSet[int]:
+    """FETCH FIRST k ROWS WITH TIES by its definition: every candidate with fewer than k
+    candidates strictly before it in the order (NULLs tie with each other)."""
+    groups = list(order.group_rows(descending))
+    groups = [sorted(col.nulls)] + groups if nulls_first else groups + [sorted(col.nulls)]
+    chosen: List[int] = []
+    for group in groups:
+        if len(chosen) >= k:
+            break
+        chosen.extend(r for r in group if r in candidates)
+    return frozenset(chosen)
+
+
+def topn_exact(col: ColumnData, has_range_bitmap: bool, k: int, descending: bool,
+               nulls_first: bool, selection: Optional[FrozenSet[int]],
+               with_ties: bool = False) -> Answer:
+    """The right answer, with Java's rules: FileIndexPredicate.evaluateTopN's input checks,
+    then, with one sort key (strict), RangeBitmap.topK/bottomK + fillNulls: value ties at the
+    cut keep the highest row positions, NULLs the lowest; WITH TIES (more sort keys, not strict):
+    every selected row tied with the k-th by the index keys, NULLs included."""
+    answer = _evaluate_top_n_input(has_range_bitmap, k, selection)
+    if answer is not None:
+        return answer
+    if with_ties:
+        candidates = col.all_rows if selection is None else selection
+        return rows(_with_ties(col, col.index_order, k, descending, nulls_first, candidates))
+    return _fill_nulls(col, k, descending, nulls_first, selection, strict=True)
+
+
+def _fill_nulls(col: ColumnData, k: int, descending: bool, nulls_first: bool,
+                selection: Optional[FrozenSet[int]], strict: bool) -> Answer:
+    """RangeBitmap.fillNulls of Java 2.0 on a column with keys: the NULLs are cut to the
+    lowest positions whatever `strict` says (only the values keep their ties)."""
     if not nulls_first:
-        chosen = _strict_top(col, k, descending, selection)
+        chosen = _value_top(col, k, descending, selection, strict)
         if len(chosen) >= k:
             return rows(chosen)
         nulls = sorted(_nulls_within(col, selection))
@@ -376,29 +412,37 @@ def topn_exact(col: ColumnData, has_range_bitmap: bool, k: int, descending: bool
     nulls = sorted(_nulls_within(col, selection))
     if len(nulls) >= k:
         return rows(nulls[:k])
-    return rows(frozenset(nulls) | _strict_top(col, k - len(nulls), descending, selection))
+    return rows(frozenset(nulls) | _value_top(col, k - len(nulls), descending, selection, strict))
 
 
 def java_topn(col: ColumnData, has_range_bitmap: bool, k: int, descending: bool,
-              nulls_first: bool, selection: Optional[FrozenSet[int]]) -> Answer:
-    """Java 2.0: as topn_exact, except that a range bitmap without any non-null value
-    answers bitmapOf(0, rid - 1) whatever k and the selection (apache/paimon#9140)."""
-    if (has_range_bitmap and not col.index_groups
-            and not (selection is not None and len(selection) <= k)):
+              nulls_first: bool, selection: Optional[FrozenSet[int]],
+              with_ties: bool = False) -> Answer:
+    """Java 2.0: a range bitmap without any non-null value answers bitmapOf(0, rid - 1)
+    whatever k, the selection and the sort keys (apache/paimon#9140); WITH TIES (non-strict)
+    keeps value ties but still cuts tied NULLs (apache/paimon#9280); otherwise topn_exact."""
+    answer = _evaluate_top_n_input(has_range_bitmap, k, selection)
+    if answer is not None:
+        return answer
+    if not col.index_groups:
         return rows({0, col.n - 1}) if col.n > 0 else SKIP
-    return topn_exact(col, has_range_bitmap, k, descending, nulls_first, selection)
+    return _fill_nulls(col, k, descending, nulls_first, selection, strict=not with_ties)
 
 
 def topn_sound(answer: Answer, col: ColumnData, k: int, descending: bool, nulls_first: bool,
-               selection: Optional[FrozenSet[int]]) -> bool:
+               selection: Optional[FrozenSet[int]], with_ties: bool = False) -> bool:
     """True when the answer holds some valid ORDER BY .. LIMIT k of the selected rows (by the
-    values themselves), i.e. an engine sorting the selected rows gets the right result."""
+    values themselves), i.e. an engine sorting the selected rows gets the right result; WITH
+    TIES, when it holds every selected row tied with the k-th (later sort keys decide among
+    them, so any of them may be wanted)."""
     candidates = col.all_rows if selection is None else selection
     if answer == REMAIN or k == 0:
         return True
     chosen = EMPTY if answer == SKIP else answer[1]
     if len(candidates) <= k:
         return candidates <= chosen
+    if with_ties:
+        return _with_ties(col, col.truth_order, k, descending, nulls_first, candidates) <= chosen
     groups = list(col.truth_order.group_rows(descending))
     nulls = sorted(col.nulls)
     groups = [nulls] + groups if nulls_first else groups + [nulls]

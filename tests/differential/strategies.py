@@ -118,5 +118,5 @@ def pack(draw, kind_name: str) -> Pack:
                     selection = frozenset()
                 result.top_n.append(TopNRequest(c.name, draw(st.integers(0, rows + 2)),
                                                 draw(st.booleans()), draw(st.booleans()),
-                                                selection))
+                                                selection, draw(st.booleans())))
     return result

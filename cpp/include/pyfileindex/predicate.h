@@ -68,6 +68,12 @@ struct TopN {
   bool descending = false;   ///< DESC instead of ASC
   bool nulls_first = false;  ///< NULLS FIRST instead of NULLS LAST
   int32_t limit = 0;         ///< rows wanted; must not be negative
+  /// FETCH FIRST limit ROWS WITH TIES: also keep every row tied with the limit-th one on this
+  /// column (NULLs tie with each other), so the answer may hold more than `limit` rows. This is
+  /// what `ORDER BY column, more_keys... LIMIT limit` needs, since the later keys decide among
+  /// the tied rows: Java Paimon's non-strict TopN (a TopN with more than one sort key).
+  /// Without it the answer holds min(limit, selected rows) rows, ties cut as Java cuts them.
+  bool with_ties = false;
 };
 
 }  // namespace pyfileindex

@@ -48,10 +48,10 @@ int32_t ColumnKeyHash(const ColumnKey& c) {
 }
 
 // Orders Columns with equal hash codes inside a tree bin. Java's Column is not Comparable, so
-// there Java breaks ties by System.identityHashCode: nine or more declared columns whose names
-// share String.hashCode, in a map of >= 64 slots, are ordered differently from run to run of a
-// JVM, and no emulation can follow (docs/DIFFERENCES.md). Any fixed order is as good; this
-// one is at least stable.
+// there Java breaks ties by System.identityHashCode: eight or more declared columns whose
+// names share String.hashCode, in a map of >= 64 slots (computeIfAbsent treeifies a bin at
+// its 8th node), are ordered differently from one JVM run to the next, and no emulation can
+// follow (docs/DIFFERENCES.md). Any fixed order is as good; this one is at least stable.
 int ColumnKeyCompare(const ColumnKey& a, const ColumnKey& b) {
   int c = JavaStringCompare(a.name, b.name);
   if (c != 0) return c;

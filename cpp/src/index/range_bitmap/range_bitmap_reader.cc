@@ -291,7 +291,7 @@ Result<FileIndexResult> RangeBitmapReader::VisitTopN(const TopN& top_n,
                                                      const RowBitmap* selection) const {
   PFI_ASSIGN_OR_RETURN(Bitmap32 rows,
                        TopNRows(top_n, selection != nullptr ? &selection->impl() : nullptr,
-                                /*strict=*/true));
+                                /*strict=*/!top_n.with_ties));
   return FileIndexResult::Rows(RowBitmap(std::move(rows)));
 }
 

@@ -6,7 +6,8 @@
 //
 // Answers are Java's, except where Java 2.0 is wrong (docs/DIFFERENCES.md, "range-bitmap"):
 // IS NULL on an index without keys returns every row, TopN on it returns the first `limit`
-// selected rows, and literals that no key can equal are placed exactly (literal_probe.h).
+// selected rows (all of them WITH TIES), TopN WITH TIES keeps every tied NULL, and literals
+// that no key can equal are placed exactly (literal_probe.h).
 #pragma once
 
 #include <cstdint>
@@ -28,8 +29,9 @@ class RangeBitmapReader final : public ColumnIndexReader {
   static Result<std::unique_ptr<RangeBitmapReader>> Open(const DataType& type, ByteSpan payload);
 
   Result<FileIndexResult> Visit(const Predicate& leaf) const override;
-  // ORDER BY column LIMIT n within `selection` (all rows when null), one sort key: exactly
-  // min(n, |selection|) rows, Java's tie rules (see TopNRows).
+  // ORDER BY column LIMIT n within `selection` (all rows when null): exactly min(n, |selection|)
+  // rows with Java's tie rules, or with top_n.with_ties every row tied with the n-th one
+  // (TopNRows with strict = !with_ties).
   Result<FileIndexResult> VisitTopN(const TopN& top_n, const RowBitmap* selection) const override;
   Result<std::vector<std::pair<std::string, std::string>>> Describe() const override;
 

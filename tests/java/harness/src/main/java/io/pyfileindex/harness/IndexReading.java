@@ -16,6 +16,9 @@ import org.apache.paimon.utils.RoaringBitmap32;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * Asks Paimon's own reader side (FileIndexPredicate over the container bytes) for answers.
@@ -39,23 +42,29 @@ final class IndexReading {
   /**
    * TopN through FileIndexPredicate.evaluateTopN, the path the read-time FileIndexEvaluator
    * uses. selection null -> input REMAIN; else a BitmapIndexResult of those rows (Paimon's
-   * evaluator passes "all rows minus deleted rows" here).
+   * evaluator passes "all rows minus deleted rows" here). "with_ties": true asks for Paimon's
+   * non-strict TopN, which it uses when more sort keys follow the column: the TopN gets a second
+   * sort key (the same column again; the index only looks at the first key and the count).
    */
   static FileIndexResult topN(
       byte[] container, RowType rowType, JsonNode request) {
     String column = Json.requiredText(request, "column");
     int index = Schema.fieldIndex(rowType, column);
     DataField field = rowType.getFields().get(index);
-    TopN topN =
-        new TopN(
+    SortValue order =
+        new SortValue(
             new FieldRef(index, field.name(), field.type()),
             Json.optionalBoolean(request, "descending", false)
                 ? SortValue.SortDirection.DESCENDING
                 : SortValue.SortDirection.ASCENDING,
             Json.optionalBoolean(request, "nulls_first", false)
                 ? SortValue.NullOrdering.NULLS_FIRST
-                : SortValue.NullOrdering.NULLS_LAST,
-            Json.requiredInt(request, "limit"));
+                : SortValue.NullOrdering.NULLS_LAST);
+    List<SortValue> orders =
+        Json.optionalBoolean(request, "with_ties", false)
+            ? Arrays.asList(order, order)
+            : Collections.singletonList(order);
+    TopN topN = new TopN(orders, Json.requiredInt(request, "limit"));
     FileIndexResult input = selection(request.get("selection"));
     try (FileIndexPredicate fileIndex = new FileIndexPredicate(container, rowType)) {
       return fileIndex.evaluateTopN(topN, input);
