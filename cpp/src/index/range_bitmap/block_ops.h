@@ -21,6 +21,9 @@ struct BlockOps {
   // Set bits of a block, and the number of maximal runs of set bits.
   uint32_t (*cardinality)(const uint64_t* words);
   void (*cardinality_and_runs)(const uint64_t* words, uint32_t* cardinality, uint32_t* runs);
+  // The positions of the set bits, ascending, to out[0, cardinality); writes up to two
+  // entries past them (`out` must have room for cardinality + 2).
+  void (*positions)(const uint64_t* words, uint16_t* out);
 };
 
 // The fastest variant this CPU runs.

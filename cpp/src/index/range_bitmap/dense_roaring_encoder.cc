@@ -74,17 +74,12 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
 
   switch (c.kind) {
     case Kind::kArray: {
+      uint16_t positions[kArrayMax + 2];  // +2: room for what positions() writes past them
+      Ops().positions(words, positions);
       const size_t at = body_.size();
       body_.resize(at + 2 * size_t{card});
       uint8_t* out = body_.data() + at;
-      for (size_t i = 0; i < kBlockWords; ++i) {
-        uint64_t w = words[i];
-        while (w != 0) {
-          io::StoreU16LE(out, static_cast<uint16_t>(i * 64 + __builtin_ctzll(w)));
-          out += 2;
-          w &= w - 1;
-        }
-      }
+      for (uint32_t i = 0; i < card; ++i) io::StoreU16LE(out + 2 * i, positions[i]);
       break;
     }
     case Kind::kBitmap: {
