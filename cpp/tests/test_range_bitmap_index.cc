@@ -1854,3 +1854,51 @@ TEST(RangeBitmapRobustnessTest, PrefixesAndByteFlips) {
 
 }  // namespace
 }  // namespace pyfileindex::index::range_bitmap
+
+namespace pyfileindex::index::range_bitmap {
+namespace {
+
+// Sorted and clustered columns store their slices as run containers: CodesBetween combines
+// those as roaring bitmaps instead of dense blocks. Both layouts must answer every range
+// exactly (shuffled: dense blocks; sorted and clustered with nulls: the compact path).
+TEST(RangeBitmapLayoutTest, SortedAndShuffledColumnsAnswerRangesExactly) {
+  const DataType type = Type("INT");
+  std::mt19937_64 rng(91);
+  const size_t n = 200'000;
+  for (const char* layout : {"shuffled", "sorted", "clustered"}) {
+    SCOPED_TRACE(layout);
+    std::vector<int64_t> values(n);
+    for (auto& v : values) v = static_cast<int64_t>(rng() % 700) * 3 - 1000;
+    if (std::string(layout) != "shuffled") std::sort(values.begin(), values.end());
+    std::vector<Cell> cells;
+    for (size_t i = 0; i < n; ++i) {
+      const bool null = std::string(layout) == "clustered" ? (i / 5000) % 7 == 3 : false;
+      cells.push_back(null ? Null() : Int(values[i]));
+    }
+    auto bytes = WriteIndex(type, cells);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    auto reader = OpenReader(type, *bytes);
+    ASSERT_NE(reader, nullptr);
+    for (int probe = 0; probe < 25; ++probe) {
+      const int64_t a = static_cast<int64_t>(rng() % 2200) - 1050;
+      const int64_t b = a + static_cast<int64_t>(rng() % 300);
+      std::vector<uint32_t> eq, lt, ge, between;
+      for (size_t i = 0; i < n; ++i) {
+        if (cells[i].null) continue;
+        const int64_t v = cells[i].i;
+        if (v == a) eq.push_back(static_cast<uint32_t>(i));
+        if (v < a) lt.push_back(static_cast<uint32_t>(i));
+        if (v >= a) ge.push_back(static_cast<uint32_t>(i));
+        if (v >= a && v <= b) between.push_back(static_cast<uint32_t>(i));
+      }
+      EXPECT_EQ(*Ask(*reader, PredicateOp::kEqual, {Literal::Int(a)}), eq) << a;
+      EXPECT_EQ(*Ask(*reader, PredicateOp::kLessThan, {Literal::Int(a)}), lt) << a;
+      EXPECT_EQ(*Ask(*reader, PredicateOp::kGreaterOrEqual, {Literal::Int(a)}), ge) << a;
+      EXPECT_EQ(*Ask(*reader, PredicateOp::kBetween, {Literal::Int(a), Literal::Int(b)}),
+                between) << a << ".." << b;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pyfileindex::index::range_bitmap

@@ -228,6 +228,17 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
   if (equal) first_slice = 0;
   if (lower) first_slice = std::min(first_slice, GreaterStart(low - 1));
   if (upper) first_slice = std::min(first_slice, GreaterStart(high));
+  // Slices stored compactly (run and array containers: sorted or clustered data) are
+  // combined as roaring bitmaps; expanding them into dense blocks would cost far more than
+  // their few runs. Dense slices (bitmap containers) stream through the block evaluator.
+  uint64_t stored_bytes = 0;
+  for (int i = first_slice; i < slice_count_; ++i) stored_bytes += slice_extents_[i].length;
+  const uint64_t blocks_per_slice = (uint64_t{row_count_} + 65535) / 65536;
+  const uint64_t dense_bytes =
+      blocks_per_slice * kBlockWords * 8 * static_cast<uint64_t>(slice_count_ - first_slice);
+  if (stored_bytes * kCompactRatio < dense_bytes) {
+    return CodesBetweenCompact(low, high, equal, lower, upper);
+  }
   std::vector<const RoaringView*> slices(static_cast<size_t>(slice_count_), nullptr);
   for (int i = first_slice; i < slice_count_; ++i) {
     PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
@@ -259,6 +270,47 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
   std::vector<uint8_t> bytes;
   out.Finish(&bytes);
   return Bitmap32::Deserialize(bytes.data(), bytes.size());
+}
+
+Result<Bitmap32> CodeBsiReader::Greater(int64_t code) const {
+  const int start = GreaterStart(code);
+  if (start >= slice_count_) return Bitmap32();
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* first, Slice(start));
+  Bitmap32 out = *first;
+  for (int i = start + 1; i < slice_count_; ++i) {
+    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
+    if (i < 63 && ((code >> i) & 1)) {
+      out &= *slice;
+    } else {
+      out |= *slice;
+    }
+  }
+  return out;
+}
+
+Result<Bitmap32> CodeBsiReader::CodesBetweenCompact(int64_t low, int64_t high, bool equal,
+                                                    bool lower, bool upper) const {
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
+  Bitmap32 state = *ebm;
+  if (equal) {
+    for (int i = 0; i < slice_count_ && !state.IsEmpty(); ++i) {
+      PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
+      if (i < 63 && ((low >> i) & 1)) {
+        state &= *slice;
+      } else {
+        state -= *slice;
+      }
+    }
+  }
+  if (lower) {
+    PFI_ASSIGN_OR_RETURN(Bitmap32 greater, Greater(low - 1));
+    state &= greater;
+  }
+  if (upper) {
+    PFI_ASSIGN_OR_RETURN(Bitmap32 greater, Greater(high));
+    state -= greater;
+  }
+  return state;
 }
 
 Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,
