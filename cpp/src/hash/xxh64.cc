@@ -1,6 +1,8 @@
 #include "hash/xxh64.h"
 
+#include <array>
 #include <cstring>
+#include <utility>
 
 namespace pyfileindex::hash {
 namespace {
@@ -55,6 +57,37 @@ inline uint64_t Avalanche(uint64_t h) {
   return h;
 }
 
+// The last `N` (< 32) bytes at `p` folded into `h`, then the avalanche: XXH64's tail steps
+// (8-byte words, one 4-byte word, single bytes), unrolled for a length known at compile time.
+template <size_t N>
+uint64_t Tail(const uint8_t* p, uint64_t h) {
+  for (size_t i = 0; i < N / 8; ++i, p += 8) {
+    h ^= Round(0, LoadWord64(p));
+    h = RotateLeft(h, 27) * kPrime1 + kPrime4;
+  }
+  if constexpr (N % 8 >= 4) {
+    h ^= static_cast<uint64_t>(LoadWord32(p)) * kPrime1;
+    h = RotateLeft(h, 23) * kPrime2 + kPrime3;
+    p += 4;
+  }
+  for (size_t i = 0; i < N % 4; ++i, ++p) {
+    h ^= static_cast<uint64_t>(*p) * kPrime5;
+    h = RotateLeft(h, 11) * kPrime1;
+  }
+  return Avalanche(h);
+}
+
+using TailFn = uint64_t (*)(const uint8_t*, uint64_t);
+
+template <size_t... N>
+constexpr std::array<TailFn, sizeof...(N)> MakeTails(std::index_sequence<N...>) {
+  return {&Tail<N>...};
+}
+
+// One indirect jump by the tail's length: short keys of varying length (typical strings)
+// otherwise mispredict the exit of every tail loop.
+constexpr std::array<TailFn, 32> kTails = MakeTails(std::make_index_sequence<32>());
+
 }  // namespace
 
 uint64_t Xxh64(const void* data, size_t size, uint64_t seed) {
@@ -87,24 +120,7 @@ uint64_t Xxh64(const void* data, size_t size, uint64_t seed) {
   }
 
   h += static_cast<uint64_t>(size);
-
-  // The tail: 8-byte words, then at most one 4-byte word, then single bytes.
-  while (end - p >= 8) {
-    h ^= Round(0, LoadWord64(p));
-    h = RotateLeft(h, 27) * kPrime1 + kPrime4;
-    p += 8;
-  }
-  if (end - p >= 4) {
-    h ^= static_cast<uint64_t>(LoadWord32(p)) * kPrime1;
-    h = RotateLeft(h, 23) * kPrime2 + kPrime3;
-    p += 4;
-  }
-  while (p < end) {
-    h ^= static_cast<uint64_t>(*p) * kPrime5;
-    h = RotateLeft(h, 11) * kPrime1;
-    ++p;
-  }
-  return Avalanche(h);
+  return kTails[static_cast<size_t>(end - p)](p, h);  // fewer than 32 bytes are left
 }
 
 }  // namespace pyfileindex::hash
