@@ -677,15 +677,35 @@ TopN WithTies(bool descending, bool nulls_first, int32_t limit) {
   return top_n;
 }
 
+// Ties of 9s and 5s, and two NULLs: rows 0..9.
+const std::vector<Cell>& TieCells() {
+  static const std::vector<Cell> cells = {Int(5), Int(3), Int(5), Int(9), Int(5), Int(1),
+                                          Int(9), Null(), Int(5), Null()};
+  return cells;
+}
+
+// The index of TieCells(); the reader reads `bytes` in place.
+struct TieIndex {
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<RangeBitmapReader> reader;
+};
+
+TieIndex MakeTieIndex() {
+  TieIndex index;
+  auto bytes = WriteIndex(Type("INT"), TieCells());
+  EXPECT_TRUE(bytes.ok());
+  if (!bytes.ok()) return index;
+  index.bytes = std::move(bytes).ValueOrDie();
+  index.reader = OpenReader(Type("INT"), index.bytes);
+  return index;  // moving the vector keeps its buffer where the reader points
+}
+
 TEST(RangeBitmapTopNWithTiesTest, KeepsEveryRowTiedAtTheCut) {
   const DataType type = Type("INT");
-  //                                 0       1       2       3       4       5       6
-  const std::vector<Cell> cells = {Int(5), Int(3), Int(5), Int(9), Int(5), Int(1), Int(9),
-                                   Null(), Int(5), Null()};
-  auto bytes = WriteIndex(type, cells);
-  ASSERT_TRUE(bytes.ok());
-  auto reader = OpenReader(type, *bytes);
-  ASSERT_NE(reader, nullptr);
+  const std::vector<Cell>& cells = TieCells();
+  const TieIndex index = MakeTieIndex();
+  ASSERT_NE(index.reader, nullptr);
+  const RangeBitmapReader* reader = index.reader.get();
   using V = std::vector<uint32_t>;
   struct Case {
     bool desc, nulls_first;
@@ -725,13 +745,9 @@ TEST(RangeBitmapTopNWithTiesTest, KeepsEveryRowTiedAtTheCut) {
 }
 
 TEST(RangeBitmapTopNWithTiesTest, StaysWithinTheSelection) {
-  const DataType type = Type("INT");
-  const std::vector<Cell> cells = {Int(5), Int(3), Int(5), Int(9), Int(5), Int(1), Int(9),
-                                   Null(), Int(5), Null()};
-  auto bytes = WriteIndex(type, cells);
-  ASSERT_TRUE(bytes.ok());
-  auto reader = OpenReader(type, *bytes);
-  ASSERT_NE(reader, nullptr);
+  const TieIndex index = MakeTieIndex();
+  ASSERT_NE(index.reader, nullptr);
+  const RangeBitmapReader* reader = index.reader.get();
   using V = std::vector<uint32_t>;
   const V selection = {0, 1, 2, 4, 7, 9};
   EXPECT_EQ(VisitRows(*reader, WithTies(true, false, 1), &selection), V({0, 2, 4}));
