@@ -50,7 +50,7 @@ sys.path.insert(0, str(HERE))
 import cases  # noqa: E402
 import spark_pipeline  # noqa: E402
 import targets  # noqa: E402
-from timing import Budget  # noqa: E402
+from timing import Budget, load_average, progress  # noqa: E402
 
 
 @dataclasses.dataclass(frozen=True)
@@ -365,13 +365,6 @@ def _mib(n) -> str:
     return "-" if n is None else f"{n / 2 ** 20:,.1f} MiB"
 
 
-def load_average() -> str:
-    try:
-        return " ".join(open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        return "?"
-
-
 def environment(rows: int, matrix_name: str, count: int, java) -> str:
     import pyfileindex
 
@@ -388,10 +381,6 @@ def environment(rows: int, matrix_name: str, count: int, java) -> str:
             f"Java {java_text}; {cpu}, {os.cpu_count()} cores; load {load_average()}\n"
             + (f"matrix {matrix_name}: {count} cases x {rows:,} rows" if count
                else "no index cases"))
-
-
-def progress(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

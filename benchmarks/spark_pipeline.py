@@ -50,6 +50,8 @@ import tempfile
 import time
 from typing import Callable, Dict, List, Tuple
 
+from timing import load_average, progress
+
 QUICK_ROWS = 2_000_000
 DEFAULT_FILES = 200  # enough that a point query can leave <= 1% of the files
 DEFAULT_REPEAT = 3
@@ -310,15 +312,4 @@ def result_row(settings: Settings, op: str, baseline_s: List[float],
     return {"case": settings.label, "index": INDEX, "op": op, "rows": settings.rows,
             "java_us": java_us, "ours_us": ours_us, "ratio": java_us / ours_us,
             "bytes_equal": None, "baseline_runs_s": baseline_s, "ours_runs_s": ours_s,
-            "load_avg": _load_average()}
-
-
-def _load_average() -> str:
-    try:
-        return " ".join(open("/proc/loadavg").read().split()[:3])
-    except OSError:
-        return "?"
-
-
-def progress(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+            "load_avg": load_average()}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import statistics
+import sys
 import time
 from typing import Callable, Dict, List
 
@@ -67,3 +68,16 @@ def measure(call: Callable[[], object], budget: Budget) -> Timing:
         if len(times) >= budget.repeat and end >= deadline:
             break
     return Timing(times)
+
+
+def load_average() -> str:
+    """The 1, 5 and 15-minute load averages, recorded beside every measurement."""
+    try:
+        return " ".join(open("/proc/loadavg").read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def progress(text: str) -> None:
+    """Progress lines go to stderr: stdout carries the result table."""
+    print(text, file=sys.stderr, flush=True)

@@ -450,23 +450,35 @@ def test_next_index_file_name_follows_java():
     assert next_index_file_name("data-a-b-0.parquet-9.index") == "data-a-b-0.parquet-10.index"
 
 
+class _TwoFileTable:
+    """An append table "db.<name>" without indexes, written in two commits (70 events in two
+    data files), with its options changed through the catalog."""
+
+    def __init__(self, tmp_path, name):
+        self.catalog = _catalog(tmp_path)
+        self.name = f"db.{name}"
+        table = _create(self.catalog, name, {})
+        write_table(table, _events(0, 40))
+        write_table(table, _events(40, 30))
+
+    def current(self):
+        return self.catalog.get_table(self.name)
+
+    def files(self):
+        return PaimonTableMetadata(table=self.current()).data_files()
+
+    def set_option(self, key, value):
+        from pypaimon.schema.schema_change import SchemaChange
+        self.catalog.alter_table(self.name, [SchemaChange.set_option(key, value)], False)
+
+
 def test_rewrite_file_index_lifecycle(tmp_path):
-    from pypaimon.schema.schema_change import SchemaChange
-    catalog = _catalog(tmp_path)
-    table = _create(catalog, "rw", {})
-    write_table(table, _events(0, 40))
-    write_table(table, _events(40, 30))
-
-    def current():
-        return catalog.get_table("db.rw")
-
-    def files():
-        return PaimonTableMetadata(table=current()).data_files()
+    table = _TwoFileTable(tmp_path, "rw")
+    current, files = table.current, table.files
 
     assert rewrite_file_index(current()).snapshot_id is None  # no options: nothing to do
 
-    catalog.alter_table("db.rw", [SchemaChange.set_option("file-index.bitmap.columns",
-                                                          "level")], False)
+    table.set_option("file-index.bitmap.columns", "level")
     result = rewrite_file_index(current())
     assert result.files_rewritten == 2 and result.snapshot_id == 3
     snapshot = PaimonTableMetadata(table=current()).snapshot()
@@ -478,15 +490,13 @@ def test_rewrite_file_index_lifecycle(tmp_path):
     again = rewrite_file_index(current())  # same options: nothing changes, no new snapshot
     assert again.snapshot_id is None and again.files_unchanged == 2
 
-    catalog.alter_table("db.rw", [SchemaChange.set_option("file-index.in-manifest-threshold",
-                                                          "1b")], False)
+    table.set_option("file-index.in-manifest-threshold", "1b")
     rewrite_file_index(current())
     first = files()
     assert all(f.embedded_index is None and f.extra_files == (f.file_name + ".index",)
                for f in first)
 
-    catalog.alter_table("db.rw", [SchemaChange.set_option("file-index.bitmap.columns",
-                                                          "level,category")], False)
+    table.set_option("file-index.bitmap.columns", "level,category")
     result = rewrite_file_index(current())
     second = files()
     assert [f.extra_files for f in second] == [(f.file_name + "-1.index",) for f in second]
@@ -514,26 +524,15 @@ def test_rewrite_back_to_an_earlier_index_keeps_every_file(tmp_path):
     """Removing the indexes a rewrite added gives each file its original manifest identity
     (no extra files, no embedded index) again, an identity an earlier snapshot DELETEd: the
     manifests must be merged in order (Java's FileEntry.mergeEntries) to keep those files."""
-    from pypaimon.schema.schema_change import SchemaChange
-    catalog = _catalog(tmp_path)
-    table = _create(catalog, "back", {})
-    write_table(table, _events(0, 40))
-    write_table(table, _events(40, 30))
-
-    def current():
-        return catalog.get_table("db.back")
-
-    def files():
-        return PaimonTableMetadata(table=current()).data_files()
+    table = _TwoFileTable(tmp_path, "back")
+    current, files = table.current, table.files
 
     original = sorted(f.file_name for f in files())
     assert len(original) == 2 and all(f.embedded_index is None for f in files())
-    catalog.alter_table("db.back", [SchemaChange.set_option("file-index.bitmap.columns",
-                                                            "level")], False)
+    table.set_option("file-index.bitmap.columns", "level")
     assert rewrite_file_index(current()).files_rewritten == 2
     assert all(f.embedded_index is not None for f in files())
-    catalog.alter_table("db.back", [SchemaChange.set_option("file-index.bitmap.columns",
-                                                            "")], False)
+    table.set_option("file-index.bitmap.columns", "")
     assert rewrite_file_index(current()).files_rewritten == 2
     assert sorted(f.file_name for f in files()) == original
     assert all(f.embedded_index is None and not f.extra_files for f in files())

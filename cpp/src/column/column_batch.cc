@@ -16,6 +16,23 @@ int64_t CheckedScale(int64_t value, int64_t factor, bool* overflow) {
 }
 }  // namespace
 
+const char* PhysicalName(Physical physical) {
+  switch (physical) {
+    case Physical::kBool: return "bool";
+    case Physical::kInt8: return "int8";
+    case Physical::kInt16: return "int16";
+    case Physical::kInt32: return "int32";
+    case Physical::kInt64: return "int64";
+    case Physical::kFloat: return "float";
+    case Physical::kDouble: return "double";
+    case Physical::kDecimal: return "decimal64";
+    case Physical::kDecimal128: return "decimal128";
+    case Physical::kTimestamp: return "timestamp";
+    case Physical::kBytes: return "bytes";
+  }
+  return "unknown";
+}
+
 EpochMillisNanos ToMillisNanos(int64_t value, TimeUnit unit, bool* overflow) {
   switch (unit) {
     case TimeUnit::kSecond: return {CheckedScale(value, 1000, overflow), 0};

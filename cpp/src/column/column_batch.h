@@ -28,6 +28,9 @@ enum class Physical : uint8_t {
   kBytes,      // CHAR/VARCHAR (UTF-8) or BINARY/VARBINARY: one string_view per row
 };
 
+// "int32", "decimal128", ...: for error messages.
+const char* PhysicalName(Physical physical);
+
 enum class TimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
 
 struct ColumnBatch {

@@ -7,23 +7,6 @@ namespace pyfileindex::index::bloom_filter {
 
 namespace {
 
-const char* PhysicalName(column::Physical physical) {
-  switch (physical) {
-    case column::Physical::kBool: return "bool";
-    case column::Physical::kInt8: return "int8";
-    case column::Physical::kInt16: return "int16";
-    case column::Physical::kInt32: return "int32";
-    case column::Physical::kInt64: return "int64";
-    case column::Physical::kFloat: return "float";
-    case column::Physical::kDouble: return "double";
-    case column::Physical::kDecimal: return "decimal64";
-    case column::Physical::kDecimal128: return "decimal128";
-    case column::Physical::kTimestamp: return "timestamp";
-    case column::Physical::kBytes: return "bytes";
-  }
-  return "unknown";
-}
-
 // Java's (float) d: IEEE round-to-nearest-even, overflowing to infinity. C++ leaves the cast
 // undefined outside float's range, so that part is spelled out.
 float JavaDoubleToFloat(double d) {
@@ -81,7 +64,7 @@ Result<FastHash> FastHash::For(const DataType& type) {
 
 Status FastHash::WrongPhysical(const column::ColumnBatch& batch) const {
   return Status::InvalidArgument("bloom-filter: a column of type " + type_.ToString() +
-                                 " cannot take " + PhysicalName(batch.physical) + " values");
+                                 " cannot take " + column::PhysicalName(batch.physical) + " values");
 }
 
 Status FastHash::TimestampOverflow(int64_t value) const {

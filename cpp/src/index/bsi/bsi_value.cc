@@ -15,7 +15,7 @@ constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
 Status WrongPhysical(const DataType& type, const column::ColumnBatch& batch) {
   return Status::InvalidArgument("bsi: a column of type " + type.ToString() +
                                  " cannot take values of physical kind " +
-                                 std::to_string(static_cast<int>(batch.physical)));
+                                 column::PhysicalName(batch.physical));
 }
 
 LiteralKey At(int64_t floor, bool exact, bool unit_end = false) {

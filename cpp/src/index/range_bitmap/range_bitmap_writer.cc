@@ -14,37 +14,10 @@ namespace {
 
 using column::ColumnBatch;
 using column::Physical;
+using column::PhysicalName;
 
 constexpr uint8_t kVersion = 1;
 constexpr uint64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java's int row counter
-
-const char* PhysicalName(Physical p) {
-  switch (p) {
-    case Physical::kBool:
-      return "bool";
-    case Physical::kInt8:
-      return "int8";
-    case Physical::kInt16:
-      return "int16";
-    case Physical::kInt32:
-      return "int32";
-    case Physical::kInt64:
-      return "int64";
-    case Physical::kFloat:
-      return "float";
-    case Physical::kDouble:
-      return "double";
-    case Physical::kDecimal:
-      return "decimal64";
-    case Physical::kDecimal128:
-      return "decimal128";
-    case Physical::kTimestamp:
-      return "timestamp";
-    case Physical::kBytes:
-      return "bytes";
-  }
-  return "unknown";
-}
 
 Physical ExpectedPhysical(const KeySpec& spec) {
   switch (spec.kind) {
