@@ -20,6 +20,7 @@
 #include "column/column_batch.h"
 #include "index/bitmap/bitmap_key.h"
 #include "index/bitmap/bitmap_reader.h"
+#include "index/bitmap/container_rows.h"
 #include "index/bitmap/java_roaring_encoder.h"
 #include "index/bitmap/meta_writer.h"
 #include "index/index_type.h"
@@ -587,6 +588,98 @@ TEST(JavaRoaringEncoder, FrequentKeysTakeTheBitmapPathWithTheSameBytes) {
   EXPECT_EQ(ToHex(Slice(p, body + true_offset, true_length)), ToHex(t.Serialize()));
   EXPECT_EQ(ToHex(Slice(p, body + false_offset, false_length)), ToHex(f.Serialize()));
   EXPECT_EQ(p.size(), body + true_length + false_length);
+}
+
+TEST(ContainerRows, SameBytesAsTheRowListEncoderHoweverRowsArrive) {
+  // Rows reach ContainerRows either as per-chunk groups (Reserve/Commit) or one by one, and a
+  // chunk's rows may come in several pieces: the bytes must equal the row-list encoder's.
+  std::mt19937_64 rng(777);
+  for (int round = 0; round < 300; ++round) {
+    std::set<uint32_t> set;
+    const uint32_t chunks = 1 + static_cast<uint32_t>(rng() % 5);
+    uint32_t base = static_cast<uint32_t>(rng() % 3) * 65536u;
+    for (uint32_t c = 0; c < chunks; ++c) {
+      const int pattern = static_cast<int>(rng() % 4);
+      if (pattern == 0) {  // sparse
+        for (int k = 0; k < 1 + static_cast<int>(rng() % 40); ++k) set.insert(base + rng() % 65536);
+      } else if (pattern == 1) {  // dense: a bitmap container
+        for (uint32_t v = 0; v < 65536; ++v) {
+          if (rng() % 3 == 0) set.insert(base + v);
+        }
+      } else if (pattern == 2) {  // a few long runs
+        for (int r = 0; r < 1 + static_cast<int>(rng() % 4); ++r) {
+          const uint32_t a = static_cast<uint32_t>(rng() % 60000);
+          for (uint32_t v = a; v < a + 1 + rng() % 5000; ++v) set.insert(base + v);
+        }
+      } else {  // near the array/run tie
+        uint32_t v = static_cast<uint32_t>(rng() % 100);
+        for (int r = 0; r < 1 + static_cast<int>(rng() % 6); ++r) {
+          const uint32_t len = 1 + static_cast<uint32_t>(rng() % 3);
+          for (uint32_t k = 0; k < len; ++k) set.insert(base + v + k);
+          v += len + 1 + static_cast<uint32_t>(rng() % 2);
+        }
+      }
+      base += (1 + static_cast<uint32_t>(rng() % 3)) * 65536u;
+    }
+    const std::vector<uint32_t> rows(set.begin(), set.end());
+    ContainerRows kept;
+    for (size_t i = 0; i < rows.size();) {
+      if (rng() % 2 == 0) {
+        kept.Append(rows[i++]);
+        continue;
+      }
+      // A piece of this chunk's rows, added as one group.
+      size_t j = i;
+      const size_t limit = i + 1 + rng() % 3000;
+      while (j < rows.size() && j < limit && (rows[j] >> 16) == (rows[i] >> 16)) ++j;
+      uint16_t* out = kept.Reserve(static_cast<uint16_t>(rows[i] >> 16),
+                                   static_cast<uint32_t>(j - i));
+      for (size_t k = i; k < j; ++k) *out++ = static_cast<uint16_t>(rows[k]);
+      kept.Commit(static_cast<uint32_t>(j - i));
+      i = j;
+    }
+    ASSERT_EQ(kept.Count(), rows.size());
+    ASSERT_EQ(kept.FirstRow(), rows[0]);
+    std::vector<uint8_t> expected;
+    AppendJavaRoaring(rows.data(), rows.size(), &expected);
+    std::vector<uint8_t> actual(kept.SerializedSize());
+    kept.SerializeTo(actual.data());
+    EXPECT_EQ(ToHex(actual), ToHex(expected)) << "round " << round;
+  }
+}
+
+TEST(BitmapIndexBytes, KeysPastTheContainerLimitMidFileKeepEveryRow) {
+  // 300 frequent keys from the start; from row 150,000 on, 6,000 more keys appear, so the
+  // writer switches from grouped containers to per-row adds (old keys keep containers, new
+  // ones row lists). Batches of odd sizes cross the 65,536-row chunks anywhere.
+  std::vector<std::optional<int32_t>> values;
+  const int32_t n = 400000;
+  for (int32_t i = 0; i < n; ++i) {
+    if (i % 89 == 0) {
+      values.push_back(std::nullopt);
+    } else if (i >= 150000 && i % 2 == 0) {
+      values.push_back(100000 + (i / 2) % 6000);
+    } else {
+      values.push_back((i * 7) % 300);
+    }
+  }
+  const TestColumn c = FixedColumn<int32_t>("INT", Physical::kInt32, values);
+  for (const char* version : {"1", "2"}) {
+    const std::vector<uint8_t> whole = MustWrite(c, Opts({{"version", version}}));
+    EXPECT_EQ(MustWrite(c, Opts({{"version", version}}), 9973), whole);
+    auto reader = MustOpen(c.type, whole);
+    ASSERT_TRUE(reader);
+    for (int32_t key : {0, 299, 100000, 105999}) {
+      std::vector<uint32_t> expected;
+      for (int32_t i = 0; i < n; ++i) {
+        if (values[i] == key) expected.push_back(static_cast<uint32_t>(i));
+      }
+      ASSERT_FALSE(expected.empty());
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(key)})), expected) << key;
+    }
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIsNull)).size(),
+              static_cast<size_t>((n + 88) / 89));
+  }
 }
 
 // ---- HashMap order (vectors from VERIFIED-roaring-hashmap.md, checked on JDK 17) ------------

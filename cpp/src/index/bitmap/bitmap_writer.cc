@@ -86,13 +86,15 @@ Status BitmapIndexWriter::CheckBatch(const ColumnBatch& batch) const {
 
 Status BitmapIndexWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
-  for (int64_t begin = 0; begin < batch.length; begin += kChunkRows) {
-    const int64_t n = std::min(kChunkRows, batch.length - begin);
+  for (int64_t begin = 0; begin < batch.length;) {
+    const int64_t chunk_left = kChunkRows - ((row_count_ + begin) & (kChunkRows - 1));
+    const int64_t n = std::min(chunk_left, batch.length - begin);
     Status status = AddChunk(batch, begin, n);
     if (!status.ok()) {
       failed_ = true;  // earlier rows of the batch are already in: no consistent result
       return status;
     }
+    begin += n;
   }
   row_count_ += batch.length;
   return Status::OK();
@@ -149,42 +151,53 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
 }
 
 void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
-  const uint32_t* ids = ids_.data();
   const size_t key_count = keys().size();
-  rows_.Resize(key_count);
-  if (key_count > kGroupedMaxKeys) {
-    // Many keys: most get a row or two per chunk, grouping would not pay.
-    for (int64_t i = 0; i < n; ++i) {
-      const uint32_t row = first_row + static_cast<uint32_t>(i);
-      if (ids[i] == kNullId) {
-        nulls_.Append(row);
-      } else {
-        rows_[ids[i]].Append(row);
-      }
-    }
+  frequent_.resize(std::min(key_count, kContainerKeys));
+  if (key_count <= kContainerKeys) {
+    DistributeGrouped(first_row, n);
     return;
   }
-  // Few keys: a counting sort groups the chunk's rows by key (slot key_count: the nulls), so
-  // each key's list grows by one copy per chunk instead of a scattered store per row.
-  const size_t groups = key_count + 1;
-  group_starts_.assign(groups + 1, 0);
-  uint32_t* starts = group_starts_.data();
+  // Many keys: most get a row or two per chunk, grouping would not pay.
+  rare_.Resize(key_count - kContainerKeys);
+  const uint32_t* ids = ids_.data();
   for (int64_t i = 0; i < n; ++i) {
-    ++starts[(ids[i] == kNullId ? key_count : ids[i]) + 1];
+    const uint32_t row = first_row + static_cast<uint32_t>(i);
+    const uint32_t id = ids[i];
+    if (id == kNullId) {
+      nulls_.Append(row);
+    } else if (id < kContainerKeys) {
+      frequent_[id].Append(row);
+    } else {
+      rare_[id - static_cast<uint32_t>(kContainerKeys)].Append(row);
+    }
   }
-  for (size_t g = 0; g < groups; ++g) starts[g + 1] += starts[g];
-  grouped_rows_.resize(static_cast<size_t>(n));
-  group_fill_.assign(starts, starts + groups);
-  uint32_t* fill = group_fill_.data();
-  uint32_t* grouped = grouped_rows_.data();
+}
+
+void BitmapIndexWriter::DistributeGrouped(uint32_t first_row, int64_t n) {
+  // A counting sort by key (group key_count: the nulls): each key's share of the chunk is
+  // reserved in its open container, then every row's low 16 bits are stored straight there.
+  const uint32_t* ids = ids_.data();
+  const size_t key_count = frequent_.size();
+  const size_t groups = key_count + 1;
+  group_counts_.assign(groups, 0);
+  uint32_t* counts = group_counts_.data();
+  for (int64_t i = 0; i < n; ++i) ++counts[ids[i] == kNullId ? key_count : ids[i]];
+  const uint16_t high = static_cast<uint16_t>(first_row >> 16);
+  group_out_.resize(groups);
+  uint16_t** out = group_out_.data();
+  for (size_t g = 0; g < groups; ++g) {
+    if (counts[g] == 0) continue;
+    ContainerRows& rows = g == key_count ? nulls_ : frequent_[g];
+    out[g] = rows.Reserve(high, counts[g]);
+  }
+  const uint16_t first_low = static_cast<uint16_t>(first_row);
   for (int64_t i = 0; i < n; ++i) {
-    grouped[fill[ids[i] == kNullId ? key_count : ids[i]]++] = first_row + static_cast<uint32_t>(i);
+    *out[ids[i] == kNullId ? key_count : ids[i]]++ = static_cast<uint16_t>(first_low + i);
   }
   for (size_t g = 0; g < groups; ++g) {
-    const uint32_t count = starts[g + 1] - starts[g];
-    if (count == 0) continue;
-    RowList& list = g == key_count ? nulls_ : rows_[static_cast<uint32_t>(g)];
-    list.AppendMany(grouped + starts[g], count);
+    if (counts[g] == 0) continue;
+    ContainerRows& rows = g == key_count ? nulls_ : frequent_[g];
+    rows.Commit(counts[g]);
   }
 }
 
@@ -287,7 +300,7 @@ Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
 
   // The meta's size does not depend on the offset values, so it is measured first and the
   // bodies are serialized once, straight into their final place after it.
-  const uint64_t null_count = nulls_.Count();
+  const uint64_t null_count = nulls_.Count();  // before serializing releases the rows
   head.has_null = null_count > 0;
   io::ByteWriter sizing;
   PFI_RETURN_NOT_OK(write_meta(nullptr, &sizing));
@@ -295,21 +308,42 @@ Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
   sizing = io::ByteWriter();
 
   // Body: the null bitmap (only when it has >= 2 rows), then the bitmaps of keys with >= 2
-  // rows, in HashMap order. Offsets are body-relative.
+  // rows, in HashMap order. Offsets are body-relative. Container-kept rows know their exact
+  // size, so the buffer is sized for them up front.
+  // Java's meta records the null bitmap's serialized length even when it is not written.
+  const size_t null_bytes = nulls_.SerializedSize();
+  size_t known_bytes = meta_size + (null_count >= 2 ? null_bytes : 0);
+  for (ContainerRows& rows : frequent_) {
+    if (rows.Count() >= 2) known_bytes += rows.SerializedSize();
+  }
   std::vector<uint8_t> out(meta_size);
-  nulls_.SerializeTo(&out);
-  const size_t null_bytes = out.size() - meta_size;
-  if (null_count <= 1) out.resize(meta_size);
+  out.reserve(known_bytes);
+  if (null_count >= 2) {
+    out.resize(meta_size + null_bytes);
+    nulls_.SerializeTo(out.data() + meta_size);
+  }
   for (uint32_t id : java_order) {
     MetaEntry& e = entries[id];
-    RowList& rows = rows_[id];
-    if (rows.IsSingle()) {
-      e.offset = -1 - static_cast<int32_t>(rows.OnlyRow());
-      e.length = -1;
-      continue;
-    }
     const size_t start = out.size();
-    rows.SerializeTo(&out);
+    if (id < kContainerKeys) {
+      ContainerRows& rows = frequent_[id];
+      if (rows.Count() == 1) {
+        e.offset = -1 - static_cast<int32_t>(rows.FirstRow());
+        e.length = -1;
+        continue;
+      }
+      const size_t size = rows.SerializedSize();
+      out.resize(start + size);
+      rows.SerializeTo(out.data() + start);
+    } else {
+      RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
+      if (rows.IsSingle()) {
+        e.offset = -1 - static_cast<int32_t>(rows.OnlyRow());
+        e.length = -1;
+        continue;
+      }
+      rows.SerializeTo(&out);
+    }
     if (out.size() - meta_size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
       return Status::InvalidArgument("bitmap index: the bitmaps exceed 2 GiB");
     }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "index/bitmap/bitmap_key.h"
+#include "index/bitmap/container_rows.h"
 #include "index/bitmap/key_dictionary.h"
 #include "index/bitmap/row_sets.h"
 #include "index/index_type.h"
@@ -28,20 +29,25 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   Result<std::vector<uint8_t>> Serialize() override;
 
  private:
-  // Rows are processed in chunks of this many (bounds the timestamp conversion scratch).
+  // Rows are processed in chunks of this many, aligned to row numbers: exactly the 16-bit
+  // chunks of roaring bitmaps (a chunk's rows of a key are one container).
   static constexpr int64_t kChunkRows = 1 << 16;
-  // Up to this many distinct keys, a chunk's rows are grouped by key before being appended.
-  static constexpr size_t kGroupedMaxKeys = 1 << 12;
+  // The first this many distinct keys keep their rows as containers (frequent keys come first
+  // in low-cardinality columns); later keys as row lists (compact for rare keys). While there
+  // are no more keys than this, a chunk's rows are grouped by key before being added.
+  static constexpr size_t kContainerKeys = 1 << 12;
   static constexpr uint32_t kNullId = 0xFFFFFFFFu;
 
   Status CheckBatch(const column::ColumnBatch& batch) const;
-  // Adds rows [begin, begin+n) of `batch` to their keys' (or the nulls') row lists.
+  // Adds rows [begin, begin+n) of `batch` (within one kChunkRows-aligned chunk of the file's
+  // rows) to their keys' (or the nulls') rows.
   Status AddChunk(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   template <typename KeyAt>
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
   void AddStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
-  // Appends rows first_row + i (i < n) to the lists of keys ids_[i] (kNullId: the nulls).
+  // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls).
   void Distribute(uint32_t first_row, int64_t n);
+  void DistributeGrouped(uint32_t first_row, int64_t n);
   // TIMESTAMP values of the chunk as keys (millis or micros) into ts_keys_.
   Status TimestampKeys(const column::ColumnBatch& batch, int64_t begin, int64_t n);
 
@@ -52,8 +58,9 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   WriterOptions options_;
   std::unique_ptr<NumericKeyDictionary> numeric_;
   std::unique_ptr<StringKeyDictionary> strings_;
-  RowSets rows_;
-  RowList nulls_;
+  std::vector<ContainerRows> frequent_;  // key ids [0, kContainerKeys)
+  RowSets rare_;                         // key ids from kContainerKeys, at id - kContainerKeys
+  ContainerRows nulls_;
   int64_t row_count_ = 0;
   bool failed_ = false;  // a Write failed half-way; Serialize refuses
 
@@ -61,9 +68,8 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // Scratch of the current chunk, reused: key id per row, and the grouping by key.
   std::vector<uint32_t> ids_;
   std::vector<uint64_t> hashes_;  // string keys' table hashes, when prefetching
-  std::vector<uint32_t> group_starts_;
-  std::vector<uint32_t> group_fill_;
-  std::vector<uint32_t> grouped_rows_;
+  std::vector<uint32_t> group_counts_;
+  std::vector<uint16_t*> group_out_;
 };
 
 }  // namespace pyfileindex::index::bitmap

@@ -1,6 +1,6 @@
-// Java RoaringBitmap32.serialize() bytes straight from a sorted row list, without building a
-// CRoaring bitmap (the writer's hot path for keys with few rows per 65536-row chunk, where one
-// heap container per chunk per key would dominate the cost).
+// Java RoaringBitmap32.serialize() bytes straight from sorted row values, without building a
+// CRoaring bitmap (the writer's hot path: one heap container per chunk per key would dominate
+// the cost for keys with few rows per 65536-row chunk).
 //
 // Container choice is Java's content-only rule for bitmaps built by add() (spec 3.3, verified
 // against Java in VERIFIED-roaring-hashmap.md): per chunk of c values in r runs,
@@ -12,6 +12,33 @@
 #include <vector>
 
 namespace pyfileindex::index::bitmap {
+
+enum class ContainerKind : uint8_t { kArray, kBitmap, kRun };
+
+// One container of a bitmap being serialized: its 16-bit chunk key and what it holds.
+struct ContainerInfo {
+  uint16_t key;
+  ContainerKind kind;
+  uint32_t card;   // 1..65536
+  uint32_t runs;   // maximal runs of consecutive values
+  uint32_t bytes;  // serialized size of the container's body
+};
+
+// The container Java's runOptimize() leaves for `card` values that form `runs` runs.
+ContainerKind JavaContainerKind(uint32_t card, uint32_t runs);
+// Serialized body size of such a container.
+uint32_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs);
+
+// Size of the head (cookie, keys and cardinalities, offsets) Java writes before the bodies.
+size_t JavaRoaringHeadBytes(const ContainerInfo* containers, size_t count);
+// Writes that head to `out` (JavaRoaringHeadBytes(...) bytes); offsets assume the bodies
+// follow the head in order.
+void WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t* out);
+
+// Writes the body of a container holding the 16-bit values `low[0..card)` (strictly
+// ascending) as `kind` (`runs`: their number of runs) to `out` (ContainerBodyBytes bytes).
+void WriteContainerBody(ContainerKind kind, const uint16_t* low, uint32_t card, uint32_t runs,
+                        uint8_t* out);
 
 // Appends the portable serialization of the set {rows[0], ..., rows[n-1]} to `out`.
 // `rows` must be strictly ascending.

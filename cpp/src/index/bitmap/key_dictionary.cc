@@ -1,7 +1,9 @@
 #include "index/bitmap/key_dictionary.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <utility>
 
 #include "java/hash_codes.h"
@@ -43,9 +45,20 @@ NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
                return CompareKeys(kind_, key(a), key(b));
              }) {}
 
+void NumericKeyDictionary::FreeDeleter::operator()(uint32_t* p) const { std::free(p); }
+
 uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
   const uint32_t id = static_cast<uint32_t>(keys_.size());
   slots_[slot] = Slot{bits, id};
+  const bool integral = kind_ != KeyKind::kFloat && kind_ != KeyKind::kDouble;
+  if (id == 0 && integral) {
+    void* table = std::calloc(kWindowKeys, sizeof(uint32_t));
+    if (table == nullptr) throw std::bad_alloc();
+    window_.reset(static_cast<uint32_t*>(table));
+    window_base_ = bits - kWindowKeys / 2;  // wraps: any 64 key bits work
+    window_size_ = kWindowKeys;
+  }
+  if (bits - window_base_ < window_size_) window_[bits - window_base_] = id + 1;
   keys_.push_back(bits);
   order_.InsertNew(NumericJavaHash(kind_, bits));
   touch_pending_ = order_.ResizePending();

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,17 @@ class NumericKeyDictionary final : public WriterKeys {
 
   // The id of `bits`, added if new. Call once per non-null row, in row order.
   uint32_t Intern(uint64_t bits) {
+    const uint64_t offset = bits - window_base_;
+    if (offset < window_size_) {
+      const uint32_t entry = window_[offset];
+      if (entry != 0) {
+        if (touch_pending_) Touch();
+        return entry - 1;
+      }
+    }
+    return InternHashed(bits);
+  }
+  uint32_t InternHashed(uint64_t bits) {
     size_t slot = SlotOf(bits);
     for (;;) {
       const Slot& s = slots_[slot];
@@ -85,6 +97,18 @@ class NumericKeyDictionary final : public WriterKeys {
   uint32_t Insert(uint64_t bits, size_t slot);
   void Touch();
   void Grow();
+
+  // Integer columns of a small domain (codes, enums, small ids) are the usual bitmap-indexed
+  // ones: a direct table over kWindowKeys values around the first key answers their lookups
+  // with one load, no hashing or probing. Entries hold id + 1 (0: not seen); the table is
+  // calloc'd, so only the pages of values that occur ever become resident.
+  static constexpr uint64_t kWindowKeys = uint64_t{1} << 16;
+  struct FreeDeleter {
+    void operator()(uint32_t* p) const;
+  };
+  std::unique_ptr<uint32_t[], FreeDeleter> window_;
+  uint64_t window_base_ = 0;
+  uint64_t window_size_ = 0;  // 0 until the first key (and for floating-point keys)
 
   KeyKind kind_;
   std::vector<Slot> slots_;

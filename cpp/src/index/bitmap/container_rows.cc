@@ -1,0 +1,99 @@
+#include "index/bitmap/container_rows.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "io/endian.h"
+
+namespace pyfileindex::index::bitmap {
+
+namespace {
+// Largest body a closed run or bitmap container can have: Java picks a run container only
+// when it is smaller than the array or the 8 KiB bitmap.
+constexpr size_t kMaxRewrittenBytes = 8192;
+constexpr size_t kFirstCapacity = 64;
+}  // namespace
+
+ContainerRows::~ContainerRows() { Release(); }
+
+ContainerRows::ContainerRows(ContainerRows&& other) noexcept { *this = std::move(other); }
+
+ContainerRows& ContainerRows::operator=(ContainerRows&& other) noexcept {
+  if (this != &other) {
+    Release();
+    body_ = std::exchange(other.body_, nullptr);
+    body_size_ = std::exchange(other.body_size_, 0);
+    body_capacity_ = std::exchange(other.body_capacity_, 0);
+    closed_ = std::move(other.closed_);
+    count_ = std::exchange(other.count_, 0);
+    first_row_ = other.first_row_;
+    open_count_ = std::exchange(other.open_count_, 0);
+    open_high_ = other.open_high_;
+  }
+  return *this;
+}
+
+void ContainerRows::Release() {
+  std::free(body_);
+  body_ = nullptr;
+  body_size_ = body_capacity_ = 0;
+  closed_ = std::vector<ContainerInfo>();
+  count_ = 0;
+  open_count_ = 0;
+}
+
+void ContainerRows::Grow(uint32_t count) {
+  const size_t needed = body_size_ + 2 * (size_t{open_count_} + count);
+  size_t grown = body_capacity_ == 0 ? kFirstCapacity : body_capacity_ + body_capacity_ / 2;
+  if (grown < needed) grown = needed;
+  void* bigger = std::realloc(body_, grown);
+  if (bigger == nullptr) throw std::bad_alloc();
+  body_ = static_cast<uint8_t*>(bigger);
+  body_capacity_ = grown;
+}
+
+void ContainerRows::CloseOpen() {
+  if (open_count_ == 0) return;
+  uint16_t* values = OpenValues();
+  const uint32_t card = open_count_;
+  uint32_t breaks = 0;
+  for (uint32_t k = 1; k < card; ++k) breaks += values[k] != values[k - 1] + 1;
+  ContainerInfo c;
+  c.key = open_high_;
+  c.card = card;
+  c.runs = 1 + breaks;
+  c.kind = JavaContainerKind(card, c.runs);
+  c.bytes = ContainerBodyBytes(c.kind, card, c.runs);
+  uint8_t* body = body_ + body_size_;
+  if (c.kind == ContainerKind::kArray) {
+    // The values already are the array body on little-endian hosts.
+    if (!io::endian_internal::kHostIsLittleEndian) {
+      for (uint32_t k = 0; k < card; ++k) io::StoreU16LE(body + 2 * k, values[k]);
+    }
+  } else {
+    // Run and bitmap bodies are smaller than the values they replace, but overlap them.
+    uint8_t rewritten[kMaxRewrittenBytes];
+    WriteContainerBody(c.kind, values, card, c.runs, rewritten);
+    std::memcpy(body, rewritten, c.bytes);
+  }
+  body_size_ += c.bytes;
+  closed_.push_back(c);
+  open_count_ = 0;
+}
+
+size_t ContainerRows::SerializedSize() {
+  CloseOpen();
+  return JavaRoaringHeadBytes(closed_.data(), closed_.size()) + body_size_;
+}
+
+void ContainerRows::SerializeTo(uint8_t* out) {
+  CloseOpen();
+  const size_t head = JavaRoaringHeadBytes(closed_.data(), closed_.size());
+  WriteJavaRoaringHead(closed_.data(), closed_.size(), out);
+  if (body_size_ > 0) std::memcpy(out + head, body_, body_size_);
+  Release();
+}
+
+}  // namespace pyfileindex::index::bitmap

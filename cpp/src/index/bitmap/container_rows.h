@@ -1,0 +1,76 @@
+// ContainerRows: the rows of one frequent key, kept as the containers Java's serializer will
+// write, built 65536-row chunk by chunk.
+//
+// The rows of the chunk being filled are the 16-bit values of an array container at the end of
+// the body buffer; when a later chunk begins, that container is closed (rewritten in place as a
+// run or bitmap container where Java's runOptimize() would choose one). Serializing is then a
+// head plus one copy of the bodies: half the memory of 4-byte row lists, and no second pass
+// over the rows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "index/bitmap/java_roaring_encoder.h"
+
+namespace pyfileindex::index::bitmap {
+
+class ContainerRows {
+ public:
+  ContainerRows() = default;
+  ~ContainerRows();
+  ContainerRows(ContainerRows&& other) noexcept;
+  ContainerRows& operator=(ContainerRows&& other) noexcept;
+  ContainerRows(const ContainerRows&) = delete;
+  ContainerRows& operator=(const ContainerRows&) = delete;
+
+  // Room for `count` more rows of chunk `high` (no earlier row is in a later chunk): the
+  // caller stores their low 16 bits there, ascending and above the chunk's earlier rows, then
+  // calls Commit(count).
+  uint16_t* Reserve(uint16_t high, uint32_t count) {
+    if (open_count_ > 0 && high != open_high_) CloseOpen();
+    open_high_ = high;
+    if (body_size_ + 2 * (size_t{open_count_} + count) > body_capacity_) Grow(count);
+    return reinterpret_cast<uint16_t*>(body_ + body_size_) + open_count_;
+  }
+  void Commit(uint32_t count) {
+    if (count_ == 0 && count > 0) {
+      first_row_ = (uint32_t{open_high_} << 16) | OpenValues()[0];
+    }
+    open_count_ += count;
+    count_ += count;
+  }
+  // `row` above every row added before.
+  void Append(uint32_t row) {
+    *Reserve(static_cast<uint16_t>(row >> 16), 1) = static_cast<uint16_t>(row);
+    Commit(1);
+  }
+
+  uint64_t Count() const { return count_; }
+  uint32_t FirstRow() const { return first_row_; }  // Count() >= 1
+
+  // Java's RoaringBitmap32.serialize() size of the rows (closes the open container).
+  size_t SerializedSize();
+  // Writes those SerializedSize() bytes to `out`, then releases the rows.
+  void SerializeTo(uint8_t* out);
+
+ private:
+  uint16_t* OpenValues() const {
+    return reinterpret_cast<uint16_t*>(body_ + body_size_);
+  }
+  void CloseOpen();
+  void Grow(uint32_t count);
+  void Release();
+
+  uint8_t* body_ = nullptr;   // closed container bodies, then the open container's values
+  size_t body_size_ = 0;      // bytes of closed container bodies
+  size_t body_capacity_ = 0;
+  std::vector<ContainerInfo> closed_;
+  uint64_t count_ = 0;
+  uint32_t first_row_ = 0;
+  uint32_t open_count_ = 0;
+  uint16_t open_high_ = 0;
+};
+
+}  // namespace pyfileindex::index::bitmap
