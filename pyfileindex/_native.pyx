@@ -16,6 +16,7 @@ import numpy as _np
 
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
@@ -160,13 +161,15 @@ cdef extern from "pyfileindex/file_index_result.h" namespace "pyfileindex" nogil
         cbool remain()
         const RowBitmap& rows()
 
+ctypedef uint8_t* (*AllocateFn)(void* context, size_t size) noexcept nogil
+
 cdef extern from "pyfileindex/writer.h" namespace "pyfileindex" nogil:
     cdef cppclass FileIndexWriter:
         @staticmethod
         Result[unique_ptr[FileIndexWriter]] Make(vector[Field] fields, const Options& options)
         cbool empty()
         Status Write(const ArrowSchema& schema, const ArrowArray& array)
-        Result[optional[vector[uint8_t]]] Finish()
+        Result[cbool] FinishInto(AllocateFn allocate, void* context)
         int64_t row_count()
 
 cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
@@ -565,14 +568,23 @@ cdef class IndexWriter:
 
     def finish(self):
         """The container bytes, or None when the options declare no index. Call once."""
-        cdef Result[optional[vector[uint8_t]]] done
+        cdef Result[cbool] done
+        cdef list holder = []  # the bytes object the container is written into
         with nogil:
-            done = self.writer.get().Finish()
+            done = self.writer.get().FinishInto(_allocate_bytes, <void*>holder)
         _check(done.status())
-        if not done.value().has_value():
-            return None
-        cdef vector[uint8_t]* data = &done.value().value()
-        return (<char*>data.data())[:data.size()] if data.size() > 0 else b""
+        return holder[0] if done.value() else None
+
+
+cdef uint8_t* _allocate_bytes(void* context, size_t size) noexcept with gil:
+    # The container goes straight into a bytes object: no second copy of it in memory.
+    cdef bytes out
+    try:
+        out = PyBytes_FromStringAndSize(NULL, <Py_ssize_t>size)
+    except MemoryError:
+        return NULL
+    (<list>context).append(out)
+    return <uint8_t*>PyBytes_AS_STRING(out)
 
 
 cdef str _stream_error(ArrowArrayStream* stream):

@@ -53,6 +53,16 @@ class PYFILEINDEX_EXPORT FileIndexWriter {
   /// The container bytes for all rows written; std::nullopt when empty(). Call once.
   virtual Result<std::optional<std::vector<uint8_t>>> Finish() = 0;
 
+  /// Where FinishInto() writes the container: called once with its exact size, returns memory
+  /// for that many bytes, or nullptr (FinishInto then fails with "out of memory").
+  using Allocate = uint8_t* (*)(void* context, size_t size);
+
+  /// Finish() into memory the caller owns (one copy of the container fewer, e.g. when it goes
+  /// into a Python bytes object): every index payload is written straight into its place, and
+  /// each index's memory is released as soon as its payload is written. Returns false, without
+  /// calling `allocate`, when empty(). Call once, instead of Finish().
+  virtual Result<bool> FinishInto(Allocate allocate, void* context) = 0;
+
   /// Rows written so far.
   virtual int64_t row_count() const = 0;
 };

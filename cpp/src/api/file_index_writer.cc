@@ -6,6 +6,7 @@
 #include "column/arrow_column.h"
 #include "container/container_format.h"
 #include "container/index_plan.h"
+#include "memory/freed_memory.h"
 #include "pyfileindex/writer.h"
 
 namespace pyfileindex {
@@ -61,7 +62,23 @@ class ContainerWriter final : public FileIndexWriter {
   }
 
   Result<std::optional<std::vector<uint8_t>>> Finish() override {
-    return api::CatchAll("FileIndexWriter::Finish", [&] { return FinishUnguarded(); });
+    return api::CatchAll("FileIndexWriter::Finish",
+                         [&]() -> Result<std::optional<std::vector<uint8_t>>> {
+      std::vector<uint8_t> out;
+      auto into_vector = [](void* context, size_t size) -> uint8_t* {
+        auto* bytes = static_cast<std::vector<uint8_t>*>(context);
+        bytes->resize(size);
+        return bytes->data();
+      };
+      PFI_ASSIGN_OR_RETURN(bool written, FinishIntoUnguarded(into_vector, &out));
+      if (!written) return std::optional<std::vector<uint8_t>>();
+      return std::optional<std::vector<uint8_t>>(std::move(out));
+    });
+  }
+
+  Result<bool> FinishInto(Allocate allocate, void* context) override {
+    return api::CatchAll("FileIndexWriter::FinishInto",
+                         [&] { return FinishIntoUnguarded(allocate, context); });
   }
 
  private:
@@ -110,10 +127,10 @@ class ContainerWriter final : public FileIndexWriter {
     return Status::OK();
   }
 
-  Result<std::optional<std::vector<uint8_t>>> FinishUnguarded() {
+  Result<bool> FinishIntoUnguarded(Allocate allocate, void* context) {
     if (finished_) return Status::InvalidArgument("Finish() called twice");
     finished_ = true;
-    if (empty()) return std::optional<std::vector<uint8_t>>();
+    if (empty()) return false;
     for (size_t i = 1; i < rows_written_.size(); ++i) {
       if (rows_written_[i] != rows_written_[0]) {
         return Status::InvalidArgument(
@@ -122,28 +139,46 @@ class ContainerWriter final : public FileIndexWriter {
             "' " + std::to_string(rows_written_[i]));
       }
     }
-    std::vector<container::ColumnPayloads> columns;
+    // Every payload's size first, then the header, then the payloads straight into place.
+    std::vector<container::ColumnLayout> columns;
+    std::vector<size_t> order;  // index ids in container order, for the payloads
+    std::vector<size_t> sizes(writers_.size(), 0);
     for (const auto& [output_name, index_ids] : plan_.layout) {
-      container::ColumnPayloads column;
+      container::ColumnLayout column;
       column.column = output_name;
       for (size_t id : index_ids) {
         const container::PlannedIndex& planned = plan_.indexes[id];
-        std::optional<std::vector<uint8_t>> payload;
+        std::optional<size_t> size;
         // A map-key writer that never saw a record is an "empty index" (Java: writer.empty()).
         if (!(planned.map_key && rows_written_[id] == 0)) {
-          auto bytes = writers_[id]->Serialize();
-          if (!bytes.ok()) {
-            return bytes.status().WithContext("index '" + std::string(planned.type->name()) +
-                                              "' on column '" + output_name + "'");
+          auto prepared = writers_[id]->PrepareSerialize();
+          if (!prepared.ok()) {
+            return prepared.status().WithContext("index '" + std::string(planned.type->name()) +
+                                                 "' on column '" + output_name + "'");
           }
-          payload = std::move(bytes).ValueOrDie();
+          size = sizes[id] = *prepared;
+          order.push_back(id);
         }
-        column.indexes.emplace_back(std::string(planned.type->name()), std::move(payload));
+        column.indexes.emplace_back(std::string(planned.type->name()), size);
       }
       columns.push_back(std::move(column));
     }
-    PFI_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, container::WriteContainer(columns));
-    return std::optional<std::vector<uint8_t>>(std::move(bytes));
+    PFI_ASSIGN_OR_RETURN(std::vector<uint8_t> head, container::WriteContainerHead(columns));
+    size_t total = head.size();
+    for (size_t id : order) total += sizes[id];
+    uint8_t* out = allocate(context, total);
+    if (out == nullptr) return Status::Internal("out of memory");
+    std::copy(head.begin(), head.end(), out);
+    out += head.size();
+    memory::FreedMemory freed;
+    for (size_t id : order) {
+      writers_[id]->SerializeTo(out);
+      writers_[id].reset();  // the index is in the container: its memory goes now
+      freed.Add(sizes[id]);
+      out += sizes[id];
+    }
+    freed.Flush();
+    return true;
   }
 
   // Flat arrays are handed to the index writers in slices of this many rows: a conversion

@@ -8,17 +8,17 @@
 
 namespace pyfileindex::container {
 
-Result<std::vector<uint8_t>> WriteContainer(const std::vector<ColumnPayloads>& columns) {
+Result<std::vector<uint8_t>> WriteContainerHead(const std::vector<ColumnLayout>& columns) {
   // Head length first: every start position in the header is absolute.
   int64_t head_length = 8 + 4 + 4 + 4 + 4;  // magic, version, head length, columns, redundant
   int64_t body_length = 0;
-  for (const ColumnPayloads& column : columns) {
+  for (const ColumnLayout& column : columns) {
     PFI_ASSIGN_OR_RETURN(size_t name_bytes, io::ModifiedUtf8Length(column.column));
     head_length += 2 + static_cast<int64_t>(name_bytes) + 4;
-    for (const auto& [type, payload] : column.indexes) {
+    for (const auto& [type, size] : column.indexes) {
       PFI_ASSIGN_OR_RETURN(size_t type_bytes, io::ModifiedUtf8Length(type));
       head_length += 2 + static_cast<int64_t>(type_bytes) + 8;
-      if (payload) body_length += static_cast<int64_t>(payload->size());
+      if (size) body_length += static_cast<int64_t>(*size);
     }
   }
   if (head_length + body_length > std::numeric_limits<int32_t>::max()) {
@@ -27,21 +27,21 @@ Result<std::vector<uint8_t>> WriteContainer(const std::vector<ColumnPayloads>& c
   }
 
   io::ByteWriter out;
-  out.Reserve(static_cast<size_t>(head_length + body_length));
+  out.Reserve(static_cast<size_t>(head_length));
   out.WriteI64BE(kMagic);
   out.WriteI32BE(kVersion);
   out.WriteI32BE(static_cast<int32_t>(head_length));
   out.WriteI32BE(static_cast<int32_t>(columns.size()));
   int64_t position = head_length;
-  for (const ColumnPayloads& column : columns) {
+  for (const ColumnLayout& column : columns) {
     PFI_RETURN_NOT_OK(out.WriteUTF(column.column));
     out.WriteI32BE(static_cast<int32_t>(column.indexes.size()));
-    for (const auto& [type, payload] : column.indexes) {
+    for (const auto& [type, size] : column.indexes) {
       PFI_RETURN_NOT_OK(out.WriteUTF(type));
-      if (payload) {
+      if (size) {
         out.WriteI32BE(static_cast<int32_t>(position));
-        out.WriteI32BE(static_cast<int32_t>(payload->size()));
-        position += static_cast<int64_t>(payload->size());
+        out.WriteI32BE(static_cast<int32_t>(*size));
+        position += static_cast<int64_t>(*size);
       } else {
         out.WriteI32BE(kEmptyIndexFlag);
         out.WriteI32BE(0);
@@ -49,11 +49,6 @@ Result<std::vector<uint8_t>> WriteContainer(const std::vector<ColumnPayloads>& c
     }
   }
   out.WriteI32BE(0);  // redundant length: nothing extra in version 1
-  for (const ColumnPayloads& column : columns) {
-    for (const auto& [type, payload] : column.indexes) {
-      if (payload) out.WriteBytes(io::ByteSpan(*payload));
-    }
-  }
   return out.Take();
 }
 

@@ -17,15 +17,18 @@ constexpr int64_t kMagic = 1493475289347502LL;
 constexpr int32_t kVersion = 1;
 constexpr int32_t kEmptyIndexFlag = -1;
 
-// One column's payloads, in the order they go into the container. A payload of std::nullopt is
-// an empty index (start -1, length 0): a map-key writer that never saw a record.
-struct ColumnPayloads {
+// One column's indexes and their payload sizes, in the order they go into the container. A
+// size of std::nullopt is an empty index (start -1, length 0): a map-key writer that never saw
+// a record.
+struct ColumnLayout {
   std::string column;
-  std::vector<std::pair<std::string, std::optional<std::vector<uint8_t>>>> indexes;
+  std::vector<std::pair<std::string, std::optional<size_t>>> indexes;
 };
 
-// Serialises the container; `columns` must already be in Java's order.
-Result<std::vector<uint8_t>> WriteContainer(const std::vector<ColumnPayloads>& columns);
+// The container's header for payloads of these sizes, which follow it back to back in the
+// same order; `columns` must already be in Java's order. Fails when the whole container would
+// pass the format's 2 GiB limit.
+Result<std::vector<uint8_t>> WriteContainerHead(const std::vector<ColumnLayout>& columns);
 
 // Parses and validates the header: magic, version, every (start, length) inside `bytes`.
 // Reads nothing past the header.

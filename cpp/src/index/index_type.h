@@ -1,6 +1,7 @@
 // The plug-in interface every index type (bitmap, bloom-filter, bsi, range-bitmap) implements.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,6 +30,24 @@ class ColumnIndexWriter {
   virtual Status Write(const column::ColumnBatch& batch) = 0;
   // The payload Java writes for the rows seen so far. Called once, after the last Write.
   virtual Result<std::vector<uint8_t>> Serialize() = 0;
+
+  // Serialize() in two steps, so that the container places the payload straight into its
+  // final buffer: the exact size (once, after the last Write), then the bytes (once). Index
+  // types that can write in place override both; by default Serialize()'s bytes are kept in
+  // between, costing one more copy of the payload.
+  virtual Result<size_t> PrepareSerialize() {
+    Result<std::vector<uint8_t>> bytes = Serialize();
+    if (!bytes.ok()) return bytes.status();
+    prepared_ = std::move(bytes).ValueOrDie();
+    return prepared_.size();
+  }
+  virtual void SerializeTo(uint8_t* out) {
+    std::copy(prepared_.begin(), prepared_.end(), out);
+    prepared_ = std::vector<uint8_t>();
+  }
+
+ private:
+  std::vector<uint8_t> prepared_;
 };
 
 // Answers predicates on one column from one index payload. Implementations read lazily and

@@ -133,6 +133,11 @@ void Bitmap32::SerializeTo(std::vector<uint8_t>* out) const {
   roaring_bitmap_portable_serialize(bitmap_, reinterpret_cast<char*>(out->data() + start));
 }
 
+void Bitmap32::SerializeTo(uint8_t* out) const {
+  Canonicalize();
+  roaring_bitmap_portable_serialize(bitmap_, reinterpret_cast<char*>(out));
+}
+
 std::vector<uint8_t> Bitmap32::Serialize() const {
   std::vector<uint8_t> out;
   SerializeTo(&out);

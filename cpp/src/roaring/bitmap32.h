@@ -83,6 +83,7 @@ class Bitmap32 {
   // (as Java picks it for a bitmap built by add()), then the portable format.
   std::vector<uint8_t> Serialize() const;
   void SerializeTo(std::vector<uint8_t>* out) const;  // appends
+  void SerializeTo(uint8_t* out) const;               // writes SerializedSize() bytes
   size_t SerializedSize() const;  // bytes Serialize() will produce
   // The portable format of the containers exactly as they are (for bitmaps read from Java
   // bytes, which must round-trip unchanged).

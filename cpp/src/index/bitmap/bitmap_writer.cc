@@ -7,6 +7,7 @@
 
 #include "index/bitmap/meta_writer.h"
 #include "io/byte_writer.h"
+#include "memory/freed_memory.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -275,56 +276,26 @@ Status BitmapIndexWriter::AddChunk(const ColumnBatch& batch, int64_t begin, int6
   return Status::OK();
 }
 
-Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
+Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   if (failed_) return Status::InvalidArgument("bitmap index: the writer failed earlier");
   const WriterKeys& keys = this->keys();
-  const std::vector<uint32_t> java_order = keys.JavaOrder();
+  java_order_ = keys.JavaOrder();
   std::vector<uint32_t> sorted_ids;
   if (options_.version == 2) sorted_ids = keys.SortedIds();
 
-  // The meta lists keys in HashMap order (V1) or sorted (V2): gather them once, in that order.
-  const std::vector<uint32_t>& meta_order = options_.version == 2 ? sorted_ids : java_order;
-  std::vector<KeyRef> meta_keys(meta_order.size());
-  for (size_t i = 0; i < meta_order.size(); ++i) meta_keys[i] = keys.key(meta_order[i]);
-  std::vector<MetaEntry> entries(keys.size());  // by key id
-  MetaHead head;
-  head.row_count = static_cast<int32_t>(row_count_);
-  auto write_meta = [&](const MetaEntry* ordered_entries, io::ByteWriter* meta) -> Status {
-    if (options_.version == 2) {
-      return WriteMetaV2(head, keys.kind(), meta_keys, ordered_entries,
-                         options_.block_size_limit, meta);
-    }
-    WriteMetaV1(head, keys.kind(), meta_keys, ordered_entries, meta);
-    return Status::OK();
-  };
-
-  // The meta's size does not depend on the offset values, so it is measured first and the
-  // bodies are serialized once, straight into their final place after it.
-  const uint64_t null_count = nulls_.Count();  // before serializing releases the rows
-  head.has_null = null_count > 0;
-  io::ByteWriter sizing;
-  PFI_RETURN_NOT_OK(write_meta(nullptr, &sizing));
-  const size_t meta_size = sizing.size();
-  sizing = io::ByteWriter();
-
   // Body: the null bitmap (only when it has >= 2 rows), then the bitmaps of keys with >= 2
-  // rows, in HashMap order. Offsets are body-relative. Container-kept rows know their exact
-  // size, so the buffer is sized for them up front.
+  // rows, in HashMap order; a key with one row is inlined in the meta as -1 - row. Offsets
+  // are body-relative, so every size is known before a byte is written.
+  std::vector<MetaEntry> entries(keys.size());  // by key id
+  key_bytes_.assign(keys.size(), 0);
+  const uint64_t null_count = nulls_.Count();
   // Java's meta records the null bitmap's serialized length even when it is not written.
   const size_t null_bytes = nulls_.SerializedSize();
-  size_t known_bytes = meta_size + (null_count >= 2 ? null_bytes : 0);
-  for (ContainerRows& rows : frequent_) {
-    if (rows.Count() >= 2) known_bytes += rows.SerializedSize();
-  }
-  std::vector<uint8_t> out(meta_size);
-  out.reserve(known_bytes);
-  if (null_count >= 2) {
-    out.resize(meta_size + null_bytes);
-    nulls_.SerializeTo(out.data() + meta_size);
-  }
-  for (uint32_t id : java_order) {
+  write_nulls_ = null_count >= 2;
+  size_t body = write_nulls_ ? null_bytes : 0;
+  for (uint32_t id : java_order_) {
     MetaEntry& e = entries[id];
-    const size_t start = out.size();
+    size_t size = 0;
     if (id < kContainerKeys) {
       ContainerRows& rows = frequent_[id];
       if (rows.Count() == 1) {
@@ -332,9 +303,7 @@ Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
         e.length = -1;
         continue;
       }
-      const size_t size = rows.SerializedSize();
-      out.resize(start + size);
-      rows.SerializeTo(out.data() + start);
+      size = rows.SerializedSize();
     } else {
       RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
       if (rows.IsSingle()) {
@@ -342,24 +311,74 @@ Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
         e.length = -1;
         continue;
       }
-      rows.SerializeTo(&out);
+      size = rows.SerializedSize();
     }
-    if (out.size() - meta_size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
+    if (body + size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
       return Status::InvalidArgument("bitmap index: the bitmaps exceed 2 GiB");
     }
-    e.offset = static_cast<int32_t>(start - meta_size);
-    e.length = static_cast<int32_t>(out.size() - start);
+    e.offset = static_cast<int32_t>(body);
+    e.length = static_cast<int32_t>(size);
+    key_bytes_[id] = static_cast<uint32_t>(size);
+    body += size;
   }
 
+  // The meta lists keys in HashMap order (V1) or sorted (V2).
+  const std::vector<uint32_t>& meta_order = options_.version == 2 ? sorted_ids : java_order_;
+  std::vector<KeyRef> meta_keys(meta_order.size());
+  std::vector<MetaEntry> ordered_entries(meta_order.size());
+  for (size_t i = 0; i < meta_order.size(); ++i) {
+    meta_keys[i] = keys.key(meta_order[i]);
+    ordered_entries[i] = entries[meta_order[i]];
+  }
+  MetaHead head;
+  head.row_count = static_cast<int32_t>(row_count_);
+  head.has_null = null_count > 0;
   head.null_offset = null_count == 1 ? -1 - static_cast<int32_t>(nulls_.FirstRow()) : 0;
   head.null_length = static_cast<int32_t>(null_bytes);
-  std::vector<MetaEntry> ordered_entries(meta_order.size());
-  for (size_t i = 0; i < meta_order.size(); ++i) ordered_entries[i] = entries[meta_order[i]];
   io::ByteWriter meta;
-  meta.Reserve(meta_size);
-  PFI_RETURN_NOT_OK(write_meta(ordered_entries.data(), &meta));
-  if (meta.size() != meta_size) return Status::Internal("bitmap index: meta size changed");
-  std::copy(meta.data(), meta.data() + meta_size, out.begin());
+  if (options_.version == 2) {
+    PFI_RETURN_NOT_OK(WriteMetaV2(head, keys.kind(), meta_keys, ordered_entries.data(),
+                                  options_.block_size_limit, &meta));
+  } else {
+    WriteMetaV1(head, keys.kind(), meta_keys, ordered_entries.data(), &meta);
+  }
+  meta_ = meta.Take();
+  return meta_.size() + body;
+}
+
+void BitmapIndexWriter::SerializeTo(uint8_t* out) {
+  std::copy(meta_.begin(), meta_.end(), out);
+  out += meta_.size();
+  if (write_nulls_) {
+    const size_t size = nulls_.SerializedSize();
+    nulls_.SerializeTo(out);
+    out += size;
+  }
+  memory::FreedMemory freed;
+  for (uint32_t id : java_order_) {
+    const uint32_t size = key_bytes_[id];
+    if (size == 0) continue;
+    if (id < kContainerKeys) {
+      frequent_[id].SerializeTo(out);  // releases the key's rows
+    } else {
+      rare_[id - static_cast<uint32_t>(kContainerKeys)].SerializeTo(out);
+    }
+    freed.Add(size);  // about what the rows took
+    out += size;
+  }
+  // Everything is in the payload now: the rows and the plan go.
+  frequent_ = std::vector<ContainerRows>();
+  rare_ = RowSets();
+  meta_ = std::vector<uint8_t>();
+  java_order_ = std::vector<uint32_t>();
+  key_bytes_ = std::vector<uint32_t>();
+  freed.Flush();
+}
+
+Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {
+  PFI_ASSIGN_OR_RETURN(size_t size, PrepareSerialize());
+  std::vector<uint8_t> out(size);
+  SerializeTo(out.data());
   return out;
 }
 

@@ -27,6 +27,9 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
 
   Status Write(const column::ColumnBatch& batch) override;
   Result<std::vector<uint8_t>> Serialize() override;
+  // In place: the payload is written straight from the rows, which are released as it goes.
+  Result<size_t> PrepareSerialize() override;
+  void SerializeTo(uint8_t* out) override;
 
  private:
   // Rows are processed in chunks of this many, aligned to row numbers: exactly the 16-bit
@@ -63,6 +66,13 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   ContainerRows nulls_;
   int64_t row_count_ = 0;
   bool failed_ = false;  // a Write failed half-way; Serialize refuses
+
+  // Between PrepareSerialize and SerializeTo: the meta, the key ids in HashMap order, and
+  // each key's body size (0: no body, the row is inlined in the meta).
+  std::vector<uint8_t> meta_;
+  std::vector<uint32_t> java_order_;
+  std::vector<uint32_t> key_bytes_;
+  bool write_nulls_ = false;
 
   std::vector<int64_t> ts_keys_;  // converted timestamps of the current chunk
   // Scratch of the current chunk, reused: key id per row, and the grouping by key.

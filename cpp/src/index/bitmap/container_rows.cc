@@ -46,7 +46,7 @@ void ContainerRows::Release() {
 
 void ContainerRows::Grow(uint32_t count) {
   const size_t needed = body_size_ + 2 * (size_t{open_count_} + count);
-  size_t grown = body_capacity_ == 0 ? kFirstCapacity : body_capacity_ + body_capacity_ / 2;
+  size_t grown = body_capacity_ == 0 ? kFirstCapacity : 2 * body_capacity_;
   if (grown < needed) grown = needed;
   void* bigger = std::realloc(body_, grown);
   if (bigger == nullptr) throw std::bad_alloc();

@@ -138,8 +138,10 @@ void WriteContainerBody(ContainerKind kind, const uint16_t* low, uint32_t card, 
   WriteBody(kind, low, card, runs, out);
 }
 
-void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out) {
-  ChunkList chunks;
+namespace {
+
+// The containers of a sorted row list, and their bodies' total size.
+size_t SummarizeChunks(const uint32_t* rows, size_t n, ChunkList* chunks) {
   size_t body_bytes = 0;
   for (size_t i = 0; i < n;) {
     const uint32_t high = rows[i] >> 16;
@@ -160,16 +162,25 @@ void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out
     c.kind = JavaContainerKind(c.card, c.runs);
     c.bytes = ContainerBodyBytes(c.kind, c.card, c.runs);
     body_bytes += c.bytes;
-    chunks.push_back(c);
+    chunks->push_back(c);
     i = j;
   }
+  return body_bytes;
+}
 
-  const size_t head_bytes = JavaRoaringHeadBytes(chunks.data(), chunks.size());
-  const size_t old = out->size();
-  out->resize(old + head_bytes + body_bytes);
-  uint8_t* p = out->data() + old;
+}  // namespace
+
+size_t JavaRoaringSize(const uint32_t* rows, size_t n) {
+  ChunkList chunks;
+  const size_t body_bytes = SummarizeChunks(rows, n, &chunks);
+  return JavaRoaringHeadBytes(chunks.data(), chunks.size()) + body_bytes;
+}
+
+void WriteJavaRoaring(const uint32_t* rows, size_t n, uint8_t* p) {
+  ChunkList chunks;
+  SummarizeChunks(rows, n, &chunks);
   WriteJavaRoaringHead(chunks.data(), chunks.size(), p);
-  p += head_bytes;
+  p += JavaRoaringHeadBytes(chunks.data(), chunks.size());
   const uint32_t* v = rows;  // containers hold consecutive stretches of the rows
   for (size_t k = 0; k < chunks.size(); ++k) {
     const ContainerInfo& c = chunks.data()[k];
@@ -177,6 +188,12 @@ void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out
     v += c.card;
     p += c.bytes;
   }
+}
+
+void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out) {
+  const size_t old = out->size();
+  out->resize(old + JavaRoaringSize(rows, n));
+  WriteJavaRoaring(rows, n, out->data() + old);
 }
 
 }  // namespace pyfileindex::index::bitmap

@@ -40,8 +40,10 @@ void WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t
 void WriteContainerBody(ContainerKind kind, const uint16_t* low, uint32_t card, uint32_t runs,
                         uint8_t* out);
 
-// Appends the portable serialization of the set {rows[0], ..., rows[n-1]} to `out`.
-// `rows` must be strictly ascending.
+// The portable serialization of the set {rows[0], ..., rows[n-1]} (`rows` strictly
+// ascending): its size, writing it (JavaRoaringSize bytes), and appending it to a vector.
+size_t JavaRoaringSize(const uint32_t* rows, size_t n);
+void WriteJavaRoaring(const uint32_t* rows, size_t n, uint8_t* out);
 void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out);
 
 }  // namespace pyfileindex::index::bitmap

@@ -111,15 +111,24 @@ uint32_t RowList::FirstRow() const {
   return capacity_ == 0 ? inline_row_ : heap_[0];
 }
 
-void RowList::SerializeTo(std::vector<uint8_t>* out) {
-  const uint32_t* rows = capacity_ == 0 ? &inline_row_ : heap_;
-  if (!flushed_) {
-    AppendJavaRoaring(rows, size_, out);
-    return;
+size_t RowList::SerializedSize() {
+  if (flushed_) {
+    // A frequent key: its pending rows join the bitmap, which serializes itself.
+    flushed_->AddMany(capacity_ == 0 ? &inline_row_ : heap_, size_);
+    size_ = 0;
+    return flushed_->SerializedSize();
   }
-  flushed_->AddMany(rows, size_);
-  size_ = 0;
-  flushed_->SerializeTo(out);
+  return JavaRoaringSize(capacity_ == 0 ? &inline_row_ : heap_, size_);
+}
+
+void RowList::SerializeTo(uint8_t* out) {
+  if (flushed_) {
+    flushed_->SerializeTo(out);
+    flushed_.reset();
+  } else {
+    WriteJavaRoaring(capacity_ == 0 ? &inline_row_ : heap_, size_, out);
+  }
+  Release();
 }
 
 }  // namespace pyfileindex::index::bitmap

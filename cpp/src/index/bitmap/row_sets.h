@@ -1,7 +1,8 @@
 // RowList / RowSets: the rows of every distinct key (and of the nulls), collected in row order.
 //
 // A key's rows are appended to a plain growable array (amortised: no allocation per row) and
-// serialized at the end straight from that sorted array (java_roaring_encoder.h). A key's first
+// serialized at the end straight from that sorted array (java_roaring_encoder.h). The writer
+// keeps the rows of rare keys this way (frequent ones: container_rows.h). A key's first
 // row is stored inline, so unique-value columns allocate nothing per key; a key whose pending
 // array reaches kFlushRows moves it into a roaring bitmap, which bounds memory for frequent
 // keys at roughly what Java's bitmaps take.
@@ -48,8 +49,10 @@ class RowList {
   uint32_t OnlyRow() const { return capacity_ == 0 ? inline_row_ : heap_[0]; }  // IsSingle()
   uint32_t FirstRow() const;  // Count() >= 1
 
-  // Appends Java's RoaringBitmap32.serialize() bytes of the rows to `out`.
-  void SerializeTo(std::vector<uint8_t>* out);
+  // Java's RoaringBitmap32.serialize() size of the rows, then writing those bytes to `out`
+  // (which releases the rows).
+  size_t SerializedSize();
+  void SerializeTo(uint8_t* out);
 
  private:
   void AppendSlow(uint32_t row);
