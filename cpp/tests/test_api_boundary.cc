@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "pyfileindex/reader.h"
@@ -12,22 +14,80 @@
 namespace pyfileindex {
 namespace {
 
-std::vector<uint8_t> SmallContainer() {
-  // Written by the library itself: one INT column with a bitmap index over 4 rows.
-  const std::vector<int32_t> values = {1, 2, 1, 3};
-  const void* buffers[2] = {nullptr, values.data()};
+// A writer over one INT column "x" holding 1, 2, 1, 3, with the indexes `options` declare.
+std::unique_ptr<FileIndexWriter> SmallWriter(const Options& options) {
+  static const std::vector<int32_t> values = {1, 2, 1, 3};
+  static const void* buffers[2] = {nullptr, values.data()};
   ArrowArray column{4, 0, 0, 2, 0, buffers, nullptr, nullptr,
                     [](ArrowArray* a) { a->release = nullptr; }, nullptr};
   ArrowSchema column_schema{"i", "x", nullptr, ARROW_FLAG_NULLABLE, 0, nullptr, nullptr,
                             [](ArrowSchema* s) { s->release = nullptr; }, nullptr};
-  Options options;
-  options.Set("file-index.bitmap.columns", "x");
   auto writer = FileIndexWriter::Make({{"x", *ParseDataType("INT")}}, options);
   EXPECT_TRUE(writer.ok()) << writer.status().ToString();
+  if (!writer.ok()) return nullptr;
   EXPECT_TRUE((*writer)->WriteColumn("x", column_schema, column).ok());
-  auto bytes = (*writer)->Finish();
+  return std::move(writer).ValueOrDie();
+}
+
+Options IndexedOptions() {
+  Options options;
+  options.Set("file-index.bitmap.columns", "x");
+  options.Set("file-index.bloom-filter.columns", "x");
+  options.Set("file-index.range-bitmap.columns", "x");
+  return options;
+}
+
+std::vector<uint8_t> SmallContainer() {
+  Options options;
+  options.Set("file-index.bitmap.columns", "x");
+  auto writer = SmallWriter(options);
+  if (!writer) return {};
+  auto bytes = writer->Finish();
   EXPECT_TRUE(bytes.ok() && bytes->has_value());
   return bytes.ok() && bytes->has_value() ? **bytes : std::vector<uint8_t>();
+}
+
+// FinishInto's allocator: a vector given as the context, counting its calls.
+struct Destination {
+  std::vector<uint8_t> bytes;
+  int calls = 0;
+  bool refuse = false;
+};
+uint8_t* AllocateIn(void* context, size_t size) {
+  auto* destination = static_cast<Destination*>(context);
+  ++destination->calls;
+  if (destination->refuse) return nullptr;
+  destination->bytes.resize(size);
+  return destination->bytes.data();
+}
+
+TEST(ApiBoundary, FinishIntoWritesWhatFinishReturns) {
+  auto expected = SmallWriter(IndexedOptions())->Finish();
+  ASSERT_TRUE(expected.ok() && expected->has_value());
+  Destination destination;
+  auto written = SmallWriter(IndexedOptions())->FinishInto(AllocateIn, &destination);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  EXPECT_TRUE(*written);
+  EXPECT_EQ(destination.calls, 1);
+  EXPECT_EQ(destination.bytes, **expected);
+}
+
+TEST(ApiBoundary, FinishIntoWithoutIndexesAllocatesNothing) {
+  Destination destination;
+  auto written = SmallWriter(Options())->FinishInto(AllocateIn, &destination);
+  ASSERT_TRUE(written.ok());
+  EXPECT_FALSE(*written);
+  EXPECT_EQ(destination.calls, 0);
+}
+
+TEST(ApiBoundary, FinishIntoReportsARefusedAllocation) {
+  Destination destination;
+  destination.refuse = true;
+  auto writer = SmallWriter(IndexedOptions());
+  auto written = writer->FinishInto(AllocateIn, &destination);
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(written.status().message().find("out of memory"), std::string::npos);
+  EXPECT_FALSE(writer->FinishInto(AllocateIn, &destination).ok());  // once only
 }
 
 TEST(ApiBoundary, OpenRejectsNullDataWithASize) {
