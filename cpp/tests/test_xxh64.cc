@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string_view>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -121,6 +124,32 @@ TEST(Xxh64Test, UnalignedInputGivesTheSameHash) {
   for (size_t offset = 0; offset < 3; ++offset) {
     std::copy(data.begin(), data.end(), shifted.begin() + offset);
     EXPECT_EQ(Xxh64(shifted.data() + offset, data.size()), 0xEFA0AD2D3E70C151ULL);
+  }
+}
+
+TEST(Xxh64Test, ManyEqualsOneByOne) {
+  // Mixed lengths (every tail length, stripes, empty values, a null pointer), one length for
+  // all (the no-sorting path), and block sizes from 0 to the maximum.
+  std::mt19937_64 rng(99);
+  const std::vector<uint8_t> bytes = PatternBytes(4096);
+  for (int round = 0; round < 60; ++round) {
+    const size_t count = round == 0 ? 0 : 1 + rng() % kXxh64ManyMax;
+    const bool same_length = round % 4 == 1;
+    const size_t fixed = rng() % 70;
+    std::vector<std::string_view> values(count);
+    for (size_t i = 0; i < count; ++i) {
+      const size_t size = same_length ? fixed : rng() % 70;
+      const size_t at = rng() % (bytes.size() - size);
+      values[i] = size == 0 && rng() % 2 == 0
+                      ? std::string_view()
+                      : std::string_view(reinterpret_cast<const char*>(bytes.data()) + at, size);
+    }
+    std::vector<uint64_t> hashes(count + 1, 0x5A5A5A5A5A5A5A5AULL);
+    Xxh64Many(values.data(), count, hashes.data());
+    for (size_t i = 0; i < count; ++i) {
+      ASSERT_EQ(hashes[i], Xxh64(values[i])) << "round " << round << " value " << i;
+    }
+    EXPECT_EQ(hashes[count], 0x5A5A5A5A5A5A5A5AULL) << "wrote past the block";
   }
 }
 

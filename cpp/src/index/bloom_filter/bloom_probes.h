@@ -2,6 +2,7 @@
 // addressing (bit p lives in byte p >> 3 at mask 1 << (p & 7), least significant bit first).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace pyfileindex::index::bloom_filter {
@@ -41,6 +42,14 @@ class BloomProbes {
       bits[pos >> 3] |= static_cast<uint8_t>(1u << (pos & 7));
       return true;
     });
+  }
+
+  // Add() for `count` hashes. A local copy of the shape keeps it in registers: the byte stores
+  // could alias `this` as far as the compiler knows, and reloading it after each store
+  // serializes the probes.
+  void AddMany(const uint64_t* hashes, size_t count, uint8_t* bits) const {
+    const BloomProbes shape = *this;
+    for (size_t i = 0; i < count; ++i) shape.Add(hashes[i], bits);
   }
 
   // True when all k bits of `hash` are set: the value may be present.

@@ -7,6 +7,7 @@
 //   TIMESTAMP[_LTZ](p >= 4)         Wang64 of epoch micros (floor; nanoseconds below 1 us dropped)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,8 +97,21 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
       if (batch.physical != Physical::kBytes || (n > 0 && batch.strings == nullptr)) {
         return WrongPhysical(batch);
       }
+      // A block of values is hashed at once (hash::Xxh64Many: grouped by length, much faster
+      // on strings of varied lengths); null rows' hashes are computed and dropped.
       const std::string_view* strings = batch.strings;
-      for_valid_rows([&](int64_t i) { sink(hash::Xxh64(strings[i])); });
+      uint64_t hashes[hash::kXxh64ManyMax];
+      for (int64_t begin = 0; begin < n; begin += hash::kXxh64ManyMax) {
+        const int64_t count = std::min<int64_t>(hash::kXxh64ManyMax, n - begin);
+        hash::Xxh64Many(strings + begin, static_cast<size_t>(count), hashes);
+        if (batch.validity == nullptr) {
+          for (int64_t i = 0; i < count; ++i) sink(hashes[i]);
+        } else {
+          for (int64_t i = 0; i < count; ++i) {
+            if (batch.IsValid(begin + i)) sink(hashes[i]);
+          }
+        }
+      }
       return Status::OK();
     }
     case Kind::kLong: {
