@@ -591,8 +591,9 @@ TEST(JavaRoaringEncoder, FrequentKeysTakeTheBitmapPathWithTheSameBytes) {
 }
 
 TEST(ContainerRows, SameBytesAsTheRowListEncoderHoweverRowsArrive) {
-  // Rows reach ContainerRows either as per-chunk groups (Reserve/Commit) or one by one, and a
-  // chunk's rows may come in several pieces: the bytes must equal the row-list encoder's.
+  // Rows reach ContainerRows either as per-chunk groups (Reserve/Commit) or one by one, a
+  // chunk's rows may come in several pieces, and a chunk may be closed early (CloseBefore a
+  // later chunk): the bytes must equal the row-list encoder's.
   std::mt19937_64 rng(777);
   for (int round = 0; round < 300; ++round) {
     std::set<uint32_t> set;
@@ -624,6 +625,7 @@ TEST(ContainerRows, SameBytesAsTheRowListEncoderHoweverRowsArrive) {
     const std::vector<uint32_t> rows(set.begin(), set.end());
     ContainerRows kept;
     for (size_t i = 0; i < rows.size();) {
+      if (rng() % 4 == 0) kept.CloseBefore(static_cast<uint16_t>(rows[i] >> 16));
       if (rng() % 2 == 0) {
         kept.Append(rows[i++]);
         continue;

@@ -6,7 +6,6 @@
 #include "column/arrow_column.h"
 #include "container/container_format.h"
 #include "container/index_plan.h"
-#include "memory/freed_memory.h"
 #include "pyfileindex/writer.h"
 
 namespace pyfileindex {
@@ -170,14 +169,11 @@ class ContainerWriter final : public FileIndexWriter {
     if (out == nullptr) return Status::Internal("out of memory");
     std::copy(head.begin(), head.end(), out);
     out += head.size();
-    memory::FreedMemory freed;
     for (size_t id : order) {
       writers_[id]->SerializeTo(out);
       writers_[id].reset();  // the index is in the container: its memory goes now
-      freed.Add(sizes[id]);
       out += sizes[id];
     }
-    freed.Flush();
     return true;
   }
 

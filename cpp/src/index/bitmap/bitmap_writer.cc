@@ -7,7 +7,6 @@
 
 #include "index/bitmap/meta_writer.h"
 #include "io/byte_writer.h"
-#include "memory/freed_memory.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -154,6 +153,13 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
 void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
   const size_t key_count = keys().size();
   frequent_.resize(std::min(key_count, kContainerKeys));
+  if ((first_row & (kChunkRows - 1)) == 0) {
+    // A new chunk: containers of keys absent from it would stay open (a chunk's worth of
+    // 2-byte values each, e.g. every key of a sorted column) until the key's next row.
+    const uint16_t high = static_cast<uint16_t>(first_row >> 16);
+    for (ContainerRows& rows : frequent_) rows.CloseBefore(high);
+    nulls_.CloseBefore(high);
+  }
   if (key_count <= kContainerKeys) {
     DistributeGrouped(first_row, n);
     return;
@@ -354,7 +360,6 @@ void BitmapIndexWriter::SerializeTo(uint8_t* out) {
     nulls_.SerializeTo(out);
     out += size;
   }
-  memory::FreedMemory freed;
   for (uint32_t id : java_order_) {
     const uint32_t size = key_bytes_[id];
     if (size == 0) continue;
@@ -363,7 +368,6 @@ void BitmapIndexWriter::SerializeTo(uint8_t* out) {
     } else {
       rare_[id - static_cast<uint32_t>(kContainerKeys)].SerializeTo(out);
     }
-    freed.Add(size);  // about what the rows took
     out += size;
   }
   // Everything is in the payload now: the rows and the plan go.
@@ -372,7 +376,6 @@ void BitmapIndexWriter::SerializeTo(uint8_t* out) {
   meta_ = std::vector<uint8_t>();
   java_order_ = std::vector<uint32_t>();
   key_bytes_ = std::vector<uint32_t>();
-  freed.Flush();
 }
 
 Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "io/endian.h"
+#include "memory/return_pages.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -81,6 +82,18 @@ void ContainerRows::CloseOpen() {
   body_size_ += c.bytes;
   closed_.push_back(c);
   open_count_ = 0;
+  // A chunk of a key that turned into a few runs (sorted or clustered columns) leaves room
+  // for its whole array behind: give it back, or every key would keep a chunk's worth.
+  const size_t spare = body_capacity_ - body_size_;
+  if (spare > kMaxRewrittenBytes && spare > body_size_) Shrink();
+}
+
+void ContainerRows::Shrink() {
+  const size_t fitted = body_size_ + kFirstCapacity;
+  void* smaller = std::realloc(body_, fitted);
+  if (smaller == nullptr) return;  // keeping the larger block is fine
+  body_ = static_cast<uint8_t*>(smaller);
+  body_capacity_ = fitted;
 }
 
 size_t ContainerRows::SerializedSize() {
@@ -93,6 +106,7 @@ void ContainerRows::SerializeTo(uint8_t* out) {
   const size_t head = JavaRoaringHeadBytes(closed_.data(), closed_.size());
   WriteJavaRoaringHead(closed_.data(), closed_.size(), out);
   if (body_size_ > 0) std::memcpy(out + head, body_, body_size_);
+  memory::ReturnPages(body_, body_capacity_);  // not resident alongside the container
   Release();
 }
 

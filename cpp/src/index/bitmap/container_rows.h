@@ -47,6 +47,12 @@ class ContainerRows {
     Commit(1);
   }
 
+  // Closes the container being filled if it belongs to a chunk before `high`: its rows then
+  // take their final (often much smaller) form instead of waiting for the key's next row.
+  void CloseBefore(uint16_t high) {
+    if (open_count_ > 0 && open_high_ != high) CloseOpen();
+  }
+
   uint64_t Count() const { return count_; }
   uint32_t FirstRow() const { return first_row_; }  // Count() >= 1
 
@@ -61,6 +67,7 @@ class ContainerRows {
   }
   void CloseOpen();
   void Grow(uint32_t count);
+  void Shrink();  // capacity down to the closed bodies and a little room
   void Release();
 
   uint8_t* body_ = nullptr;   // closed container bodies, then the open container's values

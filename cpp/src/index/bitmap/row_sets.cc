@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "index/bitmap/java_roaring_encoder.h"
+#include "memory/return_pages.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -127,6 +128,7 @@ void RowList::SerializeTo(uint8_t* out) {
     flushed_.reset();
   } else {
     WriteJavaRoaring(capacity_ == 0 ? &inline_row_ : heap_, size_, out);
+    if (capacity_ > 0) memory::ReturnPages(heap_, size_t{capacity_} * sizeof(uint32_t));
   }
   Release();
 }

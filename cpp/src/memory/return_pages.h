@@ -1,0 +1,22 @@
+// ReturnPages: hands the memory of a block that is about to be freed back to the system.
+//
+// A writer's rows move into the container key by key. The C library keeps freed heap blocks
+// resident for reuse, so without this the rows and the finished container would be resident
+// at once (twice the index). Only the pages of this block are returned, so the cost is
+// proportional to what is released (a whole-heap trim also walks the host's heap: slow inside
+// a Python process).
+#pragma once
+
+#include <cstddef>
+
+namespace pyfileindex::memory {
+
+// Blocks smaller than this are freed as they are: a system call would cost more than it saves.
+constexpr size_t kReturnPagesMinBytes = size_t{16} << 10;
+
+// The whole pages inside [data, data + size) read as zeros afterwards and stop counting as
+// resident. Call just before freeing the block (its first and last partial pages, where the
+// allocator keeps its bookkeeping, are left alone). A no-op where unsupported.
+void ReturnPages(void* data, size_t size);
+
+}  // namespace pyfileindex::memory
