@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "index/range_bitmap/dense_roaring_encoder.h"
-#include "io/byte_writer.h"
+#include "io/endian.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -64,15 +64,12 @@ int SliceCount(int64_t cardinality) {
   return 64 - __builtin_clzll(static_cast<uint64_t>(max));  // max = -1 -> 64
 }
 
-void WriteCodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
-                  const uint32_t* codes, std::vector<uint8_t>* out) {
-  const int slices = SliceCount(cardinality);
+CodeBsi::CodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
+                 const uint32_t* codes)
+    : slices_(SliceCount(cardinality)), slice_encoders_(static_cast<size_t>(slices_)) {
   // Codes have at most 31 significant bits; slices past that stay empty (only the
   // cardinality-0 index has them, and it has no codes at all).
-  const int code_bits = std::min(slices, 32);
-
-  DenseRoaringEncoder ebm;
-  std::vector<DenseRoaringEncoder> slice_encoders(static_cast<size_t>(slices));
+  const int code_bits = std::min(slices_, 32);
   std::vector<uint64_t> slice_words(static_cast<size_t>(code_bits) * kBlockWords);
   uint64_t block_words[kBlockWords];
 
@@ -110,29 +107,55 @@ void WriteCodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* valid
     }
 
     const uint16_t key = static_cast<uint16_t>(b);
-    ebm.AddBlock(key, block_words);
+    ebm_.AddBlock(key, block_words);
     for (int i = 0; i < code_bits; ++i) {
-      slice_encoders[i].AddBlock(key, slice_words.data() + static_cast<size_t>(i) * kBlockWords);
+      slice_encoders_[i].AddBlock(key, slice_words.data() + static_cast<size_t>(i) * kBlockWords);
     }
   }
+}
 
-  const uint32_t index_bytes = 8 * static_cast<uint32_t>(slices);
-  io::ByteWriter w(std::move(*out));
-  w.WriteI32BE(static_cast<int32_t>(1 + 1 + 4 + 4 + index_bytes));
-  w.WriteU8(kVersion);
-  w.WriteI8(static_cast<int8_t>(slices));
-  w.WriteI32BE(static_cast<int32_t>(ebm.SerializedSize()));
-  w.WriteI32BE(static_cast<int32_t>(index_bytes));
+size_t CodeBsi::HeaderSize() const { return 4 + 1 + 1 + 4 + 4 + 8 * static_cast<size_t>(slices_); }
+
+size_t CodeBsi::size() const {
+  size_t total = HeaderSize() + ebm_.SerializedSize();
+  for (const DenseRoaringEncoder& slice : slice_encoders_) total += slice.SerializedSize();
+  return total;
+}
+
+void CodeBsi::WriteTo(uint8_t* out) {
+  const uint32_t index_bytes = 8 * static_cast<uint32_t>(slices_);
+  io::StoreU32BE(out, 1 + 1 + 4 + 4 + index_bytes);
+  out[4] = kVersion;
+  out[5] = static_cast<uint8_t>(static_cast<int8_t>(slices_));
+  io::StoreU32BE(out + 6, static_cast<uint32_t>(ebm_.SerializedSize()));
+  io::StoreU32BE(out + 10, index_bytes);
+  uint8_t* p = out + 14;
   uint32_t offset = 0;
-  for (const DenseRoaringEncoder& slice : slice_encoders) {
+  for (const DenseRoaringEncoder& slice : slice_encoders_) {
     const uint32_t length = static_cast<uint32_t>(slice.SerializedSize());
-    w.WriteI32BE(static_cast<int32_t>(offset));
-    w.WriteI32BE(static_cast<int32_t>(length));
+    io::StoreU32BE(p, offset);
+    io::StoreU32BE(p + 4, length);
     offset += length;
+    p += 8;
   }
-  *out = w.Take();
-  ebm.Finish(out);
-  for (const DenseRoaringEncoder& slice : slice_encoders) slice.Finish(out);
+  const size_t ebm_size = ebm_.SerializedSize();
+  ebm_.WriteTo(p);
+  ebm_.Release();
+  p += ebm_size;
+  for (DenseRoaringEncoder& slice : slice_encoders_) {
+    const size_t size = slice.SerializedSize();
+    slice.WriteTo(p);
+    slice.Release();
+    p += size;
+  }
+}
+
+void WriteCodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
+                  const uint32_t* codes, std::vector<uint8_t>* out) {
+  CodeBsi bsi(row_count, cardinality, validity, codes);
+  const size_t start = out->size();
+  out->resize(start + bsi.size());
+  bsi.WriteTo(out->data() + start);
 }
 
 }  // namespace pyfileindex::index::range_bitmap

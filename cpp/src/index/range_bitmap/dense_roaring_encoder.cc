@@ -1,9 +1,11 @@
 #include "index/range_bitmap/dense_roaring_encoder.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "index/range_bitmap/block_ops.h"
 #include "io/endian.h"
+#include "memory/return_pages.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -18,12 +20,6 @@ void PutU16(std::vector<uint8_t>* out, uint16_t v) {
   const size_t at = out->size();
   out->resize(at + 2);
   io::StoreU16LE(out->data() + at, v);
-}
-
-void PutU32(std::vector<uint8_t>* out, uint32_t v) {
-  const size_t at = out->size();
-  out->resize(at + 4);
-  io::StoreU32LE(out->data() + at, v);
 }
 
 // Calls emit(start, end) for every maximal run of set bits [start, end) in the block.
@@ -115,33 +111,49 @@ size_t DenseRoaringEncoder::SerializedSize() const {
 }
 
 void DenseRoaringEncoder::Finish(std::vector<uint8_t>* out) const {
-  const size_t n = containers_.size();
   const size_t start = out->size();
-  out->reserve(start + SerializedSize());
+  out->resize(start + SerializedSize());
+  WriteTo(out->data() + start);
+}
+
+void DenseRoaringEncoder::WriteTo(uint8_t* out) const {
+  const size_t n = containers_.size();
+  uint8_t* p = out;
   bool offsets = true;
   if (has_run_) {
-    PutU32(out, kCookieRun | (static_cast<uint32_t>(n - 1) << 16));
-    std::vector<uint8_t> run_flags((n + 7) / 8, 0);
+    io::StoreU32LE(p, kCookieRun | (static_cast<uint32_t>(n - 1) << 16));
+    p += 4;
+    std::fill(p, p + (n + 7) / 8, uint8_t{0});
     for (size_t i = 0; i < n; ++i) {
-      if (containers_[i].kind == Kind::kRun)
-        run_flags[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+      if (containers_[i].kind == Kind::kRun) p[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
     }
-    out->insert(out->end(), run_flags.begin(), run_flags.end());
+    p += (n + 7) / 8;
     offsets = n >= kNoOffsetThreshold;
   } else {
-    PutU32(out, kCookieNoRun);
-    PutU32(out, static_cast<uint32_t>(n));
+    io::StoreU32LE(p, kCookieNoRun);
+    io::StoreU32LE(p + 4, static_cast<uint32_t>(n));
+    p += 8;
   }
   for (const Container& c : containers_) {
-    PutU16(out, c.key);
-    PutU16(out, c.card_minus_1);
+    io::StoreU16LE(p, c.key);
+    io::StoreU16LE(p + 2, c.card_minus_1);
+    p += 4;
   }
   if (offsets) {
     // Offsets are absolute from the bitmap's first byte: header end + body offset.
-    const uint32_t data_start = static_cast<uint32_t>(out->size() - start + 4 * n);
-    for (const Container& c : containers_) PutU32(out, data_start + c.body_offset);
+    const uint32_t data_start = static_cast<uint32_t>((p - out) + 4 * n);
+    for (const Container& c : containers_) {
+      io::StoreU32LE(p, data_start + c.body_offset);
+      p += 4;
+    }
   }
-  out->insert(out->end(), body_.begin(), body_.end());
+  if (!body_.empty()) std::memcpy(p, body_.data(), body_.size());
+}
+
+void DenseRoaringEncoder::Release() {
+  memory::ReturnPages(body_.data(), body_.capacity());
+  body_ = std::vector<uint8_t>();
+  containers_ = std::vector<Container>();
 }
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -32,6 +32,10 @@ class DenseRoaringEncoder {
   size_t SerializedSize() const;
   // Appends the portable format to `out`.
   void Finish(std::vector<uint8_t>* out) const;
+  // Writes the portable format (SerializedSize() bytes) to `out`.
+  void WriteTo(uint8_t* out) const;
+  // Frees the encoded containers (after they were written).
+  void Release();
 
   uint64_t cardinality() const { return cardinality_; }
 

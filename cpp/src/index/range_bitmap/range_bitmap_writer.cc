@@ -234,6 +234,20 @@ Status RangeBitmapWriter::Write(const ColumnBatch& batch) {
 }
 
 Result<std::vector<uint8_t>> RangeBitmapWriter::Serialize() {
+  PFI_ASSIGN_OR_RETURN(size_t size, PrepareSerialize());
+  std::vector<uint8_t> out(size);
+  SerializeTo(out.data());
+  return out;
+}
+
+void RangeBitmapWriter::SerializeTo(uint8_t* out) {
+  std::copy(head_.begin(), head_.end(), out);
+  bsi_->WriteTo(out + head_.size());
+  head_ = std::vector<uint8_t>();
+  bsi_.reset();
+}
+
+Result<size_t> RangeBitmapWriter::PrepareSerialize() {
   if (serialized_) return Status::InvalidArgument("range-bitmap: Serialize called twice");
   serialized_ = true;
   validity_.resize((rows_ + 63) / 64, 0);
@@ -247,7 +261,9 @@ Result<std::vector<uint8_t>> RangeBitmapWriter::Serialize() {
     keys.width = 0;
     keys.strings = views.data();
     keys.count = views.size();
-    return Assemble(keys, codes.codes.data());
+    PFI_ASSIGN_OR_RETURN(size_t size, Assemble(keys, codes.codes.data()));
+    strings_ = StringKeyTable();  // the dictionary holds the keys now
+    return size;
   }
 
   // Fixed-width keys: sort, then encode the distinct keys in Java's stored form.
@@ -298,8 +314,7 @@ Result<std::vector<uint8_t>> RangeBitmapWriter::Serialize() {
   return Assemble(keys, codes.data());
 }
 
-Result<std::vector<uint8_t>> RangeBitmapWriter::Assemble(const SortedKeys& keys,
-                                                         const uint32_t* codes) {
+Result<size_t> RangeBitmapWriter::Assemble(const SortedKeys& keys, const uint32_t* codes) {
   const size_t cardinality = keys.count;
   auto key_size = [&](size_t i) { return (keys.width > 0 ? 0 : 4) + keys.Get(i).size(); };
   const size_t header_size =
@@ -321,14 +336,15 @@ Result<std::vector<uint8_t>> RangeBitmapWriter::Assemble(const SortedKeys& keys,
   }
   const size_t dictionary_length_at = w.size();
   w.WriteI32BE(0);  // the dictionary length, patched below
-  std::vector<uint8_t> out = w.Take();
-  const size_t dictionary_start = out.size();
-  PFI_RETURN_NOT_OK(WriteDictionary(keys, chunk_size_, &out));
-  io::StoreU32BE(out.data() + dictionary_length_at,
-                 static_cast<uint32_t>(out.size() - dictionary_start));
-  WriteCodeBsi(static_cast<uint32_t>(rows_), static_cast<int64_t>(cardinality), validity_.data(),
-               codes, &out);
-  return out;
+  head_ = w.Take();
+  const size_t dictionary_start = head_.size();
+  PFI_RETURN_NOT_OK(WriteDictionary(keys, chunk_size_, &head_));
+  io::StoreU32BE(head_.data() + dictionary_length_at,
+                 static_cast<uint32_t>(head_.size() - dictionary_start));
+  bsi_ = std::make_unique<CodeBsi>(static_cast<uint32_t>(rows_),
+                                   static_cast<int64_t>(cardinality), validity_.data(), codes);
+  validity_ = std::vector<uint64_t>();
+  return head_.size() + bsi_->size();
 }
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "index/index_type.h"
+#include "index/range_bitmap/code_bsi_writer.h"
 #include "index/range_bitmap/dictionary_writer.h"
 #include "index/range_bitmap/key_codes.h"
 #include "index/range_bitmap/key_kind.h"
@@ -25,6 +26,10 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
 
   Status Write(const column::ColumnBatch& batch) override;
   Result<std::vector<uint8_t>> Serialize() override;
+  // In place: the row keys are gone once PrepareSerialize has encoded the bit slices, and
+  // each slice is released as soon as it is written.
+  Result<size_t> PrepareSerialize() override;
+  void SerializeTo(uint8_t* out) override;
 
  private:
   RangeBitmapWriter(DataType type, KeySpec spec, int32_t chunk_size)
@@ -33,8 +38,9 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   Status CheckBatch(const column::ColumnBatch& batch) const;
   void AppendValidity(const column::ColumnBatch& batch);
   Status AppendKeys(const column::ColumnBatch& batch);
-  // Header + dictionary + code BSI, from the sorted distinct keys and the per-row codes.
-  Result<std::vector<uint8_t>> Assemble(const SortedKeys& keys, const uint32_t* codes);
+  // Header + dictionary into head_, the code BSI encoded into bsi_, from the sorted distinct
+  // keys and the per-row codes; returns the payload's size.
+  Result<size_t> Assemble(const SortedKeys& keys, const uint32_t* codes);
 
   DataType type_;
   KeySpec spec_;
@@ -50,6 +56,9 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   bool seen_nan_ = false;
   uint64_t first_nan_bits_ = 0;
   bool serialized_ = false;
+  // Between PrepareSerialize and SerializeTo.
+  std::vector<uint8_t> head_;
+  std::unique_ptr<CodeBsi> bsi_;
 };
 
 }  // namespace pyfileindex::index::range_bitmap
