@@ -21,6 +21,7 @@
 #include "index/bitmap/bitmap_key.h"
 #include "index/bitmap/bitmap_reader.h"
 #include "index/bitmap/container_rows.h"
+#include "index/bitmap/row_sets.h"
 #include "index/bitmap/java_roaring_encoder.h"
 #include "index/bitmap/meta_writer.h"
 #include "index/index_type.h"
@@ -647,6 +648,61 @@ TEST(ContainerRows, SameBytesAsTheRowListEncoderHoweverRowsArrive) {
     std::vector<uint8_t> actual(kept.SerializedSize());
     kept.SerializeTo(actual.data());
     EXPECT_EQ(ToHex(actual), ToHex(expected)) << "round " << round;
+  }
+}
+
+TEST(RowList, RunsAndFlushesKeepTheRowListEncodersBytes) {
+  // Isolated rows, pairs, long runs (kept as two entries), and more than kFlushRows pending
+  // entries (moved into a bitmap mid-way, possibly between a run's start and its next row).
+  std::mt19937_64 rng(31337);
+  for (int round = 0; round < 100; ++round) {
+    std::vector<uint32_t> rows;
+    uint32_t next = static_cast<uint32_t>(rng() % 1000);
+    const bool many = round % 10 == 0;  // past kFlushRows entries, no long runs
+    const int pieces = many ? 20000 : 1 + static_cast<int>(rng() % 60);
+    for (int p = 0; p < pieces; ++p) {
+      const int shape = static_cast<int>(rng() % (many ? 3 : 4));
+      const uint32_t length = shape == 0 ? 1 : shape == 1 ? 2 : shape == 2 ? 3 + rng() % 20
+                                                                           : 1 + rng() % 70000;
+      for (uint32_t k = 0; k < length; ++k) rows.push_back(next + k);
+      next += length + 1 + static_cast<uint32_t>(rng() % (shape == 3 ? 100000 : 5));
+    }
+    RowList list;
+    for (uint32_t row : rows) list.Append(row);
+    ASSERT_EQ(list.Count(), rows.size()) << "round " << round;
+    ASSERT_EQ(list.FirstRow(), rows[0]);
+    ASSERT_EQ(list.IsSingle(), rows.size() == 1);
+    std::vector<uint8_t> expected;
+    AppendJavaRoaring(rows.data(), rows.size(), &expected);
+    std::vector<uint8_t> actual(list.SerializedSize());
+    list.SerializeTo(actual.data());
+    ASSERT_EQ(ToHex(actual), ToHex(expected)) << "round " << round;
+  }
+}
+
+TEST(JavaRoaringEncoder, RunMarkedEntriesGiveTheSameBytesAsRows) {
+  // Array, run and bitmap containers (many short runs in a dense chunk), runs across chunks.
+  std::mt19937_64 rng(2718);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint32_t> rows, entries;
+    uint32_t next = static_cast<uint32_t>(rng() % 70000);
+    const bool dense = round % 3 == 0;  // short runs close together: bitmap containers
+    const int pieces = 1 + static_cast<int>(rng() % (dense ? 12000 : 50));
+    const uint32_t max_gap = dense ? 3 : 90000;
+    for (int p = 0; p < pieces; ++p) {
+      const uint32_t length = !dense && rng() % 4 == 0
+                                  ? 1 + static_cast<uint32_t>(rng() % 140000)
+                                  : 1 + static_cast<uint32_t>(rng() % 3);
+      for (uint32_t k = 0; k < length; ++k) rows.push_back(next + k);
+      entries.push_back(next);
+      if (length > 1) entries.push_back((next + length - 1) | kRunEndMark);
+      next += length + 1 + static_cast<uint32_t>(rng() % max_gap);
+    }
+    std::vector<uint8_t> expected;
+    AppendJavaRoaring(rows.data(), rows.size(), &expected);
+    std::vector<uint8_t> actual(JavaRoaringSizeOfRuns(entries.data(), entries.size()));
+    WriteJavaRoaringOfRuns(entries.data(), entries.size(), actual.data());
+    ASSERT_EQ(ToHex(actual), ToHex(expected)) << "round " << round;
   }
 }
 

@@ -196,4 +196,93 @@ void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out
   WriteJavaRoaring(rows, n, out->data() + old);
 }
 
+namespace {
+
+// Calls visit(first, last) for every run of the entries (single rows: first == last), split
+// at 65536-row chunk boundaries.
+template <typename Visit>
+void ForEachPiece(const uint32_t* entries, size_t n, Visit&& visit) {
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t first = entries[i];
+    uint32_t last = first;
+    if (i + 1 < n && (entries[i + 1] & kRunEndMark) != 0) last = entries[++i] & ~kRunEndMark;
+    while ((first >> 16) != (last >> 16)) {
+      visit(first, first | 0xFFFFu);
+      first = (first | 0xFFFFu) + 1;
+    }
+    visit(first, last);
+  }
+}
+
+size_t SummarizePieces(const uint32_t* entries, size_t n, ChunkList* chunks) {
+  // Pieces are maximal, so a chunk's runs are its pieces.
+  ContainerInfo c{};
+  bool any = false;
+  size_t body_bytes = 0;
+  auto close = [&] {
+    c.kind = JavaContainerKind(c.card, c.runs);
+    c.bytes = ContainerBodyBytes(c.kind, c.card, c.runs);
+    body_bytes += c.bytes;
+    chunks->push_back(c);
+  };
+  ForEachPiece(entries, n, [&](uint32_t first, uint32_t last) {
+    const uint16_t high = static_cast<uint16_t>(first >> 16);
+    if (!any || c.key != high) {
+      if (any) close();
+      c = ContainerInfo{};
+      c.key = high;
+      any = true;
+    }
+    c.card += last - first + 1;
+    c.runs += 1;
+  });
+  if (any) close();
+  return body_bytes;
+}
+
+}  // namespace
+
+size_t JavaRoaringSizeOfRuns(const uint32_t* entries, size_t n) {
+  ChunkList chunks;
+  const size_t body_bytes = SummarizePieces(entries, n, &chunks);
+  return JavaRoaringHeadBytes(chunks.data(), chunks.size()) + body_bytes;
+}
+
+void WriteJavaRoaringOfRuns(const uint32_t* entries, size_t n, uint8_t* out) {
+  ChunkList chunks;
+  SummarizePieces(entries, n, &chunks);
+  WriteJavaRoaringHead(chunks.data(), chunks.size(), out);
+  uint8_t* body = out + JavaRoaringHeadBytes(chunks.data(), chunks.size());
+  size_t k = 0;         // the chunk being written
+  uint8_t* at = body;   // where its next value or run goes
+  bool started = false;
+  ForEachPiece(entries, n, [&](uint32_t first, uint32_t last) {
+    if (!started || chunks.data()[k].key != (first >> 16)) {
+      if (started) body += chunks.data()[k++].bytes;
+      started = true;
+      const ContainerInfo& c = chunks.data()[k];
+      at = body;
+      if (c.kind == ContainerKind::kBitmap) std::fill(body, body + kBitmapBytes, uint8_t{0});
+      if (c.kind == ContainerKind::kRun) {
+        io::StoreU16LE(at, static_cast<uint16_t>(c.runs));
+        at += 2;
+      }
+    }
+    const uint32_t low = first & 0xFFFFu, high_low = last & 0xFFFFu;
+    switch (chunks.data()[k].kind) {
+      case ContainerKind::kArray:
+        for (uint32_t v = low; v <= high_low; ++v, at += 2) io::StoreU16LE(at, static_cast<uint16_t>(v));
+        break;
+      case ContainerKind::kBitmap:
+        for (uint32_t v = low; v <= high_low; ++v) body[v >> 3] |= static_cast<uint8_t>(1u << (v & 7));
+        break;
+      case ContainerKind::kRun:
+        io::StoreU16LE(at, static_cast<uint16_t>(low));
+        io::StoreU16LE(at + 2, static_cast<uint16_t>(high_low - low));
+        at += 4;
+        break;
+    }
+  });
+}
+
 }  // namespace pyfileindex::index::bitmap

@@ -46,4 +46,11 @@ size_t JavaRoaringSize(const uint32_t* rows, size_t n);
 void WriteJavaRoaring(const uint32_t* rows, size_t n, uint8_t* out);
 void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out);
 
+// The same from run-marked entries: ascending rows below 2^31, where an entry with
+// kRunEndMark set ends a run of consecutive rows begun by the entry before it (row lists of
+// clustered keys, row_sets.h). Runs must be maximal (no entry continues the one before it).
+constexpr uint32_t kRunEndMark = 0x80000000u;
+size_t JavaRoaringSizeOfRuns(const uint32_t* entries, size_t n);
+void WriteJavaRoaringOfRuns(const uint32_t* entries, size_t n, uint8_t* out);
+
 }  // namespace pyfileindex::index::bitmap

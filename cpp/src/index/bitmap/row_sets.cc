@@ -1,5 +1,6 @@
 #include "index/bitmap/row_sets.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -44,20 +45,21 @@ void RowList::Release() {
   size_ = capacity_ = 0;
 }
 
-void RowList::AppendSlow(uint32_t row) {
+void RowList::AppendSlow(uint32_t entry) {
   if (capacity_ == 0) {
     // Second row: leave the inline slot for a heap array.
     const uint32_t first = inline_row_;
+    if (first + 1 == entry) entry |= kRunEnd;
     uint32_t* rows = static_cast<uint32_t*>(std::malloc(kFirstCapacity * sizeof(uint32_t)));
     if (rows == nullptr) throw std::bad_alloc();
     rows[0] = first;
     heap_ = rows;
     capacity_ = kFirstCapacity;
   } else if (size_ >= kFlushRows) {
-    // A frequent key: its rows so far go into a bitmap (compact for dense rows).
-    if (!flushed_) flushed_ = std::make_unique<roaring::Bitmap32>();
-    flushed_->AddMany(heap_, size_);
-    size_ = 0;
+    // A frequent key: its rows so far go into a bitmap (compact for dense rows). The new
+    // entry cannot end a run whose start is in the bitmap now.
+    FlushToBitmap();
+    entry &= ~kRunEnd;
   } else {
     const uint32_t grown = capacity_ * 2;
     void* bigger = std::realloc(heap_, size_t{grown} * sizeof(uint32_t));
@@ -65,61 +67,49 @@ void RowList::AppendSlow(uint32_t row) {
     heap_ = static_cast<uint32_t*>(bigger);
     capacity_ = grown;
   }
-  heap_[size_++] = row;
+  heap_[size_++] = entry;
 }
 
-void RowList::Reserve(uint32_t rows) {
-  if (capacity_ >= rows) return;
-  uint32_t grown = capacity_ == 0 ? kFirstCapacity : capacity_;
-  while (grown < rows) grown *= 2;
-  if (capacity_ == 0) {
-    const bool has_inline = size_ == 1;
-    const uint32_t first = inline_row_;
-    uint32_t* fresh = static_cast<uint32_t*>(std::malloc(size_t{grown} * sizeof(uint32_t)));
-    if (fresh == nullptr) throw std::bad_alloc();
-    if (has_inline) fresh[0] = first;
-    heap_ = fresh;
-  } else {
-    void* bigger = std::realloc(heap_, size_t{grown} * sizeof(uint32_t));
-    if (bigger == nullptr) throw std::bad_alloc();
-    heap_ = static_cast<uint32_t*>(bigger);
+void RowList::FlushToBitmap() {
+  if (!flushed_) flushed_ = std::make_unique<roaring::Bitmap32>();
+  const uint32_t* e = entries();
+  size_t plain_from = 0;  // entries [plain_from, i) hold no run end: added in bulk
+  for (size_t i = 0; i < size_; ++i) {
+    if ((e[i] & kRunEnd) == 0) continue;
+    if (i - 1 > plain_from) flushed_->AddMany(e + plain_from, i - 1 - plain_from);
+    flushed_->AddRange(e[i - 1], uint64_t{e[i] & ~kRunEnd} + 1);
+    plain_from = i + 1;
   }
-  capacity_ = grown;
+  if (size_ > plain_from) flushed_->AddMany(e + plain_from, size_ - plain_from);
+  size_ = 0;
 }
 
-void RowList::AppendMany(const uint32_t* rows, uint32_t count) {
-  if (count <= 1) {
-    if (count == 1) Append(rows[0]);
-    return;
+uint64_t RowList::Count() const {
+  uint64_t count = flushed_ ? flushed_->Cardinality() : 0;
+  const uint32_t* e = entries();
+  for (size_t i = 0; i < size_; ++i) {
+    count += (e[i] & kRunEnd) == 0 ? 1 : (e[i] & ~kRunEnd) - e[i - 1];
   }
-  if (uint64_t{size_} + count > kFlushRows) {
-    // A frequent key: the pending rows and these go into the bitmap, as AppendSlow does.
-    if (!flushed_) flushed_ = std::make_unique<roaring::Bitmap32>();
-    if (size_ > 0) flushed_->AddMany(capacity_ == 0 ? &inline_row_ : heap_, size_);
-    size_ = 0;
-    flushed_->AddMany(rows, count);
-    return;
-  }
-  Reserve(size_ + count);
-  std::memcpy(heap_ + size_, rows, size_t{count} * sizeof(uint32_t));
-  size_ += count;
+  return count;
 }
-
-uint64_t RowList::Count() const { return (flushed_ ? flushed_->Cardinality() : 0) + size_; }
 
 uint32_t RowList::FirstRow() const {
   if (flushed_ && !flushed_->IsEmpty()) return flushed_->Minimum();
-  return capacity_ == 0 ? inline_row_ : heap_[0];
+  return entries()[0];  // never a run end
 }
 
 size_t RowList::SerializedSize() {
   if (flushed_) {
-    // A frequent key: its pending rows join the bitmap, which serializes itself.
-    flushed_->AddMany(capacity_ == 0 ? &inline_row_ : heap_, size_);
-    size_ = 0;
+    FlushToBitmap();  // the pending rows join the bitmap, which serializes itself
     return flushed_->SerializedSize();
   }
-  return JavaRoaringSize(capacity_ == 0 ? &inline_row_ : heap_, size_);
+  const uint32_t* e = entries();
+  return HasRuns() ? JavaRoaringSizeOfRuns(e, size_) : JavaRoaringSize(e, size_);
+}
+
+bool RowList::HasRuns() const {
+  const uint32_t* e = entries();
+  return std::any_of(e, e + size_, [](uint32_t v) { return (v & kRunEnd) != 0; });
 }
 
 void RowList::SerializeTo(uint8_t* out) {
@@ -127,7 +117,11 @@ void RowList::SerializeTo(uint8_t* out) {
     flushed_->SerializeTo(out);
     flushed_.reset();
   } else {
-    WriteJavaRoaring(capacity_ == 0 ? &inline_row_ : heap_, size_, out);
+    if (HasRuns()) {
+      WriteJavaRoaringOfRuns(entries(), size_, out);
+    } else {
+      WriteJavaRoaring(entries(), size_, out);
+    }
     if (capacity_ > 0) memory::ReturnPages(heap_, size_t{capacity_} * sizeof(uint32_t));
   }
   Release();

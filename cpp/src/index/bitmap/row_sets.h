@@ -13,13 +13,18 @@
 #include <memory>
 #include <vector>
 
+#include "index/bitmap/java_roaring_encoder.h"
 #include "roaring/bitmap32.h"
 
 namespace pyfileindex::index::bitmap {
 
 class RowList {
  public:
-  static constexpr uint32_t kFlushRows = 1u << 14;
+  static constexpr uint32_t kFlushRows = 1u << 14;  // pending entries
+  // Rows are below 2^31 (Java counts rows in an int), so bit 31 of an entry marks the end of
+  // a run: entries [a, b | kRunEnd] stand for rows a..b. A key whose rows cluster (a sorted
+  // column) then keeps two entries per run instead of one per row.
+  static constexpr uint32_t kRunEnd = kRunEndMark;
 
   RowList() : heap_(nullptr) {}
   ~RowList();
@@ -30,6 +35,16 @@ class RowList {
 
   // `row` must be greater than every row appended before.
   void Append(uint32_t row) {
+    if (capacity_ > 0 && size_ > 0) {
+      uint32_t& last = heap_[size_ - 1];
+      if ((last & ~kRunEnd) + 1 == row) {
+        if ((last & kRunEnd) != 0) {  // extends a run
+          last = row | kRunEnd;
+          return;
+        }
+        row |= kRunEnd;  // a start and its successor: the start of a run
+      }
+    }
     if (size_ < capacity_) {
       heap_[size_++] = row;
     } else if (capacity_ == 0 && size_ == 0) {
@@ -39,10 +54,6 @@ class RowList {
       AppendSlow(row);
     }
   }
-
-  // `rows` ascending, all greater than every row appended before: one copy instead of a
-  // branch per row (the writer groups a chunk's rows by key first).
-  void AppendMany(const uint32_t* rows, uint32_t count);
 
   uint64_t Count() const;
   bool IsSingle() const { return flushed_ == nullptr && size_ == 1; }
@@ -55,16 +66,19 @@ class RowList {
   void SerializeTo(uint8_t* out);
 
  private:
-  void AppendSlow(uint32_t row);
-  void Reserve(uint32_t rows);  // heap capacity >= rows (leaves the inline slot if needed)
+  void AppendSlow(uint32_t entry);
+  // Moves the pending entries into flushed_ (runs as ranges).
+  void FlushToBitmap();
+  const uint32_t* entries() const { return capacity_ == 0 ? &inline_row_ : heap_; }
+  bool HasRuns() const;
   void Release();
 
   // 24 bytes per key: with millions of keys, this struct is most of the writer's memory.
   union {
-    uint32_t* heap_;       // capacity_ > 0: pending rows (malloc'd)
+    uint32_t* heap_;       // capacity_ > 0: pending entries (malloc'd)
     uint32_t inline_row_;  // capacity_ == 0: the only row, if size_ == 1
   };
-  uint32_t size_ = 0;      // pending rows
+  uint32_t size_ = 0;      // pending entries
   uint32_t capacity_ = 0;  // 0: at most one row, kept inline
   std::unique_ptr<roaring::Bitmap32> flushed_;  // earlier rows, once kFlushRows were pending
 };
