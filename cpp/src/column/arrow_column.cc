@@ -161,7 +161,7 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
   const bool want_string = type.IsString();
   const std::string format = schema.format;
   std::vector<std::string_view>& views = holder->scratch_strings;
-  views.assign(static_cast<size_t>(array.length), std::string_view());
+  views.resize(static_cast<size_t>(array.length));  // every row's view is written below
   ColumnBatch& batch = holder->batch;
   batch.physical = Physical::kBytes;
   batch.strings = views.data();
@@ -178,24 +178,25 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
   if (small || large) {
     PFI_RETURN_NOT_OK(RequireBuffers(array, 3, "string"));
     const char* data = static_cast<const char*>(array.buffers[2]);
-    for (int64_t i = 0; i < array.length; ++i) {
-      if (!batch.IsValid(i)) continue;
-      const int64_t j = array.offset + i;
-      int64_t begin, end;
-      if (small) {
-        const int32_t* offsets = static_cast<const int32_t*>(array.buffers[1]);
-        begin = offsets[j];
-        end = offsets[j + 1];
-      } else {
-        const int64_t* offsets = static_cast<const int64_t*>(array.buffers[1]);
-        begin = offsets[j];
-        end = offsets[j + 1];
+    // Every row is written (a null row gets an empty view) without a branch on validity:
+    // scattered nulls would mispredict one on each of them.
+    auto convert = [&](const auto* offsets) -> Status {
+      offsets += array.offset;
+      for (int64_t i = 0; i < array.length; ++i) {
+        const bool valid = batch.IsValid(i);
+        const int64_t begin = offsets[i];
+        const int64_t end = offsets[i + 1];
+        if (valid && end < begin) {
+          return Status::InvalidArgument("Arrow string offsets decrease at row " +
+                                         std::to_string(i));
+        }
+        const int64_t length = valid ? end - begin : 0;
+        views[i] = std::string_view(valid ? data + begin : data, static_cast<size_t>(length));
       }
-      if (end < begin) return Status::InvalidArgument("Arrow string offsets decrease at row " +
-                                                      std::to_string(i));
-      views[i] = std::string_view(data + begin, static_cast<size_t>(end - begin));
-    }
-    return Status::OK();
+      return Status::OK();
+    };
+    if (small) return convert(static_cast<const int32_t*>(array.buffers[1]));
+    return convert(static_cast<const int64_t*>(array.buffers[1]));
   }
   if (fixed) {
     const long width = std::strtol(format.c_str() + 2, nullptr, 10);
@@ -203,7 +204,8 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
     PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "fixed-size binary"));
     const char* data = static_cast<const char*>(array.buffers[1]);
     for (int64_t i = 0; i < array.length; ++i) {
-      if (batch.IsValid(i)) views[i] = std::string_view(data + (array.offset + i) * width, width);
+      views[i] = batch.IsValid(i) ? std::string_view(data + (array.offset + i) * width, width)
+                                  : std::string_view();
     }
     return Status::OK();
   }
@@ -212,7 +214,10 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
   const uint8_t* raw_views = static_cast<const uint8_t*>(array.buffers[1]);
   const int64_t data_buffers = array.n_buffers - 3;  // validity, views, ..., variadic sizes
   for (int64_t i = 0; i < array.length; ++i) {
-    if (!batch.IsValid(i)) continue;
+    if (!batch.IsValid(i)) {
+      views[i] = std::string_view();
+      continue;
+    }
     const uint8_t* v = raw_views + (array.offset + i) * 16;
     int32_t length;
     std::memcpy(&length, v, 4);

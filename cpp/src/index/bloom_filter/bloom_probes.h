@@ -47,9 +47,14 @@ class BloomProbes {
   // Add() for `count` hashes. A local copy of the shape keeps it in registers: the byte stores
   // could alias `this` as far as the compiler knows, and reloading it after each store
   // serializes the probes.
+  // A hash equal to the one before it is skipped: its bits are set already, and in sorted or
+  // clustered columns re-setting them would chain each read-modify-write to the previous one.
   void AddMany(const uint64_t* hashes, size_t count, uint8_t* bits) const {
     const BloomProbes shape = *this;
-    for (size_t i = 0; i < count; ++i) shape.Add(hashes[i], bits);
+    for (size_t i = 0; i < count; ++i) {
+      if (i > 0 && hashes[i] == hashes[i - 1]) continue;
+      shape.Add(hashes[i], bits);
+    }
   }
 
   // True when all k bits of `hash` are set: the value may be present.
