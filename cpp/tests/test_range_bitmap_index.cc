@@ -1895,20 +1895,24 @@ TEST(RangeBitmapLayoutTest, SortedAndShuffledColumnsAnswerRangesExactly) {
     ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
     auto reader = OpenReader(type, *bytes);
     ASSERT_NE(reader, nullptr);
-    for (int probe = 0; probe < 25; ++probe) {
+    for (int probe = 0; probe < 60; ++probe) {
       const int64_t a = static_cast<int64_t>(rng() % 2200) - 1050;
       const int64_t b = a + static_cast<int64_t>(rng() % 300);
-      std::vector<uint32_t> eq, lt, ge, between;
+      std::vector<uint32_t> eq, lt, le, gt, ge, between;
       for (size_t i = 0; i < n; ++i) {
         if (cells[i].null) continue;
         const int64_t v = cells[i].i;
         if (v == a) eq.push_back(static_cast<uint32_t>(i));
         if (v < a) lt.push_back(static_cast<uint32_t>(i));
+        if (v <= a) le.push_back(static_cast<uint32_t>(i));
+        if (v > a) gt.push_back(static_cast<uint32_t>(i));
         if (v >= a) ge.push_back(static_cast<uint32_t>(i));
         if (v >= a && v <= b) between.push_back(static_cast<uint32_t>(i));
       }
       EXPECT_EQ(*Ask(*reader, PredicateOp::kEqual, {Literal::Int(a)}), eq) << a;
       EXPECT_EQ(*Ask(*reader, PredicateOp::kLessThan, {Literal::Int(a)}), lt) << a;
+      EXPECT_EQ(*Ask(*reader, PredicateOp::kLessOrEqual, {Literal::Int(a)}), le) << a;
+      EXPECT_EQ(*Ask(*reader, PredicateOp::kGreaterThan, {Literal::Int(a)}), gt) << a;
       EXPECT_EQ(*Ask(*reader, PredicateOp::kGreaterOrEqual, {Literal::Int(a)}), ge) << a;
       EXPECT_EQ(*Ask(*reader, PredicateOp::kBetween, {Literal::Int(a), Literal::Int(b)}),
                 between) << a << ".." << b;

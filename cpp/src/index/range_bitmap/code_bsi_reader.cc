@@ -272,45 +272,66 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
   return Bitmap32::Deserialize(bytes.data(), bytes.size());
 }
 
-Result<Bitmap32> CodeBsiReader::Greater(int64_t code) const {
-  const int start = GreaterStart(code);
-  if (start >= slice_count_) return Bitmap32();
-  PFI_ASSIGN_OR_RETURN(const Bitmap32* first, Slice(start));
-  Bitmap32 out = *first;
-  for (int i = start + 1; i < slice_count_; ++i) {
-    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-    if (i < 63 && ((code >> i) & 1)) {
-      out &= *slice;
-    } else {
-      out |= *slice;
-    }
-  }
-  return out;
-}
-
 Result<Bitmap32> CodeBsiReader::CodesBetweenCompact(int64_t low, int64_t high, bool equal,
                                                     bool lower, bool upper) const {
+  // Most significant slice first: `e` holds the rows whose code so far equals the bound's
+  // prefix, `in` the rows already known to be inside. Rows leave `e` as soon as one bit
+  // decides them, so later slices are combined with ever smaller bitmaps (a sorted column's
+  // range ends up a few containers wide after the first slices) and the walk stops once
+  // nothing is undecided.
+  auto bit = [](int64_t code, int i) { return i < 63 && ((code >> i) & 1) != 0; };
   PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
-  Bitmap32 state = *ebm;
-  if (equal) {
-    for (int i = 0; i < slice_count_ && !state.IsEmpty(); ++i) {
-      PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-      if (i < 63 && ((low >> i) & 1)) {
-        state &= *slice;
+  Bitmap32 e = *ebm;
+  int i = slice_count_ - 1;
+  // The common prefix of the bounds (all of an equality's bits).
+  for (; i >= 0 && !e.IsEmpty(); --i) {
+    if (!equal && !(lower && upper)) break;        // one bound: no common prefix to follow
+    if (!equal && bit(low, i) != bit(high, i)) break;
+    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
+    if (bit(low, i)) {
+      e &= *slice;
+    } else {
+      e -= *slice;
+    }
+  }
+  if (equal || e.IsEmpty() || i < 0) return e;
+  // Below the prefix the bounds split: rows that have the lower bound's prefix (`above_low`)
+  // must stay >= low, rows with the upper bound's prefix (`below_high`) must stay <= high.
+  Bitmap32 in;
+  Bitmap32 above_low, below_high;
+  if (lower && upper) {  // bits i differ: low has 0, high has 1
+    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
+    below_high = e & *slice;
+    above_low = std::move(e);
+    above_low -= *slice;
+    --i;
+  } else if (lower) {
+    above_low = std::move(e);
+  } else {
+    below_high = std::move(e);
+  }
+  for (; i >= 0 && !(above_low.IsEmpty() && below_high.IsEmpty()); --i) {
+    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
+    if (!above_low.IsEmpty()) {
+      if (bit(low, i)) {
+        above_low &= *slice;  // a 0 here falls below low
       } else {
-        state -= *slice;
+        in |= above_low & *slice;  // a 1 here is above low for good
+        above_low -= *slice;
+      }
+    }
+    if (!below_high.IsEmpty()) {
+      if (bit(high, i)) {
+        in |= below_high - *slice;  // a 0 here is below high for good
+        below_high &= *slice;
+      } else {
+        below_high -= *slice;  // a 1 here rises above high
       }
     }
   }
-  if (lower) {
-    PFI_ASSIGN_OR_RETURN(Bitmap32 greater, Greater(low - 1));
-    state &= greater;
-  }
-  if (upper) {
-    PFI_ASSIGN_OR_RETURN(Bitmap32 greater, Greater(high));
-    state -= greater;
-  }
-  return state;
+  in |= above_low;  // equal to low
+  in |= below_high;  // equal to high
+  return in;
 }
 
 Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,

@@ -56,11 +56,10 @@ class CodeBsiReader {
   CodeBsiReader() = default;
   Result<Bitmap32> Load(Extent extent, const char* what) const;
   // CodesBetween over roaring bitmaps, for slices stored at most 1/kCompactRatio of their
-  // dense size; Greater(code): rows whose code is > code (EBM not applied).
+  // dense size (most significant slice first, narrowing to the undecided rows).
   static constexpr uint64_t kCompactRatio = 4;
   Result<Bitmap32> CodesBetweenCompact(int64_t low, int64_t high, bool equal, bool lower,
                                        bool upper) const;
-  Result<Bitmap32> Greater(int64_t code) const;
   Result<RoaringView> LoadView(Extent extent, const char* what) const;
   Result<const Bitmap32*> Slice(int i) const;
   Result<const RoaringView*> EbmView() const;
