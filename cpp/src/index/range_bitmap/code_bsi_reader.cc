@@ -6,6 +6,7 @@
 
 #include "index/range_bitmap/block_ops.h"
 #include "index/range_bitmap/code_bsi_writer.h"
+#include "index/range_bitmap/code_range_scan.h"
 #include "index/range_bitmap/dense_roaring_encoder.h"
 #include "io/byte_reader.h"
 
@@ -223,53 +224,18 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
   const bool equal = low == high;
   const bool lower = !equal && low > 0;                  // code >= low:  gt(low - 1)
   const bool upper = !equal && high < cardinality_ - 1;  // code <= high: not gt(high)
-  // Only the slices the formulas read are loaded.
-  int first_slice = slice_count_;
-  if (equal) first_slice = 0;
-  if (lower) first_slice = std::min(first_slice, GreaterStart(low - 1));
-  if (upper) first_slice = std::min(first_slice, GreaterStart(high));
-  // Slices stored compactly (run and array containers: sorted or clustered data) are
-  // combined as roaring bitmaps; expanding them into dense blocks would cost far more than
-  // their few runs. Dense slices (bitmap containers) stream through the block evaluator.
-  uint64_t stored_bytes = 0;
-  for (int i = first_slice; i < slice_count_; ++i) stored_bytes += slice_extents_[i].length;
-  const uint64_t blocks_per_slice = (uint64_t{row_count_} + 65535) / 65536;
-  const uint64_t dense_bytes =
-      blocks_per_slice * kBlockWords * 8 * static_cast<uint64_t>(slice_count_ - first_slice);
-  if (stored_bytes * kCompactRatio < dense_bytes) {
-    return CodesBetweenCompact(low, high, equal, lower, upper);
-  }
+  // One top-down walk over the slices the range needs (code_range_scan.h). No upper bound
+  // when high is the last code (Java's lte answers the EBM there without reading slices).
+  const int bits = slice_count_;
+  const uint64_t all_ones = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const CodeRangeScan scan(bits, lower || equal ? static_cast<uint64_t>(low) : 0,
+                           upper || equal ? static_cast<uint64_t>(high) : all_ones);
   std::vector<const RoaringView*> slices(static_cast<size_t>(slice_count_), nullptr);
-  for (int i = first_slice; i < slice_count_; ++i) {
+  for (int i = scan.lowest_slice(); i < slice_count_; ++i) {
     PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
   }
   PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
-
-  // Groups of row blocks bound the working memory for files of any size.
-  BlockEvaluator evaluator(*ebm, slices);
-  DenseRoaringEncoder out(/*java_containers=*/false);
-  const size_t blocks = ebm->container_count();
-  const size_t group = std::max<size_t>(1, std::min(blocks, block_group_));
-  std::vector<uint64_t> state(group * kBlockWords);
-  std::vector<uint64_t> greater((equal ? 0 : group) * kBlockWords);
-  for (size_t first = 0; first < blocks; first += group) {
-    const size_t count = std::min(group, blocks - first);
-    evaluator.Ebm(first, count, state.data());
-    if (equal) evaluator.Equal(low, first, count, state.data());
-    if (lower) {
-      evaluator.Greater(low - 1, first, count, greater.data());
-      Ops().and_host(state.data(), greater.data(), count * kBlockWords);
-    }
-    if (upper) {
-      evaluator.Greater(high, first, count, greater.data());
-      Ops().and_not_host(state.data(), greater.data(), count * kBlockWords);
-    }
-    for (size_t b = 0; b < count; ++b)
-      out.AddBlock(ebm->key(first + b), state.data() + b * kBlockWords);
-  }
-  std::vector<uint8_t> bytes;
-  out.Finish(&bytes);
-  return Bitmap32::Deserialize(bytes.data(), bytes.size());
+  return scan.Run(*ebm, slices.data());
 }
 
 Result<Bitmap32> CodeBsiReader::Greater(int64_t code) const {
