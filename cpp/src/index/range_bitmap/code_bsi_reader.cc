@@ -4,10 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "index/range_bitmap/block_ops.h"
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "index/range_bitmap/code_range_scan.h"
-#include "index/range_bitmap/dense_roaring_encoder.h"
 #include "io/byte_reader.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -17,99 +15,7 @@ constexpr int8_t kMaxVersion = 1;
 
 Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap BSI: " + what); }
 
-void ZeroWords(uint64_t* dst) { std::fill(dst, dst + kBlockWords, uint64_t{0}); }
-
-// First slice gt(code) reads: the trailing 1-bits of the code cannot make a row greater.
-int GreaterStart(int64_t code) { return __builtin_ctzll(~static_cast<uint64_t>(code)); }
-
 }  // namespace
-
-// Evaluates Java's eq and gt formulas for a group of row blocks (the EBM's containers
-// [first, first + count)), one slice at a time: each slice is then read as one sequential
-// stream, which is much faster than visiting every slice for every block in turn.
-class CodeBsiReader::BlockEvaluator {
- public:
-  BlockEvaluator(const RoaringView& ebm, const std::vector<const RoaringView*>& slices)
-      : ebm_(ebm), slices_(slices), ops_(Ops()) {}
-
-  // For blocks [first, first + count): out[b] = the EBM's words.
-  void Ebm(size_t first, size_t count, uint64_t* out) {
-    for (size_t b = 0; b < count; ++b)
-      ops_.copy(out + b * kBlockWords, ebm_.Words(first + b, scratch_));
-  }
-
-  // state &= rows whose code equals `code`.
-  void Equal(int64_t code, size_t first, size_t count, uint64_t* state) {
-    for (size_t i = 0; i < slices_.size(); ++i) {
-      const bool bit = i < 63 && ((code >> i) & 1);
-      ForEachBlock(i, first, count, [&](size_t b, const uint8_t* words) {
-        uint64_t* dst = state + b * kBlockWords;
-        if (bit) {
-          if (words == nullptr) {
-            ZeroWords(dst);
-          } else {
-            ops_.and_words(dst, words);
-          }
-        } else if (words != nullptr) {
-          ops_.and_not_words(dst, words);
-        }
-      });
-    }
-  }
-
-  // out = rows whose code is greater than `code` (>= 0), before the EBM is applied.
-  void Greater(int64_t code, size_t first, size_t count, uint64_t* out) {
-    const size_t start = static_cast<size_t>(GreaterStart(code));
-    if (start >= slices_.size()) {
-      for (size_t b = 0; b < count; ++b) ZeroWords(out + b * kBlockWords);
-      return;
-    }
-    ForEachBlock(start, first, count, [&](size_t b, const uint8_t* words) {
-      uint64_t* dst = out + b * kBlockWords;
-      if (words != nullptr) {
-        ops_.copy(dst, words);
-      } else {
-        ZeroWords(dst);
-      }
-    });
-    for (size_t i = start + 1; i < slices_.size(); ++i) {
-      const bool bit = i < 63 && ((code >> i) & 1);
-      ForEachBlock(i, first, count, [&](size_t b, const uint8_t* words) {
-        uint64_t* dst = out + b * kBlockWords;
-        if (bit) {
-          if (words != nullptr) {
-            ops_.and_words(dst, words);
-          } else {
-            ZeroWords(dst);
-          }
-        } else if (words != nullptr) {
-          ops_.or_words(dst, words);
-        }
-      });
-    }
-  }
-
- private:
-  // visit(b, words) for each block b of the group, with slice i's words there (nullptr: the
-  // slice has no rows in that block). Array and run containers are expanded into a scratch
-  // block that is valid during the call only.
-  template <typename Visit>
-  void ForEachBlock(size_t i, size_t first, size_t count, Visit&& visit) {
-    const RoaringView& view = *slices_[i];
-    size_t at = 0;
-    for (size_t b = 0; b < count; ++b) {
-      const uint16_t key = ebm_.key(first + b);
-      at = view.Seek(key, at);
-      const bool present = at < view.container_count() && view.key(at) == key;
-      visit(b, present ? view.Words(at, scratch_) : nullptr);
-    }
-  }
-
-  const RoaringView& ebm_;
-  std::vector<const RoaringView*> slices_;  // null: not needed by this evaluation
-  const BlockOps& ops_;
-  uint64_t scratch_[kBlockWords];
-};
 
 Bitmap32 FirstN(const Bitmap32& bitmap, uint64_t n) {
   if (bitmap.Cardinality() <= n) return bitmap;
@@ -236,47 +142,6 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
   }
   PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
   return scan.Run(*ebm, slices.data());
-}
-
-Result<Bitmap32> CodeBsiReader::Greater(int64_t code) const {
-  const int start = GreaterStart(code);
-  if (start >= slice_count_) return Bitmap32();
-  PFI_ASSIGN_OR_RETURN(const Bitmap32* first, Slice(start));
-  Bitmap32 out = *first;
-  for (int i = start + 1; i < slice_count_; ++i) {
-    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-    if (i < 63 && ((code >> i) & 1)) {
-      out &= *slice;
-    } else {
-      out |= *slice;
-    }
-  }
-  return out;
-}
-
-Result<Bitmap32> CodeBsiReader::CodesBetweenCompact(int64_t low, int64_t high, bool equal,
-                                                    bool lower, bool upper) const {
-  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
-  Bitmap32 state = *ebm;
-  if (equal) {
-    for (int i = 0; i < slice_count_ && !state.IsEmpty(); ++i) {
-      PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-      if (i < 63 && ((low >> i) & 1)) {
-        state &= *slice;
-      } else {
-        state -= *slice;
-      }
-    }
-  }
-  if (lower) {
-    PFI_ASSIGN_OR_RETURN(Bitmap32 greater, Greater(low - 1));
-    state &= greater;
-  }
-  if (upper) {
-    PFI_ASSIGN_OR_RETURN(Bitmap32 greater, Greater(high));
-    state -= greater;
-  }
-  return state;
 }
 
 Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,
