@@ -93,6 +93,7 @@ class Bitmap32 {
   const roaring_bitmap_t* raw() const { return bitmap_; }
 
  private:
+  friend class BlockBuilder;  // adopts the bitmap it assembles
   explicit Bitmap32(roaring_bitmap_t* adopt) : bitmap_(adopt) {}
   void Canonicalize() const;  // Java's container choice; logically const (same values)
 

@@ -1,7 +1,5 @@
 #include "index/range_bitmap/block_ops.h"
 
-#include "io/endian.h"
-
 namespace pyfileindex::index::range_bitmap {
 
 namespace {
@@ -9,8 +7,6 @@ namespace {
 constexpr int kWords = 1024;
 
 #define PFI_INLINE inline __attribute__((always_inline))
-
-PFI_INLINE uint64_t Load(const uint8_t* src, int w) { return io::LoadU64LE(src + 8 * w); }
 
 // Without a popcount instruction __builtin_popcountll is a libgcc call; SWAR is faster.
 PFI_INLINE uint32_t SwarPopcount(uint64_t x) {
@@ -20,28 +16,7 @@ PFI_INLINE uint32_t SwarPopcount(uint64_t x) {
   return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
 }
 
-// The loop bodies, inlined into each variant below and compiled for its ISA. `__restrict`
-// lets the compiler vectorize them at -O2.
-PFI_INLINE void CopyBody(uint64_t* __restrict dst, const uint8_t* __restrict src) {
-  for (int w = 0; w < kWords; ++w) dst[w] = Load(src, w);
-}
-PFI_INLINE void AndBody(uint64_t* __restrict dst, const uint8_t* __restrict src) {
-  for (int w = 0; w < kWords; ++w) dst[w] &= Load(src, w);
-}
-PFI_INLINE void AndNotBody(uint64_t* __restrict dst, const uint8_t* __restrict src) {
-  for (int w = 0; w < kWords; ++w) dst[w] &= ~Load(src, w);
-}
-PFI_INLINE void OrBody(uint64_t* __restrict dst, const uint8_t* __restrict src) {
-  for (int w = 0; w < kWords; ++w) dst[w] |= Load(src, w);
-}
-PFI_INLINE void AndHostBody(uint64_t* __restrict dst, const uint64_t* __restrict other,
-                            uint64_t words) {
-  for (uint64_t w = 0; w < words; ++w) dst[w] &= other[w];
-}
-PFI_INLINE void AndNotHostBody(uint64_t* __restrict dst, const uint64_t* __restrict other,
-                               uint64_t words) {
-  for (uint64_t w = 0; w < words; ++w) dst[w] &= ~other[w];
-}
+// The loop bodies, inlined into each variant below and compiled for its ISA.
 template <bool kHardware>
 PFI_INLINE uint32_t Count(uint64_t x) {
   if (kHardware) return static_cast<uint32_t>(__builtin_popcountll(x));
@@ -91,12 +66,6 @@ PFI_INLINE void PositionsBody(const uint64_t* words, uint16_t* out) {
 }
 
 // Baseline variant.
-void Copy(uint64_t* dst, const uint8_t* src) { CopyBody(dst, src); }
-void And(uint64_t* dst, const uint8_t* src) { AndBody(dst, src); }
-void AndNot(uint64_t* dst, const uint8_t* src) { AndNotBody(dst, src); }
-void Or(uint64_t* dst, const uint8_t* src) { OrBody(dst, src); }
-void AndHost(uint64_t* dst, const uint64_t* other, uint64_t n) { AndHostBody(dst, other, n); }
-void AndNotHost(uint64_t* dst, const uint64_t* other, uint64_t n) { AndNotHostBody(dst, other, n); }
 #if defined(__x86_64__) && !defined(__POPCNT__)
 constexpr bool kBaselinePopcount = false;
 #else
@@ -110,21 +79,10 @@ void Positions(const uint64_t* words, uint16_t* out) {
   PositionsBody<kBaselinePopcount>(words, out);
 }
 
-constexpr BlockOps kBaseline = {Copy,    And,        AndNot,      Or,       AndHost,
-                                AndNotHost, Cardinality, CardinalityAndRuns, Positions};
+constexpr BlockOps kBaseline = {Cardinality, CardinalityAndRuns, Positions};
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PFI_AVX2 __attribute__((target("avx2,popcnt")))
-PFI_AVX2 void CopyAvx2(uint64_t* dst, const uint8_t* src) { CopyBody(dst, src); }
-PFI_AVX2 void AndAvx2(uint64_t* dst, const uint8_t* src) { AndBody(dst, src); }
-PFI_AVX2 void AndNotAvx2(uint64_t* dst, const uint8_t* src) { AndNotBody(dst, src); }
-PFI_AVX2 void OrAvx2(uint64_t* dst, const uint8_t* src) { OrBody(dst, src); }
-PFI_AVX2 void AndHostAvx2(uint64_t* dst, const uint64_t* other, uint64_t n) {
-  AndHostBody(dst, other, n);
-}
-PFI_AVX2 void AndNotHostAvx2(uint64_t* dst, const uint64_t* other, uint64_t n) {
-  AndNotHostBody(dst, other, n);
-}
 PFI_AVX2 uint32_t CardinalityAvx2(const uint64_t* words) { return CardinalityBody<true>(words); }
 PFI_AVX2 void CardinalityAndRunsAvx2(const uint64_t* words, uint32_t* card, uint32_t* runs) {
   CardinalityAndRunsBody<true>(words, card, runs);
@@ -132,9 +90,7 @@ PFI_AVX2 void CardinalityAndRunsAvx2(const uint64_t* words, uint32_t* card, uint
 PFI_AVX2 void PositionsAvx2(const uint64_t* words, uint16_t* out) {
   PositionsBody<true>(words, out);
 }
-constexpr BlockOps kAvx2 = {CopyAvx2,        AndAvx2,        AndNotAvx2,
-                            OrAvx2,          AndHostAvx2,    AndNotHostAvx2,
-                            CardinalityAvx2, CardinalityAndRunsAvx2, PositionsAvx2};
+constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityAndRunsAvx2, PositionsAvx2};
 
 const BlockOps& Choose() {
   __builtin_cpu_init();

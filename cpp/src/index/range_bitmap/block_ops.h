@@ -1,9 +1,6 @@
-// Loops over one 65536-row block of 1024 64-bit words, the inner loops of range-bitmap reads
-// and writes, compiled twice on x86-64 (baseline and AVX2 + POPCNT) and picked once at run
+// Loops over one 65536-row block of 1024 64-bit words, the inner loops of range-bitmap writes
+// and answers, compiled twice on x86-64 (baseline and AVX2 + POPCNT) and picked once at run
 // time: the baseline ISA has neither wide vectors nor a popcount instruction.
-//
-// `src` arguments are 1024 little-endian words at any alignment (bitmap containers inside an
-// index payload); `dst` arguments are host words.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +8,6 @@
 namespace pyfileindex::index::range_bitmap {
 
 struct BlockOps {
-  void (*copy)(uint64_t* dst, const uint8_t* src);
-  void (*and_words)(uint64_t* dst, const uint8_t* src);
-  void (*and_not_words)(uint64_t* dst, const uint8_t* src);
-  void (*or_words)(uint64_t* dst, const uint8_t* src);
-  // dst &= other / dst &= ~other over `words` host words.
-  void (*and_host)(uint64_t* dst, const uint64_t* other, uint64_t words);
-  void (*and_not_host)(uint64_t* dst, const uint64_t* other, uint64_t words);
   // Set bits of a block, and the number of maximal runs of set bits.
   uint32_t (*cardinality)(const uint64_t* words);
   void (*cardinality_and_runs)(const uint64_t* words, uint32_t* cardinality, uint32_t* runs);

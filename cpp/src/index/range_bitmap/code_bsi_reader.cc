@@ -4,9 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "index/range_bitmap/block_ops.h"
 #include "index/range_bitmap/code_bsi_writer.h"
-#include "index/range_bitmap/dense_roaring_encoder.h"
+#include "index/range_bitmap/code_range_scan.h"
 #include "io/byte_reader.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -16,99 +15,7 @@ constexpr int8_t kMaxVersion = 1;
 
 Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap BSI: " + what); }
 
-void ZeroWords(uint64_t* dst) { std::fill(dst, dst + kBlockWords, uint64_t{0}); }
-
-// First slice gt(code) reads: the trailing 1-bits of the code cannot make a row greater.
-int GreaterStart(int64_t code) { return __builtin_ctzll(~static_cast<uint64_t>(code)); }
-
 }  // namespace
-
-// Evaluates Java's eq and gt formulas for a group of row blocks (the EBM's containers
-// [first, first + count)), one slice at a time: each slice is then read as one sequential
-// stream, which is much faster than visiting every slice for every block in turn.
-class CodeBsiReader::BlockEvaluator {
- public:
-  BlockEvaluator(const RoaringView& ebm, const std::vector<const RoaringView*>& slices)
-      : ebm_(ebm), slices_(slices), ops_(Ops()) {}
-
-  // For blocks [first, first + count): out[b] = the EBM's words.
-  void Ebm(size_t first, size_t count, uint64_t* out) {
-    for (size_t b = 0; b < count; ++b)
-      ops_.copy(out + b * kBlockWords, ebm_.Words(first + b, scratch_));
-  }
-
-  // state &= rows whose code equals `code`.
-  void Equal(int64_t code, size_t first, size_t count, uint64_t* state) {
-    for (size_t i = 0; i < slices_.size(); ++i) {
-      const bool bit = i < 63 && ((code >> i) & 1);
-      ForEachBlock(i, first, count, [&](size_t b, const uint8_t* words) {
-        uint64_t* dst = state + b * kBlockWords;
-        if (bit) {
-          if (words == nullptr) {
-            ZeroWords(dst);
-          } else {
-            ops_.and_words(dst, words);
-          }
-        } else if (words != nullptr) {
-          ops_.and_not_words(dst, words);
-        }
-      });
-    }
-  }
-
-  // out = rows whose code is greater than `code` (>= 0), before the EBM is applied.
-  void Greater(int64_t code, size_t first, size_t count, uint64_t* out) {
-    const size_t start = static_cast<size_t>(GreaterStart(code));
-    if (start >= slices_.size()) {
-      for (size_t b = 0; b < count; ++b) ZeroWords(out + b * kBlockWords);
-      return;
-    }
-    ForEachBlock(start, first, count, [&](size_t b, const uint8_t* words) {
-      uint64_t* dst = out + b * kBlockWords;
-      if (words != nullptr) {
-        ops_.copy(dst, words);
-      } else {
-        ZeroWords(dst);
-      }
-    });
-    for (size_t i = start + 1; i < slices_.size(); ++i) {
-      const bool bit = i < 63 && ((code >> i) & 1);
-      ForEachBlock(i, first, count, [&](size_t b, const uint8_t* words) {
-        uint64_t* dst = out + b * kBlockWords;
-        if (bit) {
-          if (words != nullptr) {
-            ops_.and_words(dst, words);
-          } else {
-            ZeroWords(dst);
-          }
-        } else if (words != nullptr) {
-          ops_.or_words(dst, words);
-        }
-      });
-    }
-  }
-
- private:
-  // visit(b, words) for each block b of the group, with slice i's words there (nullptr: the
-  // slice has no rows in that block). Array and run containers are expanded into a scratch
-  // block that is valid during the call only.
-  template <typename Visit>
-  void ForEachBlock(size_t i, size_t first, size_t count, Visit&& visit) {
-    const RoaringView& view = *slices_[i];
-    size_t at = 0;
-    for (size_t b = 0; b < count; ++b) {
-      const uint16_t key = ebm_.key(first + b);
-      at = view.Seek(key, at);
-      const bool present = at < view.container_count() && view.key(at) == key;
-      visit(b, present ? view.Words(at, scratch_) : nullptr);
-    }
-  }
-
-  const RoaringView& ebm_;
-  std::vector<const RoaringView*> slices_;  // null: not needed by this evaluation
-  const BlockOps& ops_;
-  uint64_t scratch_[kBlockWords];
-};
 
 Bitmap32 FirstN(const Bitmap32& bitmap, uint64_t n) {
   if (bitmap.Cardinality() <= n) return bitmap;
@@ -223,115 +130,18 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
   const bool equal = low == high;
   const bool lower = !equal && low > 0;                  // code >= low:  gt(low - 1)
   const bool upper = !equal && high < cardinality_ - 1;  // code <= high: not gt(high)
-  // Only the slices the formulas read are loaded.
-  int first_slice = slice_count_;
-  if (equal) first_slice = 0;
-  if (lower) first_slice = std::min(first_slice, GreaterStart(low - 1));
-  if (upper) first_slice = std::min(first_slice, GreaterStart(high));
-  // Slices stored compactly (run and array containers: sorted or clustered data) are
-  // combined as roaring bitmaps; expanding them into dense blocks would cost far more than
-  // their few runs. Dense slices (bitmap containers) stream through the block evaluator.
-  uint64_t stored_bytes = 0;
-  for (int i = first_slice; i < slice_count_; ++i) stored_bytes += slice_extents_[i].length;
-  const uint64_t blocks_per_slice = (uint64_t{row_count_} + 65535) / 65536;
-  const uint64_t dense_bytes =
-      blocks_per_slice * kBlockWords * 8 * static_cast<uint64_t>(slice_count_ - first_slice);
-  if (stored_bytes * kCompactRatio < dense_bytes) {
-    return CodesBetweenCompact(low, high, equal, lower, upper);
-  }
+  // One top-down walk over the slices the range needs (code_range_scan.h). No upper bound
+  // when high is the last code (Java's lte answers the EBM there without reading slices).
+  const int bits = slice_count_;
+  const uint64_t all_ones = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  const CodeRangeScan scan(bits, lower || equal ? static_cast<uint64_t>(low) : 0,
+                           upper || equal ? static_cast<uint64_t>(high) : all_ones);
   std::vector<const RoaringView*> slices(static_cast<size_t>(slice_count_), nullptr);
-  for (int i = first_slice; i < slice_count_; ++i) {
+  for (int i = scan.lowest_slice(); i < slice_count_; ++i) {
     PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
   }
   PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
-
-  // Groups of row blocks bound the working memory for files of any size.
-  BlockEvaluator evaluator(*ebm, slices);
-  DenseRoaringEncoder out(/*java_containers=*/false);
-  const size_t blocks = ebm->container_count();
-  const size_t group = std::max<size_t>(1, std::min(blocks, block_group_));
-  std::vector<uint64_t> state(group * kBlockWords);
-  std::vector<uint64_t> greater((equal ? 0 : group) * kBlockWords);
-  for (size_t first = 0; first < blocks; first += group) {
-    const size_t count = std::min(group, blocks - first);
-    evaluator.Ebm(first, count, state.data());
-    if (equal) evaluator.Equal(low, first, count, state.data());
-    if (lower) {
-      evaluator.Greater(low - 1, first, count, greater.data());
-      Ops().and_host(state.data(), greater.data(), count * kBlockWords);
-    }
-    if (upper) {
-      evaluator.Greater(high, first, count, greater.data());
-      Ops().and_not_host(state.data(), greater.data(), count * kBlockWords);
-    }
-    for (size_t b = 0; b < count; ++b)
-      out.AddBlock(ebm->key(first + b), state.data() + b * kBlockWords);
-  }
-  std::vector<uint8_t> bytes;
-  out.Finish(&bytes);
-  return Bitmap32::Deserialize(bytes.data(), bytes.size());
-}
-
-Result<Bitmap32> CodeBsiReader::CodesBetweenCompact(int64_t low, int64_t high, bool equal,
-                                                    bool lower, bool upper) const {
-  // Most significant slice first: `e` holds the rows whose code so far equals the bound's
-  // prefix, `in` the rows already known to be inside. Rows leave `e` as soon as one bit
-  // decides them, so later slices are combined with ever smaller bitmaps (a sorted column's
-  // range ends up a few containers wide after the first slices) and the walk stops once
-  // nothing is undecided.
-  auto bit = [](int64_t code, int i) { return i < 63 && ((code >> i) & 1) != 0; };
-  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
-  Bitmap32 e = *ebm;
-  int i = slice_count_ - 1;
-  // The common prefix of the bounds (all of an equality's bits).
-  for (; i >= 0 && !e.IsEmpty(); --i) {
-    if (!equal && !(lower && upper)) break;        // one bound: no common prefix to follow
-    if (!equal && bit(low, i) != bit(high, i)) break;
-    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-    if (bit(low, i)) {
-      e &= *slice;
-    } else {
-      e -= *slice;
-    }
-  }
-  if (equal || e.IsEmpty() || i < 0) return e;
-  // Below the prefix the bounds split: rows that have the lower bound's prefix (`above_low`)
-  // must stay >= low, rows with the upper bound's prefix (`below_high`) must stay <= high.
-  Bitmap32 in;
-  Bitmap32 above_low, below_high;
-  if (lower && upper) {  // bits i differ: low has 0, high has 1
-    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-    below_high = e & *slice;
-    above_low = std::move(e);
-    above_low -= *slice;
-    --i;
-  } else if (lower) {
-    above_low = std::move(e);
-  } else {
-    below_high = std::move(e);
-  }
-  for (; i >= 0 && !(above_low.IsEmpty() && below_high.IsEmpty()); --i) {
-    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-    if (!above_low.IsEmpty()) {
-      if (bit(low, i)) {
-        above_low &= *slice;  // a 0 here falls below low
-      } else {
-        in |= above_low & *slice;  // a 1 here is above low for good
-        above_low -= *slice;
-      }
-    }
-    if (!below_high.IsEmpty()) {
-      if (bit(high, i)) {
-        in |= below_high - *slice;  // a 0 here is below high for good
-        below_high &= *slice;
-      } else {
-        below_high -= *slice;  // a 1 here rises above high
-      }
-    }
-  }
-  in |= above_low;  // equal to low
-  in |= below_high;  // equal to high
-  return in;
+  return scan.Run(*ebm, slices.data());
 }
 
 Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,

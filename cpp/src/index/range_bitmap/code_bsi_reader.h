@@ -1,8 +1,8 @@
 // Lazy reader of the code bit-slice index (Paimon's BitSliceIndexBitmap).
 //
 // Open() reads the small header only. Range and equality selections read the EBM and the bit
-// slices they need in place (RoaringView, no copy) and combine them slice by slice over groups
-// of 65536-row blocks; TopN works on deserialized roaring bitmaps. Everything loaded is cached
+// slices they need in place (RoaringView, no copy) in one top-down walk (code_range_scan.h);
+// TopN works on deserialized roaring bitmaps. Everything loaded is cached
 // and shared read-only by later calls and threads.
 #pragma once
 
@@ -43,23 +43,15 @@ class CodeBsiReader {
 
   // Slices read so far, as views or as bitmaps (for tests of laziness).
   size_t LoadedSlices() const { return loaded_slices_.load(); }
-  // Row blocks CodesBetween combines per pass (tests use small groups to cover group edges).
-  void set_block_group(size_t blocks) { block_group_ = blocks > 0 ? blocks : 1; }
 
  private:
   struct Extent {
     uint32_t offset;  // from the start of `body_`
     uint32_t length;
   };
-  class BlockEvaluator;
 
   CodeBsiReader() = default;
   Result<Bitmap32> Load(Extent extent, const char* what) const;
-  // CodesBetween over roaring bitmaps, for slices stored at most 1/kCompactRatio of their
-  // dense size (most significant slice first, narrowing to the undecided rows).
-  static constexpr uint64_t kCompactRatio = 4;
-  Result<Bitmap32> CodesBetweenCompact(int64_t low, int64_t high, bool equal, bool lower,
-                                       bool upper) const;
   Result<RoaringView> LoadView(Extent extent, const char* what) const;
   Result<const Bitmap32*> Slice(int i) const;
   Result<const RoaringView*> EbmView() const;
@@ -69,7 +61,6 @@ class CodeBsiReader {
   uint32_t row_count_ = 0;
   int64_t cardinality_ = 0;
   int slice_count_ = 0;
-  size_t block_group_ = 256;  // 2 MB of words per buffer
   Extent ebm_extent_{0, 0};
   std::unique_ptr<Extent[]> slice_extents_;
   LazyCell<Bitmap32> ebm_;

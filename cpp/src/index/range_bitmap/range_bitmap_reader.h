@@ -45,7 +45,6 @@ class RangeBitmapReader final : public ColumnIndexReader {
   int64_t cardinality() const { return cardinality_; }
   size_t LoadedChunks() const { return dictionary_->LoadedChunks(); }
   size_t LoadedSlices() const { return bsi_->LoadedSlices(); }
-  void SetBlockGroupForTesting(size_t blocks) { bsi_->set_block_group(blocks); }
 
  private:
   RangeBitmapReader() = default;

@@ -15,6 +15,8 @@ namespace pyfileindex::index::range_bitmap {
 
 class RoaringView {
  public:
+  enum class Kind : uint8_t { kArray, kBitmap, kRun };
+
   // Checks the header and every container's extent and content; never reads outside `size`.
   static Result<RoaringView> Parse(const uint8_t* data, size_t size);
 
@@ -29,8 +31,13 @@ class RoaringView {
   // expanded into `scratch` (1024 words). Read them with io::LoadU64LE-style loads.
   const uint8_t* Words(size_t i, uint64_t* scratch) const;
 
+  // Container i as stored: its kind, its value count (array) or run count (run), and its body
+  // (little-endian: 1024 words, `count` uint16 values, or `count` (start, length - 1) pairs).
+  Kind kind(size_t i) const { return containers_[i].kind; }
+  uint32_t count(size_t i) const { return containers_[i].count; }
+  const uint8_t* data(size_t i) const { return containers_[i].data; }
+
  private:
-  enum class Kind : uint8_t { kArray, kBitmap, kRun };
   struct Container {
     uint16_t key;
     Kind kind;

@@ -1,0 +1,255 @@
+// The top-down code range walk (code_range_scan.h) against brute force: every layout the walk
+// distinguishes (dense blocks, run/array blocks walked on intervals, blocks that switch from
+// intervals to words midway, sparse ties, NULLs, empty blocks) and the range edges (empty,
+// everything, lo == hi, codes at slice boundaries, one-sided bounds).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "index/range_bitmap/code_bsi_reader.h"
+#include "index/range_bitmap/code_bsi_writer.h"
+#include "index/range_bitmap/code_range_scan.h"
+#include "io/byte_span.h"
+#include "roaring.h"
+#include "roaring/block_builder.h"
+
+namespace pyfileindex::index::range_bitmap {
+namespace {
+
+constexpr uint32_t kNull = UINT32_MAX;
+
+// A column of codes (kNull: no key) and its BSI section.
+struct Column {
+  int64_t cardinality = 0;
+  std::vector<uint32_t> codes;  // by row
+  std::vector<uint8_t> bsi;
+  std::unique_ptr<CodeBsiReader> reader;
+
+  void Build() {
+    const uint32_t rows = static_cast<uint32_t>(codes.size());
+    std::vector<uint64_t> validity((rows + 63) / 64 + 1, 0);
+    std::vector<uint32_t> present;
+    for (uint32_t r = 0; r < rows; ++r) {
+      if (codes[r] == kNull) continue;
+      validity[r / 64] |= uint64_t{1} << (r % 64);
+      present.push_back(codes[r]);
+    }
+    bsi.clear();
+    WriteCodeBsi(rows, cardinality, validity.data(), present.data(), &bsi);
+    auto opened = CodeBsiReader::Open(io::ByteSpan(bsi.data(), bsi.size()), cardinality, rows);
+    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+    reader = std::move(*opened);
+  }
+
+  std::vector<uint32_t> Expected(int64_t low, int64_t high) const {
+    std::vector<uint32_t> rows;
+    for (uint32_t r = 0; r < codes.size(); ++r) {
+      if (codes[r] != kNull && codes[r] >= low && codes[r] <= high) rows.push_back(r);
+    }
+    return rows;
+  }
+};
+
+void ExpectRange(const Column& column, int64_t low, int64_t high) {
+  SCOPED_TRACE("codes [" + std::to_string(low) + ", " + std::to_string(high) + "] of " +
+               std::to_string(column.cardinality));
+  auto rows = column.reader->CodesBetween(low, high);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  const char* reason = nullptr;
+  EXPECT_TRUE(roaring_bitmap_internal_validate(rows->raw(), &reason)) << reason;
+  EXPECT_EQ(rows->ToVector(), column.Expected(low, high));
+}
+
+// Codes where the slices' bits turn over, and the dictionary's ends.
+std::vector<int64_t> EdgeCodes(int64_t cardinality) {
+  std::vector<int64_t> codes = {-3, 0, 1, 2, cardinality - 2, cardinality - 1, cardinality,
+                                cardinality + 5};
+  for (int64_t p = 4; p < cardinality; p *= 2) {
+    codes.insert(codes.end(), {p - 1, p, p + 1});
+  }
+  return codes;
+}
+
+void ExpectRanges(const Column& column, std::mt19937_64& rng, size_t random_pairs) {
+  const int64_t card = column.cardinality;
+  if (card <= 12) {
+    for (int64_t lo = -1; lo <= card; ++lo) {
+      for (int64_t hi = -1; hi <= card; ++hi) ExpectRange(column, lo, hi);
+    }
+    return;
+  }
+  const std::vector<int64_t> edges = EdgeCodes(card);
+  for (int64_t lo : edges) {
+    ExpectRange(column, lo, lo);
+    ExpectRange(column, lo, card - 1);
+    ExpectRange(column, 0, lo);
+  }
+  for (size_t i = 0; i < random_pairs; ++i) {
+    int64_t lo = static_cast<int64_t>(rng() % static_cast<uint64_t>(card));
+    int64_t hi = i % 3 == 0 ? edges[rng() % edges.size()]
+                            : lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(card / 8 + 2));
+    if (i % 5 == 0) std::swap(lo, hi);  // some empty ranges
+    ExpectRange(column, lo, hi);
+  }
+}
+
+Column Shuffled(std::mt19937_64& rng, uint32_t rows, int64_t card, double nulls) {
+  Column c;
+  c.cardinality = card;
+  c.codes.resize(rows);
+  for (uint32_t r = 0; r < rows; ++r) {
+    c.codes[r] = (rng() % 10000) < nulls * 10000 ? kNull
+                                                 : static_cast<uint32_t>(rng() % static_cast<uint64_t>(card));
+  }
+  return c;
+}
+
+Column Sorted(std::mt19937_64& rng, uint32_t rows, int64_t card, double nulls) {
+  Column c = Shuffled(rng, rows, card, 0.0);
+  std::sort(c.codes.begin(), c.codes.end());
+  for (uint32_t& code : c.codes) {
+    if ((rng() % 10000) < nulls * 10000) code = kNull;
+  }
+  return c;
+}
+
+TEST(CodeRangeScanTest, SingleRow) {
+  std::mt19937_64 rng(1);
+  for (int64_t card : {1, 2, 5}) {
+    Column c;
+    c.cardinality = card;
+    c.codes = {static_cast<uint32_t>(card - 1)};
+    c.Build();
+    ExpectRanges(c, rng, 0);
+  }
+  Column null_row;
+  null_row.cardinality = 1;
+  null_row.codes = {kNull, 0};
+  null_row.Build();
+  ExpectRanges(null_row, rng, 0);
+}
+
+TEST(CodeRangeScanTest, ShuffledCodesOverSeveralBlocks) {
+  std::mt19937_64 rng(2);
+  // 150000 rows: two full 65536-row blocks and a partial one.
+  for (int64_t card : {2, 3, 10, 1000, 70000}) {
+    for (double nulls : {0.0, 0.1, 0.97}) {
+      SCOPED_TRACE("card " + std::to_string(card) + " nulls " + std::to_string(nulls));
+      Column c = Shuffled(rng, 150000, card, nulls);
+      c.Build();
+      ExpectRanges(c, rng, 40);
+    }
+  }
+}
+
+TEST(CodeRangeScanTest, SortedAndRunHeavyCodes) {
+  std::mt19937_64 rng(3);
+  for (int64_t card : {5, 12, 1000, 40000}) {
+    for (double nulls : {0.0, 0.05}) {
+      SCOPED_TRACE("card " + std::to_string(card) + " nulls " + std::to_string(nulls));
+      Column c = Sorted(rng, 150000, card, nulls);
+      c.Build();
+      ExpectRanges(c, rng, 40);
+    }
+  }
+}
+
+TEST(CodeRangeScanTest, ClusteredRunsNullBlocksAndMixedLayouts) {
+  std::mt19937_64 rng(4);
+  const uint32_t rows = 200000;
+  for (int64_t card : {7, 300, 5000}) {
+    SCOPED_TRACE("card " + std::to_string(card));
+    Column c;
+    c.cardinality = card;
+    c.codes.resize(rows);
+    for (uint32_t r = 0; r < rows; ++r) {
+      if (r < 65536) {
+        c.codes[r] = static_cast<uint32_t>((r / 37) % card);  // periodic runs
+      } else if (r < 100000) {
+        c.codes[r] = kNull;  // a NULL stretch: an EBM gap inside a block
+      } else if (r < 131072) {
+        c.codes[r] = static_cast<uint32_t>(rng() % card);  // bitmap slices under a run EBM
+      } else if (r < 140000) {
+        c.codes[r] = static_cast<uint32_t>(card - 1 - (r % 3));  // a few codes near the top
+      } else {
+        c.codes[r] = static_cast<uint32_t>(((r - 140000) * card) / (rows - 140000));  // sorted
+      }
+    }
+    // A few single values and short runs: array containers in the slices.
+    for (int i = 0; i < 50; ++i) c.codes[65536 + 1000 * i] = static_cast<uint32_t>(rng() % card);
+    c.Build();
+    ExpectRanges(c, rng, 60);
+  }
+}
+
+TEST(CodeRangeScanTest, SparseTiesReadFewWords) {
+  // Many slices and few rows per code: ties become sparse after a few slices.
+  std::mt19937_64 rng(5);
+  Column c = Shuffled(rng, 140000, 1 << 20, 0.02);
+  c.Build();
+  ExpectRanges(c, rng, 60);
+}
+
+TEST(CodeRangeScanTest, NeverReadsMoreSlicesThanJavasFormulas) {
+  for (int slices = 1; slices <= 7; ++slices) {
+    const uint64_t top = (uint64_t{1} << slices) - 1;
+    for (uint64_t lo = 0; lo <= top; ++lo) {
+      for (uint64_t hi = lo; hi <= top; ++hi) {
+        if (lo == 0 && hi == top) continue;  // the EBM itself
+        const CodeRangeScan scan(slices, lo, hi);
+        // Java: eq reads every slice; gte(lo) = gt(lo - 1) from ctz(lo); lte(hi) = not
+        // gt(hi) from the count of hi's trailing ones.
+        int java = slices;
+        if (lo == hi) {
+          java = 0;
+        } else {
+          if (lo > 0) java = std::min(java, __builtin_ctzll(lo));
+          if (hi < top) java = std::min(java, __builtin_ctzll(~hi));
+        }
+        EXPECT_GE(scan.lowest_slice(), java) << slices << " slices, [" << lo << ", " << hi << "]";
+        EXPECT_EQ(scan.steps().back().slice, scan.lowest_slice());
+      }
+    }
+  }
+}
+
+TEST(BlockBuilderTest, IntervalsAndWordsMakeValidContainers) {
+  roaring::BlockBuilder builder;
+  // Runs, an array, a bitmap from intervals, and two blocks from words.
+  const uint32_t runs[] = {0, 10, 100, 65536};
+  builder.AddIntervals(0, runs, 2);
+  std::vector<uint32_t> singles;
+  for (uint32_t v = 0; v < 3000; v += 2) singles.insert(singles.end(), {v, v + 1});
+  builder.AddIntervals(1, singles.data(), singles.size() / 2);
+  std::vector<uint32_t> many;
+  for (uint32_t v = 0; v < 65536; v += 4) many.insert(many.end(), {v, v + 3});
+  builder.AddIntervals(2, many.data(), many.size() / 2);
+  uint64_t* words = builder.Words();
+  for (int w = 0; w < 1024; ++w) words[w] = 0x5555555555555555ull;
+  builder.CommitWords(3, 32768);
+  uint16_t* values = builder.AddArray(5, 3, 2);
+  values[0] = 1;
+  values[1] = 7;
+  values[2] = 65535;
+  roaring::Bitmap32 bitmap = builder.Finish();
+  const char* reason = nullptr;
+  EXPECT_TRUE(roaring_bitmap_internal_validate(bitmap.raw(), &reason)) << reason;
+  roaring::Bitmap32 expected;
+  expected.AddRange(0, 10);
+  expected.AddRange(100, 65536);
+  for (uint32_t v = 0; v < 3000; v += 2) expected.Add(65536 + v);
+  for (uint32_t v = 0; v < 65536; v += 4) expected.AddRange(2 * 65536 + v, 2 * 65536 + v + 3);
+  for (uint32_t v = 0; v < 65536; v += 2) expected.Add(3 * 65536 + v);
+  for (uint32_t v : {1u, 7u, 65535u}) expected.Add(5 * 65536 + v);
+  EXPECT_EQ(bitmap, expected);
+  EXPECT_EQ(bitmap.Cardinality(), expected.Cardinality());
+  EXPECT_TRUE(builder.Finish().IsEmpty());  // starts over
+}
+
+}  // namespace
+}  // namespace pyfileindex::index::range_bitmap
