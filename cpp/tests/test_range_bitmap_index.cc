@@ -793,9 +793,8 @@ std::vector<uint8_t> EncodeDense(const std::vector<uint32_t>& values) {
     words[(v & 0xffff) >> 6] |= uint64_t{1} << (v & 63);
   }
   for (auto& [key, words] : blocks) encoder.AddBlock(key, words.data());
-  std::vector<uint8_t> out;
-  encoder.Finish(&out);
-  EXPECT_EQ(out.size(), encoder.SerializedSize());
+  std::vector<uint8_t> out(encoder.SerializedSize());
+  encoder.WriteTo(out.data());
   return out;
 }
 

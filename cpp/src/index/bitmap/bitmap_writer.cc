@@ -297,8 +297,8 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   const uint64_t null_count = nulls_.Count();
   // Java's meta records the null bitmap's serialized length even when it is not written.
   const size_t null_bytes = nulls_.SerializedSize();
-  write_nulls_ = null_count >= 2;
-  size_t body = write_nulls_ ? null_bytes : 0;
+  null_body_bytes_ = null_count >= 2 ? null_bytes : 0;
+  size_t body = null_body_bytes_;
   for (uint32_t id : java_order_) {
     MetaEntry& e = entries[id];
     size_t size = 0;
@@ -355,10 +355,9 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
 void BitmapIndexWriter::SerializeTo(uint8_t* out) {
   std::copy(meta_.begin(), meta_.end(), out);
   out += meta_.size();
-  if (write_nulls_) {
-    const size_t size = nulls_.SerializedSize();
+  if (null_body_bytes_ > 0) {
     nulls_.SerializeTo(out);
-    out += size;
+    out += null_body_bytes_;
   }
   for (uint32_t id : java_order_) {
     const uint32_t size = key_bytes_[id];

@@ -67,12 +67,13 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   int64_t row_count_ = 0;
   bool failed_ = false;  // a Write failed half-way; Serialize refuses
 
-  // Between PrepareSerialize and SerializeTo: the meta, the key ids in HashMap order, and
-  // each key's body size (0: no body, the row is inlined in the meta).
+  // Between PrepareSerialize and SerializeTo: the meta, the key ids in HashMap order, each
+  // key's body size (0: no body, the row is inlined in the meta) and the null bitmap's
+  // (0: not written).
   std::vector<uint8_t> meta_;
   std::vector<uint32_t> java_order_;
   std::vector<uint32_t> key_bytes_;
-  bool write_nulls_ = false;
+  size_t null_body_bytes_ = 0;
 
   std::vector<int64_t> ts_keys_;  // converted timestamps of the current chunk
   // Scratch of the current chunk, reused: key id per row, and the grouping by key.

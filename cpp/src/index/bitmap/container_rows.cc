@@ -103,9 +103,8 @@ size_t ContainerRows::SerializedSize() {
 
 void ContainerRows::SerializeTo(uint8_t* out) {
   CloseOpen();
-  const size_t head = JavaRoaringHeadBytes(closed_.data(), closed_.size());
-  WriteJavaRoaringHead(closed_.data(), closed_.size(), out);
-  if (body_size_ > 0) std::memcpy(out + head, body_, body_size_);
+  uint8_t* body = WriteJavaRoaringHead(closed_.data(), closed_.size(), out);
+  if (body_size_ > 0) std::memcpy(body, body_, body_size_);
   memory::ReturnPages(body_, body_capacity_);  // not resident alongside the container
   Release();
 }

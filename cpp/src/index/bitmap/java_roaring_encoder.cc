@@ -99,7 +99,7 @@ size_t JavaRoaringHeadBytes(const ContainerInfo* containers, size_t count) {
   return (has_run ? 4 + (count + 7) / 8 : 8) + 4 * count + (offsets ? 4 * count : 0);
 }
 
-void WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t* p) {
+uint8_t* WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t* p) {
   const bool has_run = std::any_of(containers, containers + count, [](const ContainerInfo& c) {
     return c.kind == ContainerKind::kRun;
   });
@@ -131,6 +131,7 @@ void WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t
       p += 4;
     }
   }
+  return p;
 }
 
 void WriteContainerBody(ContainerKind kind, const uint16_t* low, uint32_t card, uint32_t runs,
@@ -179,8 +180,7 @@ size_t JavaRoaringSize(const uint32_t* rows, size_t n) {
 void WriteJavaRoaring(const uint32_t* rows, size_t n, uint8_t* p) {
   ChunkList chunks;
   SummarizeChunks(rows, n, &chunks);
-  WriteJavaRoaringHead(chunks.data(), chunks.size(), p);
-  p += JavaRoaringHeadBytes(chunks.data(), chunks.size());
+  p = WriteJavaRoaringHead(chunks.data(), chunks.size(), p);
   const uint32_t* v = rows;  // containers hold consecutive stretches of the rows
   for (size_t k = 0; k < chunks.size(); ++k) {
     const ContainerInfo& c = chunks.data()[k];
@@ -251,8 +251,7 @@ size_t JavaRoaringSizeOfRuns(const uint32_t* entries, size_t n) {
 void WriteJavaRoaringOfRuns(const uint32_t* entries, size_t n, uint8_t* out) {
   ChunkList chunks;
   SummarizePieces(entries, n, &chunks);
-  WriteJavaRoaringHead(chunks.data(), chunks.size(), out);
-  uint8_t* body = out + JavaRoaringHeadBytes(chunks.data(), chunks.size());
+  uint8_t* body = WriteJavaRoaringHead(chunks.data(), chunks.size(), out);
   size_t k = 0;         // the chunk being written
   uint8_t* at = body;   // where its next value or run goes
   bool started = false;

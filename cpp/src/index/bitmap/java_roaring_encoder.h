@@ -31,9 +31,9 @@ uint32_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs);
 
 // Size of the head (cookie, keys and cardinalities, offsets) Java writes before the bodies.
 size_t JavaRoaringHeadBytes(const ContainerInfo* containers, size_t count);
-// Writes that head to `out` (JavaRoaringHeadBytes(...) bytes); offsets assume the bodies
-// follow the head in order.
-void WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t* out);
+// Writes that head to `out` and returns where the bodies go (just past it); offsets assume
+// the bodies follow the head in order.
+uint8_t* WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t* out);
 
 // Writes the body of a container holding the 16-bit values `low[0..card)` (strictly
 // ascending) as `kind` (`runs`: their number of runs) to `out` (ContainerBodyBytes bytes).

@@ -110,12 +110,6 @@ size_t DenseRoaringEncoder::SerializedSize() const {
   return header + body_.size();
 }
 
-void DenseRoaringEncoder::Finish(std::vector<uint8_t>* out) const {
-  const size_t start = out->size();
-  out->resize(start + SerializedSize());
-  WriteTo(out->data() + start);
-}
-
 void DenseRoaringEncoder::WriteTo(uint8_t* out) const {
   const size_t n = containers_.size();
   uint8_t* p = out;

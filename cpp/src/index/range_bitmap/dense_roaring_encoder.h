@@ -28,10 +28,8 @@ class DenseRoaringEncoder {
   // words[v >> 6]). Keys must be added in ascending order; an empty block adds nothing.
   void AddBlock(uint16_t key, const uint64_t* words);
 
-  // Bytes Finish() will append.
+  // Bytes of the portable format.
   size_t SerializedSize() const;
-  // Appends the portable format to `out`.
-  void Finish(std::vector<uint8_t>* out) const;
   // Writes the portable format (SerializedSize() bytes) to `out`.
   void WriteTo(uint8_t* out) const;
   // Frees the encoded containers (after they were written).
