@@ -520,6 +520,56 @@ def test_rewrite_file_index_lifecycle(tmp_path):
     assert all(f.file.extra_files == (f.file.file_name + ".index",) for f in old_plan.files)
 
 
+def _directory_names(meta, data_file):
+    return sorted(os.listdir(os.path.dirname(meta.filesystem_path(data_file.path))))
+
+
+def test_rewrite_never_replaces_a_file_under_the_next_sidecar_name(tmp_path):
+    table = _TwoFileTable(tmp_path, "taken")
+    table.set_option("file-index.in-manifest-threshold", "1b")
+    table.set_option("file-index.bitmap.columns", "level")
+    meta = PaimonTableMetadata(table=table.current())
+    taken = meta.filesystem_path(table.files()[0].path) + ".index"
+    Path(taken).write_bytes(b"someone else's bytes")
+    Path(taken[:-len(".index")] + "-1.index").write_bytes(b"and these")
+
+    assert rewrite_file_index(table.current()).files_rewritten == 2
+    names = {f.file_name: f.extra_files for f in table.files()}
+    first = table.files()[0].file_name
+    assert names[first] == (first + "-2.index",)  # the next free number in Java's sequence
+    assert Path(taken).read_bytes() == b"someone else's bytes"
+    meta = PaimonTableMetadata(table=table.current())
+    for data_file in table.files():
+        assert meta.index_bytes(data_file) == build_file_index(meta, data_file)
+        assert not [n for n in _directory_names(meta, data_file) if n.endswith(".tmp")]
+
+
+def test_a_rewrite_that_fails_leaves_no_new_sidecar(tmp_path, monkeypatch):
+    from pyfileindex.paimon import _pypaimon_write
+    table = _TwoFileTable(tmp_path, "fails")
+    table.set_option("file-index.in-manifest-threshold", "1b")
+    table.set_option("file-index.bitmap.columns", "level")
+    meta = PaimonTableMetadata(table=table.current())
+    before = _directory_names(meta, table.files()[0])
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("commit refused")
+    monkeypatch.setattr(_pypaimon_write, "commit_compact", refuse)
+    with pytest.raises(RuntimeError, match="commit refused"):
+        rewrite_file_index(table.current())
+    assert _directory_names(meta, table.files()[0]) == before
+    monkeypatch.undo()
+
+    # A data file that cannot be read fails the build after the other file's sidecar
+    # may already be written: that one goes again too.
+    broken = meta.filesystem_path(table.files()[1].path)
+    Path(broken).write_bytes(b"not parquet")
+    with pytest.raises(Exception):
+        rewrite_file_index(table.current(), max_workers=1)
+    assert _directory_names(meta, table.files()[0]) == before
+    assert PaimonTableMetadata(table=table.current()).snapshot().id == meta.snapshot().id
+
+
 def test_rewrite_back_to_an_earlier_index_keeps_every_file(tmp_path):
     """Removing the indexes a rewrite added gives each file its original manifest identity
     (no extra files, no embedded index) again, an identity an earlier snapshot DELETEd: the

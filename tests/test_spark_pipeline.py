@@ -243,6 +243,26 @@ def test_crashed_task_attempt_leaves_nothing_referenced(spark, tmp_path):
     assert sorted(ids) == list(range(rows))
 
 
+def test_failed_index_job_leaves_no_sidecar_behind(spark, table, tmp_path):
+    """The index tasks write sidecars themselves. One task over all files meets a broken
+    data file after writing the sidecars of the files before it: both attempts fail and
+    each deletes what it wrote, so the job fails leaving the table as it was."""
+    import shutil
+    copy = str(tmp_path / "wh" / "demo.db" / "events")
+    shutil.copytree(table, copy)
+    meta = PaimonTableMetadata(copy)
+    files = meta.data_files()
+    directories = {os.path.dirname(meta.filesystem_path(f.path)) for f in files}
+    before = {d: sorted(os.listdir(d)) for d in directories}
+    with open(meta.filesystem_path(files[-1].path), "wb") as broken:
+        broken.write(b"not a data file")
+    with pytest.raises(Exception, match="(?i)parquet"):
+        index_table(spark, copy, {"file-index.bsi.columns": "user_id"}, num_tasks=1,
+                    progress=False)
+    assert {d: sorted(os.listdir(d)) for d in directories} == before
+    assert PaimonTableMetadata(copy).snapshot().id == meta.snapshot().id
+
+
 def test_executor_side_planning_matches_driver(spark, indexed):
     text = "category IN ('refund', 'chargeback') OR score > 99"
     remote = plan_table(spark, indexed, text, distribute_min_sidecars=1)

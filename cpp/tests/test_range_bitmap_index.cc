@@ -899,10 +899,10 @@ TEST(RangeBitmapRoaringTest, RandomContentMatchesCanonicalSerialize) {
 
 TEST(RangeBitmapKeyCodesTest, DenseAndRadixPathsAgreeWithSorting) {
   std::mt19937_64 rng(7);
-  for (int round = 0; round < 40; ++round) {
-    const size_t n = 1 + rng() % 5000;
+  for (int round = 0; round < 84; ++round) {
+    const size_t n = 1 + rng() % (round % 2 == 0 ? 5000 : 50000);
     std::vector<uint64_t> keys(n);
-    const int shape = round % 4;
+    const int shape = round % 7;
     for (uint64_t& k : keys) {
       switch (shape) {
         case 0:
@@ -914,10 +914,22 @@ TEST(RangeBitmapKeyCodesTest, DenseAndRadixPathsAgreeWithSorting) {
         case 2:
           k = (uint64_t{1} << 40) + (rng() % 1000000) * 977;
           break;  // some bytes shared
-        default:
+        case 3:
           k = (rng() % 7) << 50;
           break;  // few distinct, wide
+        case 6:
+          // Wide, distinct keys on either side of the hashed path's limit (n / 8).
+          k = (uint64_t{1} << 62) +
+              (rng() % (n / (round % 3 == 0 ? 6 : 10) + 1)) * 0x10000000001ull;
+          break;
+        default:
+          k = rng() % 50000 * 1000003;
+          break;  // sorted below (ascending path), or out of order by one pair at the end
       }
+    }
+    if (shape == 4 || shape == 5) {
+      std::sort(keys.begin(), keys.end());
+      if (shape == 5 && n > 1) std::swap(keys[n - 2], keys[n - 1]);
     }
     std::vector<uint64_t> distinct = keys;
     std::sort(distinct.begin(), distinct.end());

@@ -8,7 +8,7 @@
 """
 
 import re
-from typing import Dict, Mapping, Optional
+from typing import Dict, List, Mapping, Optional
 
 from .errors import PaimonMetadataError
 
@@ -52,10 +52,20 @@ def index_options(options: Mapping[str, str]) -> Dict[str, str]:
 
 def declares_indexes(options: Mapping[str, str]) -> bool:
     """True when some `file-index.<type>.columns` names at least one column."""
+    return bool(declared_columns(options))
+
+
+def declared_columns(options: Mapping[str, str]) -> List[str]:
+    """The columns some `file-index.<type>.columns` names (map keys stripped: `m[k]`
+    is column `m`), in first-declared order."""
+    columns: List[str] = []
     for key, value in options.items():
-        if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX) and str(value).strip():
-            return True
-    return False
+        if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX):
+            for name in str(value).split(","):
+                base, _ = _split_map_column(name.strip())
+                if base and base not in columns:
+                    columns.append(base)
+    return columns
 
 
 def _split_map_column(name: str):

@@ -27,17 +27,18 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import List, Mapping, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
 from . import _pypaimon, _pypaimon_write
 from .arrow_filter import filter_table
+from .errors import PaimonMetadataError
 from .manifest import INDEX_FILE_SUFFIX, DataFile
 from .predicates import PredicateLike, bind_to_schema
 from .schema import SchemaInfo
 from .table import PaimonTableMetadata
-from .writer import FileIndexSpec, open_table, write_file_atomically
+from .writer import FileIndexSpec, open_table, write_temporary
 
 
 @dataclass
@@ -47,6 +48,9 @@ class RewriteResult:
     files_unchanged: int
     partitions: int
     new_sidecars: List[str]
+
+
+MAX_SIDECAR_NAMES = 1000  # names tried before giving up (a directory full of sidecars)
 
 
 def next_index_file_name(name: str) -> str:
@@ -79,8 +83,111 @@ def build_file_index(table, data_file: DataFile) -> Optional[bytes]:
     spec = FileIndexSpec.for_file(meta.schema(), meta.file_schema(data_file))
     if not spec.declares_indexes:
         return None
-    columns = [name for name, _ in spec.fields]
-    return spec.build(_file_rows(meta, data_file, columns))
+    return spec.build(_file_rows(meta, data_file, spec.indexed_columns))
+
+
+@dataclass(frozen=True)
+class StoredIndex:
+    """Where a data file's rebuilt index now lives: embedded in its manifest entry, in a
+    new sidecar already written (its file name), or nowhere (both None: no index)."""
+
+    embedded: Optional[bytes]
+    sidecar: Optional[str]
+    size: int  # bytes of the index container (0: none)
+
+
+def rebuild_and_store(meta: PaimonTableMetadata, data_file: DataFile, threshold: int,
+                      published: List[str]) -> Optional[StoredIndex]:
+    """Rebuild `data_file`'s index under the current options. None when it equals the
+    stored one and sits where `threshold` puts it; otherwise a sidecar is written first
+    and its path appended to `published` (so a commit that does not land can remove it)."""
+    index = build_file_index(meta, data_file)
+    if index == meta.index_bytes(data_file) and _placed_as(data_file, index, threshold):
+        return None
+    if index is None or len(index) <= threshold:
+        return StoredIndex(index, None, len(index or b""))
+    name, path = store_sidecar(meta.table.file_io, data_file, index)
+    published.append(path)
+    return StoredIndex(None, name, len(index))
+
+
+def store_sidecar(file_io, data_file: DataFile, index: bytes) -> Tuple[str, str]:
+    """Write `index` as a new sidecar of `data_file` and return its (name, path).
+
+    The name follows Java's sequence after the file's current sidecar and is never one
+    that exists: the bytes go to a temporary name and the rename, which refuses to
+    replace a file, moves on to the next number while the name is taken (by an older
+    snapshot's sidecar or by a concurrent attempt at the same file)."""
+    current = data_file.index_file_names
+    name = next_index_file_name(current[0]) if current else data_file.file_name + INDEX_FILE_SUFFIX
+    path = data_file.meta.aligned_file_path(name)
+    temp = write_temporary(file_io, path, index)
+    try:
+        for _ in range(MAX_SIDECAR_NAMES):
+            if not file_io.exists(path):
+                if file_io.rename(temp, path):
+                    return name, path
+                if not file_io.exists(path):
+                    raise PaimonMetadataError(f"cannot rename {temp} to {path}")
+            name = next_index_file_name(name)
+            path = data_file.meta.aligned_file_path(name)
+        raise PaimonMetadataError(f"no free sidecar name for {data_file.file_name} after "
+                                  f"{MAX_SIDECAR_NAMES} tries (last: {name})")
+    except BaseException:
+        file_io.delete_quietly(temp)
+        raise
+
+
+def replaced_meta(data_file: DataFile, stored: StoredIndex):
+    """The pypaimon DataFileMeta of `data_file` carrying `stored` (and no other index)."""
+    old = data_file.meta
+    extras = [n for n in (old.extra_files or []) if not n.endswith(INDEX_FILE_SUFFIX)]
+    if stored.sidecar is not None:
+        extras.append(stored.sidecar)
+    return dataclasses.replace(old, extra_files=extras, embedded_index=stored.embedded)
+
+
+def commit_rebuilt(meta: PaimonTableMetadata, base_snapshot_id: int,
+                   rebuilt: Sequence[Tuple[DataFile, StoredIndex]],
+                   published: Sequence[str]) -> Optional[int]:
+    """Commit the rebuilt indexes as one COMPACT snapshot on top of `base_snapshot_id`
+    and return its id (None when nothing changed). Unless the commit certainly landed,
+    the `published` sidecars are deleted again on failure: nothing references them."""
+    commit_user = str(uuid.uuid4())
+    changes = []
+    try:
+        for data_file, stored in rebuilt:
+            changes.append((data_file.partition_values, data_file.bucket,
+                            data_file.total_buckets, data_file.meta,
+                            replaced_meta(data_file, stored)))
+        if changes:
+            _pypaimon_write.commit_compact(meta.table, commit_user, changes)
+    except BaseException:
+        landed = changes and _pypaimon_write.snapshot_committed_by(
+            meta.table, commit_user, base_snapshot_id) is not None
+        if not landed:
+            delete_files(meta.table.file_io, published)
+        raise
+    if not changes:
+        return None
+    return _pypaimon_write.snapshot_committed_by(meta.table, commit_user, base_snapshot_id)
+
+
+def delete_files(file_io, paths: Sequence[str]) -> None:
+    for path in paths:
+        file_io.delete_quietly(path)
+
+
+def files_to_rebuild(meta: PaimonTableMetadata, partitions, where):
+    """(the latest snapshot, its live data files selected by `partitions` / `where`)."""
+    current = meta.schema()
+    if str(current.options.get("data-evolution.enabled", "false")).lower() == "true":
+        raise NotImplementedError("rebuilding file indexes of data-evolution tables is "
+                                  "not supported")
+    snapshot = meta.snapshot()
+    accept = _partition_filter(current, partitions, where)
+    return snapshot, [f for f in meta.data_files(snapshot.id, with_deletion_vectors=False)
+                      if accept(f.partition)]
 
 
 def _partition_filter(current: SchemaInfo, partitions, where):
@@ -109,71 +216,30 @@ def _placed_as(data_file: DataFile, index: Optional[bytes], threshold: int) -> b
     return data_file.embedded_index is None and len(sidecars) == 1
 
 
-def _new_meta(meta: PaimonTableMetadata, data_file: DataFile, index: Optional[bytes],
-              threshold: int, new_sidecars: List[str]):
-    old = data_file.meta
-    extras = [n for n in (old.extra_files or []) if not n.endswith(INDEX_FILE_SUFFIX)]
-    if index is None:
-        return dataclasses.replace(old, extra_files=extras, embedded_index=None)
-    if len(index) <= threshold:
-        return dataclasses.replace(old, extra_files=extras, embedded_index=index)
-    current = data_file.index_file_names
-    name = next_index_file_name(current[0]) if current else data_file.file_name + INDEX_FILE_SUFFIX
-    path = old.aligned_file_path(name)
-    file_io = meta.table.file_io
-    while file_io.exists(path):  # never overwrite a file some snapshot may reference
-        name = next_index_file_name(name)
-        path = old.aligned_file_path(name)
-    write_file_atomically(file_io, path, index)
-    new_sidecars.append(path)
-    return dataclasses.replace(old, extra_files=extras + [name], embedded_index=None)
-
-
 def rewrite_file_index(table, partitions: Optional[Sequence[Mapping]] = None,
                        where: PredicateLike = None, max_workers: int = 4) -> RewriteResult:
     """Rebuild the file indexes of the latest snapshot's data files (optionally only of
     `partitions` ([{column: value}]) and/or partitions matching `where`, a predicate on
     partition columns) and commit them in one COMPACT snapshot."""
     meta = PaimonTableMetadata(table=open_table(table))
-    current = meta.schema()
-    if str(current.options.get("data-evolution.enabled", "false")).lower() == "true":
-        raise NotImplementedError("rewrite_file_index does not support data-evolution tables")
-    snapshot = meta.snapshot()
-    accept = _partition_filter(current, partitions, where)
-    files = [f for f in meta.data_files(snapshot.id, with_deletion_vectors=False)
-             if accept(f.partition)]
-    threshold = FileIndexSpec.for_schema(current).threshold
-    new_sidecars: List[str] = []
+    snapshot, files = files_to_rebuild(meta, partitions, where)
+    threshold = FileIndexSpec.for_schema(meta.schema()).threshold
+    published: List[str] = []  # appended from the pool's threads (list.append is atomic)
 
     def rebuild(data_file: DataFile):
-        index = build_file_index(meta, data_file)
-        if index == meta.index_bytes(data_file) and _placed_as(data_file, index, threshold):
-            return None
-        return data_file, index
+        stored = rebuild_and_store(meta, data_file, threshold, published)
+        return None if stored is None else (data_file, stored)
 
-    with ThreadPoolExecutor(max_workers=max(1, max_workers)) as pool:
-        rebuilt = [r for r in pool.map(rebuild, files) if r is not None]
-    changes = []
-    commit_user = str(uuid.uuid4())
     try:
-        for data_file, index in rebuilt:
-            new = _new_meta(meta, data_file, index, threshold, new_sidecars)
-            changes.append((data_file.partition_values, data_file.bucket,
-                            data_file.total_buckets, data_file.meta, new))
-        if changes:
-            _pypaimon_write.commit_compact(meta.table, commit_user, changes)
+        with ThreadPoolExecutor(max_workers=max(1, max_workers)) as pool:
+            rebuilt = [r for r in pool.map(rebuild, files) if r is not None]
     except BaseException:
-        landed = changes and _pypaimon_write.snapshot_committed_by(
-            meta.table, commit_user, snapshot.id) is not None
-        if not landed:  # nothing references the new sidecars: remove them
-            for path in new_sidecars:
-                meta.table.file_io.delete_quietly(path)
+        delete_files(meta.table.file_io, published)
         raise
-    snapshot_id = None
-    if changes:
-        snapshot_id = _pypaimon_write.snapshot_committed_by(meta.table, commit_user, snapshot.id)
-    return RewriteResult(snapshot_id, len(changes), len(files) - len(changes),
-                         len({c[0] for c in changes}), new_sidecars)
+    snapshot_id = commit_rebuilt(meta, snapshot.id, rebuilt, published)
+    return RewriteResult(snapshot_id, len(rebuilt), len(files) - len(rebuilt),
+                         len({data_file.partition_values for data_file, _ in rebuilt}),
+                         list(published))
 
 
 def remove_orphan_index_files(table, older_than_seconds: float = 86400.0,

@@ -20,7 +20,7 @@ import pyfileindex as pfi
 from . import _pypaimon, _pypaimon_write
 from .errors import PaimonMetadataError
 from .manifest import INDEX_FILE_SUFFIX
-from .options import declares_indexes, in_manifest_threshold, rename_index_columns
+from .options import declared_columns, declares_indexes, in_manifest_threshold, rename_index_columns
 from .predicates import schema_fields
 from .schema import SchemaInfo, schema_info_from_pypaimon
 
@@ -58,6 +58,13 @@ class FileIndexSpec:
     def declares_indexes(self) -> bool:
         return declares_indexes(self.options)
 
+    @property
+    def indexed_columns(self) -> List[str]:
+        """The fields some index is declared on, in row-type order: the only columns
+        a build needs to read."""
+        declared = set(declared_columns(self.options))
+        return [name for name, _ in self.fields if name in declared]
+
     def restricted_to(self, column_names: Sequence[str]) -> "FileIndexSpec":
         """Only the given columns (a partial-column write): other declarations dropped."""
         present = set(column_names)
@@ -79,13 +86,24 @@ class FileIndexSpec:
         return len(index) <= self.threshold  # strictly greater -> sidecar
 
 
-def write_file_atomically(file_io, path: str, data: bytes) -> None:
-    """Write under a temporary name in the same directory, then rename into place."""
+def write_temporary(file_io, path: str, data: bytes) -> str:
+    """Write `data` under a fresh temporary name beside `path` and return that name."""
     directory, name = path.rsplit("/", 1) if "/" in path else ("", path)
-    temp = f"{directory}/.{name}.{uuid.uuid4().hex}.tmp" if directory else f".{name}.tmp"
+    temp = f".{name}.{uuid.uuid4().hex}.tmp"
+    temp = f"{directory}/{temp}" if directory else temp
     try:
         with file_io.new_output_stream(temp) as out:
             out.write(data)
+    except BaseException:
+        file_io.delete_quietly(temp)
+        raise
+    return temp
+
+
+def write_file_atomically(file_io, path: str, data: bytes) -> None:
+    """Write under a temporary name in the same directory, then rename into place."""
+    temp = write_temporary(file_io, path, data)
+    try:
         if not file_io.rename(temp, path):
             raise PaimonMetadataError(f"cannot rename {temp} to {path}")
     except BaseException:

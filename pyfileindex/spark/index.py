@@ -1,17 +1,18 @@
 """index_table: rewrite_file_index distributed over Spark executors.
 
 The driver lists the live data files of the latest snapshot (optionally only some
-partitions) and splits them into groups; one Spark task per group reads its files and
-builds their indexes natively under the table's current options, returning the index
-bytes (never writing anything, so a task attempt that dies leaves nothing behind). The
-driver stores each changed index as pyfileindex.paimon.rewrite does (embedded, or a new
-sidecar under a name no snapshot uses) and commits one COMPACT snapshot.
+partitions) and splits them into groups; one Spark task per group reads its files'
+indexed columns and builds their indexes natively under the table's current options.
+The task stores each changed index itself (a new sidecar, temporary name then a rename
+that never replaces a file) and returns only small rows: the embedded bytes or the
+sidecar's name. The driver commits one COMPACT snapshot. Sidecars of a failed commit are
+deleted; a task attempt that fails in Python deletes its own; one that dies, or whose
+result Spark discards, leaves unreferenced sidecars (remove_orphan_index_files).
 """
 
 import os
 import pickle
 import time
-import uuid
 from dataclasses import dataclass
 from typing import Iterator, List, Mapping, Optional, Sequence
 
@@ -21,8 +22,9 @@ from . import tables
 from .progress import Counters, Progress
 
 RESULT_SCHEMA = pa.schema([("position", pa.int64()), ("changed", pa.bool_()),
-                           ("index", pa.binary())])
-RESULT_DDL = "position bigint, changed boolean, index binary"
+                           ("embedded", pa.binary()), ("sidecar", pa.string()),
+                           ("size", pa.int64())])
+RESULT_DDL = "position bigint, changed boolean, embedded binary, sidecar string, size bigint"
 
 
 @dataclass
@@ -40,31 +42,41 @@ def _index_task(table_path: str, groups_broadcast, counters: Optional[Counters],
                 pause_per_file: float):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyfileindex.paimon import PaimonTableMetadata
-        from pyfileindex.paimon.rewrite import _placed_as, build_file_index
+        from pyfileindex.paimon.rewrite import delete_files
         from pyfileindex.paimon.writer import FileIndexSpec
         groups = pickle.loads(groups_broadcast.value)
         meta = PaimonTableMetadata(table_path)
         threshold = FileIndexSpec.for_schema(meta.schema()).threshold
-        for batch in batches:
-            for group in batch.column(0).to_pylist():
-                positions, changed, indexes = [], [], []
-                for position, data_file in groups[group]:
-                    index = build_file_index(meta, data_file)
-                    same = (index == meta.index_bytes(data_file)
-                            and _placed_as(data_file, index, threshold))
-                    positions.append(position)
-                    changed.append(not same)
-                    indexes.append(None if same else index)
-                    if counters is not None:
-                        counters.files.add(1)
-                        counters.rows.add(data_file.row_count)
-                        counters.bytes.add(data_file.file_size)
-                    if pause_per_file:
-                        time.sleep(pause_per_file)
-                yield pa.RecordBatch.from_arrays(
-                    [pa.array(positions, pa.int64()), pa.array(changed, pa.bool_()),
-                     pa.array(indexes, pa.binary())], schema=RESULT_SCHEMA)
+        published: List[str] = []
+        try:
+            for batch in batches:
+                for group in batch.column(0).to_pylist():
+                    yield _index_group(meta, groups[group], threshold, published, counters,
+                                       pause_per_file)
+        except BaseException:
+            delete_files(meta.table.file_io, published)
+            raise
     return task
+
+
+def _index_group(meta, group, threshold: int, published: List[str],
+                 counters: Optional[Counters], pause_per_file: float) -> pa.RecordBatch:
+    from pyfileindex.paimon.rewrite import rebuild_and_store
+    columns = {name: [] for name in RESULT_SCHEMA.names}
+    for position, data_file in group:
+        stored = rebuild_and_store(meta, data_file, threshold, published)
+        columns["position"].append(position)
+        columns["changed"].append(stored is not None)
+        columns["embedded"].append(None if stored is None else stored.embedded)
+        columns["sidecar"].append(None if stored is None else stored.sidecar)
+        columns["size"].append(0 if stored is None else stored.size)
+        if counters is not None:
+            counters.files.add(1)
+            counters.rows.add(data_file.row_count)
+            counters.bytes.add(data_file.file_size)
+        if pause_per_file:
+            time.sleep(pause_per_file)
+    return pa.RecordBatch.from_pydict(columns, schema=RESULT_SCHEMA)
 
 
 def _groups(files: Sequence, num_tasks: int) -> List[List]:
@@ -91,56 +103,31 @@ def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = N
     them once. `options` are set on the table first (e.g. new `file-index.*`
     declarations). `num_tasks` defaults to the number of files, at most four times
     Spark's default parallelism. `pause_per_file` slows tasks down (failure tests)."""
-    from pyfileindex.paimon import PaimonTableMetadata, _pypaimon_write
-    from pyfileindex.paimon.rewrite import _new_meta, _partition_filter
-    from pyfileindex.paimon.writer import FileIndexSpec
+    from pyfileindex.paimon import PaimonTableMetadata
+    from pyfileindex.paimon.rewrite import StoredIndex, commit_rebuilt, files_to_rebuild
 
     table_path = os.path.abspath(os.fspath(table_path))
     if options:
         tables.set_table_options(table_path, options)
     meta = PaimonTableMetadata(table_path)
-    current = meta.schema()
-    if str(current.options.get("data-evolution.enabled", "false")).lower() == "true":
-        raise NotImplementedError("index_table does not support data-evolution tables")
-    snapshot = meta.snapshot()
-    accept = _partition_filter(current, partitions, where)
-    files = [f for f in meta.data_files(snapshot.id, with_deletion_vectors=False)
-             if accept(f.partition)]
+    snapshot, files = files_to_rebuild(meta, partitions, where)
     sc = spark.sparkContext
     tasks = num_tasks or min(len(files), 4 * sc.defaultParallelism)
     groups = _groups(files, tasks) if files else []
     counters = Counters(sc)
     with Progress(sc, "index", counters, enabled=progress) as watch:
-        rebuilt = []
+        rows = []
         if groups:
             broadcast = sc.broadcast(pickle.dumps(groups))
             ids = spark.range(len(groups), numPartitions=len(groups))
             rows = ids.mapInArrow(_index_task(table_path, broadcast, counters,
                                               pause_per_file), RESULT_DDL).collect()
             broadcast.unpersist()
-            rebuilt = sorted((r["position"], r["index"]) for r in rows if r["changed"])
-        threshold = FileIndexSpec.for_schema(current).threshold
-        new_sidecars: List[str] = []
-        changes = []
-        commit_user = str(uuid.uuid4())
-        try:
-            for position, index in rebuilt:
-                data_file = files[position]
-                new = _new_meta(meta, data_file, index, threshold, new_sidecars)
-                changes.append((data_file.partition_values, data_file.bucket,
-                                data_file.total_buckets, data_file.meta, new))
-            if changes:
-                _pypaimon_write.commit_compact(meta.table, commit_user, changes)
-        except BaseException:
-            landed = changes and _pypaimon_write.snapshot_committed_by(
-                meta.table, commit_user, snapshot.id) is not None
-            if not landed:
-                for path in new_sidecars:
-                    meta.table.file_io.delete_quietly(path)
-            raise
-    snapshot_id = None
-    if changes:
-        snapshot_id = _pypaimon_write.snapshot_committed_by(meta.table, commit_user, snapshot.id)
-    return IndexResult(snapshot_id, len(files), len(changes), len(groups),
+        rebuilt = [(files[r["position"]], StoredIndex(r["embedded"], r["sidecar"], r["size"]))
+                   for r in sorted(rows, key=lambda r: r["position"]) if r["changed"]]
+        published = [data_file.meta.aligned_file_path(stored.sidecar)
+                     for data_file, stored in rebuilt if stored.sidecar is not None]
+        snapshot_id = commit_rebuilt(meta, snapshot.id, rebuilt, published)
+    return IndexResult(snapshot_id, len(files), len(rebuilt), len(groups),
                        sum(f.file_size for f in files),
-                       sum(len(i) for _, i in rebuilt if i is not None), watch.seconds)
+                       sum(stored.size for _, stored in rebuilt), watch.seconds)

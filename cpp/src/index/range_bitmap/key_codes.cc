@@ -87,17 +87,88 @@ FixedCodes<U> AssignRadix(std::vector<U> keys, U min, int bits) {
   return out;
 }
 
+// Keys already in ascending order (timestamps, ids, sorted files): a code is the number of
+// key changes before the row. The order check stops at the first descent, before allocating.
+template <typename U>
+bool AssignAscending(const std::vector<U>& keys, FixedCodes<U>* out) {
+  const size_t n = keys.size();
+  if (!std::is_sorted(keys.begin(), keys.end())) return false;
+  std::vector<uint32_t> codes(n);
+  uint32_t code = 0;
+  out->distinct.push_back(keys[0]);
+  for (size_t i = 1; i < n; ++i) {
+    if (keys[i] != keys[i - 1]) {
+      ++code;
+      out->distinct.push_back(keys[i]);
+    }
+    codes[i] = code;
+  }
+  out->codes = std::move(codes);
+  return true;
+}
+
+// Wide-range keys with few distinct values (prices, rounded measurements): each row's key is
+// looked up in a small open-addressing table, and only the distinct keys are sorted. Gives up
+// (false) once more than a kHashedMaxShare of the rows are distinct, where the radix sort wins.
+constexpr size_t kHashedMaxShare = 8;
+constexpr size_t kHashedMinRows = 4096;
+constexpr uint32_t kEmptySlot = ~uint32_t{0};
+
+template <typename U>
+bool AssignHashed(const std::vector<U>& keys, FixedCodes<U>* out) {
+  const size_t n = keys.size();
+  if (n < kHashedMinRows) return false;
+  const size_t limit = n / kHashedMaxShare;
+  int log_capacity = 1;
+  while ((size_t{1} << log_capacity) < 2 * limit) ++log_capacity;  // load factor <= 1/2
+  const size_t mask = (size_t{1} << log_capacity) - 1;
+  std::vector<uint32_t> slot_ids(mask + 1, kEmptySlot);
+  std::vector<U> slot_keys(mask + 1);
+  std::vector<U> distinct;
+  std::vector<uint32_t> ids(n);
+  for (size_t i = 0; i < n; ++i) {
+    const U k = keys[i];
+    // Fibonacci hashing: the multiply spreads keys that differ only in high bits.
+    size_t slot = static_cast<size_t>((uint64_t{k} * 0x9E3779B97F4A7C15ull) >> (64 - log_capacity));
+    while (slot_ids[slot] != kEmptySlot && slot_keys[slot] != k) slot = (slot + 1) & mask;
+    if (slot_ids[slot] == kEmptySlot) {
+      if (distinct.size() == limit) return false;
+      slot_ids[slot] = static_cast<uint32_t>(distinct.size());
+      slot_keys[slot] = k;
+      distinct.push_back(k);
+    }
+    ids[i] = slot_ids[slot];
+  }
+  std::vector<uint32_t> order(distinct.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(),
+            [&distinct](uint32_t a, uint32_t b) { return distinct[a] < distinct[b]; });
+  std::vector<uint32_t> rank(distinct.size());
+  out->distinct.resize(distinct.size());
+  for (uint32_t r = 0; r < order.size(); ++r) {
+    rank[order[r]] = r;
+    out->distinct[r] = distinct[order[r]];
+  }
+  for (uint32_t& id : ids) id = rank[id];
+  out->codes = std::move(ids);
+  return true;
+}
+
 }  // namespace
 
 template <typename U>
 FixedCodes<U> AssignFixedCodes(std::vector<U> keys) {
   if (keys.empty()) return FixedCodes<U>();
+  FixedCodes<U> ascending;
+  if (AssignAscending(keys, &ascending)) return ascending;
   const auto [min_it, max_it] = std::minmax_element(keys.begin(), keys.end());
   const U min = *min_it;
   const uint64_t range = static_cast<uint64_t>(*max_it - min);
   const uint64_t dense_limit = std::max<uint64_t>(uint64_t{1} << 16, 2 * uint64_t{keys.size()});
   if (range < dense_limit && range < kDenseMaxRange)
     return AssignDense(std::move(keys), min, range);
+  FixedCodes<U> hashed;
+  if (AssignHashed(keys, &hashed)) return hashed;
   const int bits = 64 - __builtin_clzll(range);  // range > 0 here
   return AssignRadix(std::move(keys), min, bits);
 }

@@ -17,8 +17,10 @@ struct FixedCodes {
   std::vector<uint32_t> codes;  // one per input key, same order
 };
 
-// Consumes `keys` (its memory is reused). Small key ranges use a direct-address table, wide
-// ones an LSD radix sort over only the bytes the range needs; both are linear time.
+// Consumes `keys` (its memory is reused). Keys already ascending are coded in one pass; else
+// small key ranges use a direct-address table, wide ones with few distinct keys a hash table
+// (then only the distinct keys are sorted), the rest an LSD radix sort over only the bytes the
+// range needs.
 template <typename U>
 FixedCodes<U> AssignFixedCodes(std::vector<U> keys);
 
