@@ -941,6 +941,22 @@ TEST(RangeBitmapKeyCodesTest, DenseAndRadixPathsAgreeWithSorting) {
   }
 }
 
+TEST(RangeBitmapKeyCodesTest, ManyRowsAroundTheHashedDistinctCap) {
+  // 640k rows: an eighth is 80k distinct keys, so the hashed path's own cap (65536) decides.
+  std::mt19937_64 rng(11);
+  for (const uint64_t distinct_keys : {uint64_t{60000}, uint64_t{70000}}) {
+    std::vector<uint64_t> keys(640000);
+    for (uint64_t& k : keys) k = (uint64_t{1} << 60) + (rng() % distinct_keys) * 0x100000001ull;
+    std::vector<uint64_t> distinct = keys;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    FixedCodes<uint64_t> codes = AssignFixedCodes(keys);
+    ASSERT_EQ(codes.distinct, distinct);
+    ASSERT_EQ(codes.codes.size(), keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(distinct[codes.codes[i]], keys[i]);
+  }
+}
+
 TEST(RangeBitmapKeyCodesTest, StringsSortAsUnsignedBytes) {
   StringKeyTable table;
   std::vector<std::string> inputs = {"b", "", "\x80", "a", "b", "ab", "\x7f", "a\x00"s, "a"};

@@ -9,6 +9,11 @@
 #include <string>
 #include <vector>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace pyfileindex::hash {
 namespace {
 
@@ -152,6 +157,37 @@ TEST(Xxh64Test, ManyEqualsOneByOne) {
     EXPECT_EQ(hashes[count], 0x5A5A5A5A5A5A5A5AULL) << "wrote past the block";
   }
 }
+
+#if defined(__linux__)
+TEST(Xxh64Test, ManyReadsNoByteAfterAValue) {
+  // Every value ends exactly at a page that cannot be read: a kernel that loads past a
+  // value's last byte (e.g. a whole word for a 1-3 byte remainder) faults.
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* mapped = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                      -1, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  uint8_t* const guard = static_cast<uint8_t*>(mapped) + page;
+  const std::vector<uint8_t> pattern = PatternBytes(page);
+  std::copy(pattern.begin(), pattern.end(), static_cast<uint8_t*>(mapped));
+  ASSERT_EQ(mprotect(guard, page, PROT_NONE), 0);
+  std::mt19937_64 rng(5);
+  for (size_t size = 0; size < 70; ++size) {
+    // Many values of this length (so the vector kernels run), each ending at the guard page,
+    // and mixed with others ending there.
+    std::vector<std::string_view> values(40);
+    for (size_t i = 0; i < values.size(); ++i) {
+      const size_t n = i % 5 == 4 ? rng() % 70 : size;
+      values[i] = std::string_view(reinterpret_cast<const char*>(guard) - n, n);
+    }
+    std::vector<uint64_t> hashes(values.size());
+    Xxh64Many(values.data(), values.size(), hashes.data());
+    for (size_t i = 0; i < values.size(); ++i) {
+      ASSERT_EQ(hashes[i], Xxh64(values[i])) << "size " << values[i].size();
+    }
+  }
+  munmap(mapped, 2 * page);
+}
+#endif
 
 }  // namespace
 }  // namespace pyfileindex::hash

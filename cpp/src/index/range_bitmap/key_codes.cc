@@ -109,8 +109,11 @@ bool AssignAscending(const std::vector<U>& keys, FixedCodes<U>* out) {
 
 // Wide-range keys with few distinct values (prices, rounded measurements): each row's key is
 // looked up in a small open-addressing table, and only the distinct keys are sorted. Gives up
-// (false) once more than a kHashedMaxShare of the rows are distinct, where the radix sort wins.
+// (false) once more than an eighth of the rows, or more than kHashedMaxDistinct keys, are
+// distinct: there the radix sort wins, and the table stays small enough (<= 1.5 MB) that a
+// failed attempt costs little next to the sort.
 constexpr size_t kHashedMaxShare = 8;
+constexpr size_t kHashedMaxDistinct = size_t{1} << 16;
 constexpr size_t kHashedMinRows = 4096;
 constexpr uint32_t kEmptySlot = ~uint32_t{0};
 
@@ -118,14 +121,15 @@ template <typename U>
 bool AssignHashed(const std::vector<U>& keys, FixedCodes<U>* out) {
   const size_t n = keys.size();
   if (n < kHashedMinRows) return false;
-  const size_t limit = n / kHashedMaxShare;
+  const size_t limit = std::min(n / kHashedMaxShare, kHashedMaxDistinct);
   int log_capacity = 1;
   while ((size_t{1} << log_capacity) < 2 * limit) ++log_capacity;  // load factor <= 1/2
   const size_t mask = (size_t{1} << log_capacity) - 1;
   std::vector<uint32_t> slot_ids(mask + 1, kEmptySlot);
   std::vector<U> slot_keys(mask + 1);
   std::vector<U> distinct;
-  std::vector<uint32_t> ids(n);
+  std::vector<uint32_t> ids;
+  ids.reserve(n);  // pages are touched only as rows are coded: an early give-up stays cheap
   for (size_t i = 0; i < n; ++i) {
     const U k = keys[i];
     // Fibonacci hashing: the multiply spreads keys that differ only in high bits.
@@ -137,7 +141,7 @@ bool AssignHashed(const std::vector<U>& keys, FixedCodes<U>* out) {
       slot_keys[slot] = k;
       distinct.push_back(k);
     }
-    ids[i] = slot_ids[slot];
+    ids.push_back(slot_ids[slot]);
   }
   std::vector<uint32_t> order(distinct.size());
   std::iota(order.begin(), order.end(), 0u);
