@@ -22,6 +22,7 @@
 #include "index/bloom_filter/bloom_probes.h"
 #include "index/bloom_filter/bloom_shape.h"
 #include "index/bloom_filter/fast_hash.h"
+#include "index/bloom_filter/recent_hashes.h"
 #include "index/index_type.h"
 #include "java/float_bits.h"
 #include "pyfileindex/data_type.h"
@@ -37,6 +38,7 @@ using bloom_filter::BloomShape;
 using bloom_filter::ComputeBloomShape;
 using bloom_filter::FastHash;
 using bloom_filter::JavaRound;
+using bloom_filter::RecentHashes;
 using bloom_filter::Wang64;
 using column::ColumnBatch;
 using column::Physical;
@@ -625,6 +627,66 @@ void CheckAgainstJavaModel(const TestColumn& column, const std::vector<Literal>&
     skipped += all_set ? 0 : 1;
   }
   EXPECT_GT(skipped, 0) << "the filter skips nothing: it is not discriminating";
+}
+
+// ---- skipping repeated hashes --------------------------------------------------------------
+
+TEST(BloomRecentHashesTest, KeepsNewHashesInOrderAndPausesWhenMostAreNew) {
+  RecentHashes recent;
+  std::vector<uint64_t> hashes = {5, 7, 5, 5, 9, 7, 5, 7};
+  EXPECT_EQ(recent.KeepNew(hashes.data(), hashes.size()), 3u);
+  EXPECT_EQ(std::vector<uint64_t>(hashes.begin(), hashes.begin() + 3),
+            std::vector<uint64_t>({5, 7, 9}));
+  // Slot collisions evict: 5 + 1024 shares 5's slot, so 5 counts as new after it.
+  std::vector<uint64_t> evicting = {5, 5 + 1024, 5, 7, 7, 7, 7, 7, 7, 7};
+  EXPECT_EQ(recent.KeepNew(evicting.data(), evicting.size()), 2u);
+  EXPECT_EQ(std::vector<uint64_t>(evicting.begin(), evicting.begin() + 2),
+            std::vector<uint64_t>({5 + 1024, 5}));
+
+  // A block of mostly new hashes pauses the table: the next kPauseBlocks blocks pass as they
+  // are, then it filters again (and still knows the hashes it saw).
+  std::vector<uint64_t> fresh(16);
+  for (size_t i = 0; i < fresh.size(); ++i) fresh[i] = 100 + i;
+  EXPECT_EQ(recent.KeepNew(fresh.data(), fresh.size()), fresh.size());
+  for (uint32_t b = 0; b < RecentHashes::kPauseBlocks; ++b) {
+    std::vector<uint64_t> repeated = {5, 5, 5, 5};
+    ASSERT_EQ(recent.KeepNew(repeated.data(), repeated.size()), 4u) << b;
+  }
+  std::vector<uint64_t> repeated = {100, 101, 100, 7};
+  EXPECT_EQ(recent.KeepNew(repeated.data(), repeated.size()), 0u);
+}
+
+TEST(BloomRecentHashesTest, PhasesOfRepeatedAndDistinctValuesGiveThePlainFilter) {
+  // Few values, then distinct ones (the table pauses), few again (it resumes), then a middle
+  // cardinality: in every split into batches the bytes equal a filter that sets every row's
+  // bits.
+  std::mt19937_64 rng(3);
+  std::vector<int64_t> values;
+  std::vector<bool> nulls;
+  for (int i = 0; i < 200000; ++i) {
+    const int phase = i / 50000;
+    const int64_t v = phase == 1   ? static_cast<int64_t>(rng())
+                      : phase == 3 ? static_cast<int64_t>(rng() % 700)
+                                   : static_cast<int64_t>(rng() % 20) + 1000 * phase;
+    values.push_back(v);
+    nulls.push_back(rng() % 7 == 0);
+  }
+  auto column = Fixed("BIGINT", Physical::kInt64, &TestColumn::i64, values, nulls);
+  const BloomShape shape = *ComputeBloomShape(1000000, 0.1);  // the defaults
+  std::vector<uint8_t> model(4 + shape.num_bytes(), 0);
+  model[3] = static_cast<uint8_t>(shape.num_hash_functions);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (nulls[i]) continue;
+    for (uint32_t p :
+         JavaProbePositions(Wang64(values[i]), shape.num_hash_functions, shape.num_bits)) {
+      model[4 + (p >> 3)] |= static_cast<uint8_t>(1u << (p & 7));
+    }
+  }
+  for (int64_t batch_rows : {int64_t{0}, int64_t{37}, int64_t{4096}}) {
+    auto payload = BuildBloom(column->batch, Options(), batch_rows);
+    ASSERT_TRUE(payload.ok()) << payload.status().ToString();
+    ASSERT_TRUE(*payload == model) << "batches of " << batch_rows;
+  }
 }
 
 TEST(BloomRandomTest, IntegralTypesIncludingExtremes) {

@@ -10,6 +10,7 @@
 #include "index/bloom_filter/bloom_probes.h"
 #include "index/bloom_filter/bloom_shape.h"
 #include "index/bloom_filter/fast_hash.h"
+#include "index/bloom_filter/recent_hashes.h"
 #include "io/endian.h"
 
 namespace pyfileindex::index {
@@ -18,6 +19,7 @@ namespace {
 using bloom_filter::BloomProbes;
 using bloom_filter::BloomShape;
 using bloom_filter::FastHash;
+using bloom_filter::RecentHashes;
 
 constexpr int32_t kDefaultItems = 1000000;
 constexpr double kDefaultFpp = 0.1;
@@ -48,11 +50,11 @@ class BloomFilterWriter final : public ColumnIndexWriter {
     const Status status = hash_.ForEachHash(batch, [&](uint64_t h) {
       block[count++] = h;
       if (count == kHashBlock) {
-        probes_.AddMany(block, count, bits);
+        probes_.AddMany(block, recent_.KeepNew(block, count), bits);
         count = 0;
       }
     });
-    probes_.AddMany(block, count, bits);
+    probes_.AddMany(block, recent_.KeepNew(block, count), bits);
     return status;
   }
 
@@ -65,6 +67,7 @@ class BloomFilterWriter final : public ColumnIndexWriter {
  private:
   FastHash hash_;
   BloomProbes probes_;
+  RecentHashes recent_;
   std::vector<uint8_t> bytes_;  // the whole payload: header, then the bit set
   bool serialized_ = false;
 };
