@@ -957,6 +957,23 @@ TEST(RangeBitmapKeyCodesTest, ManyRowsAroundTheHashedDistinctCap) {
   }
 }
 
+TEST(RangeBitmapKeyCodesTest, KeysBuiltToCollideInTheHashTableAreCodedToo) {
+  // k * 0x9E3779B97F4A7C15 = i: every key lands in the table's first slot. The hashed path
+  // must give up on the probe chains (the radix sort codes them) instead of walking them.
+  uint64_t inverse = 0x9E3779B97F4A7C15ull;  // Newton's iteration for the inverse mod 2^64
+  for (int i = 0; i < 6; ++i) inverse *= 2 - 0x9E3779B97F4A7C15ull * inverse;
+  ASSERT_EQ(inverse * 0x9E3779B97F4A7C15ull, 1u);
+  std::mt19937_64 rng(13);
+  std::vector<uint64_t> keys(200000);
+  for (uint64_t& k : keys) k = (rng() % 20000 + 1) * inverse;
+  std::vector<uint64_t> distinct = keys;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  FixedCodes<uint64_t> codes = AssignFixedCodes(keys);
+  ASSERT_EQ(codes.distinct, distinct);
+  for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(distinct[codes.codes[i]], keys[i]);
+}
+
 TEST(RangeBitmapKeyCodesTest, StringsSortAsUnsignedBytes) {
   StringKeyTable table;
   std::vector<std::string> inputs = {"b", "", "\x80", "a", "b", "ab", "\x7f", "a\x00"s, "a"};

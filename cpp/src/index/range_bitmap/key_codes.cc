@@ -115,6 +115,9 @@ bool AssignAscending(const std::vector<U>& keys, FixedCodes<U>* out) {
 constexpr size_t kHashedMaxShare = 8;
 constexpr size_t kHashedMaxDistinct = size_t{1} << 16;
 constexpr size_t kHashedMinRows = 4096;
+// Probe steps allowed per row on average: keys built to collide (e.g. multiples of the
+// multiplier's inverse) would otherwise chain thousands of slots for every row.
+constexpr size_t kHashedMaxProbesPerRow = 8;
 constexpr uint32_t kEmptySlot = ~uint32_t{0};
 
 template <typename U>
@@ -130,11 +133,17 @@ bool AssignHashed(const std::vector<U>& keys, FixedCodes<U>* out) {
   std::vector<U> distinct;
   std::vector<uint32_t> ids;
   ids.reserve(n);  // pages are touched only as rows are coded: an early give-up stays cheap
+  size_t probe_budget = 0;
   for (size_t i = 0; i < n; ++i) {
     const U k = keys[i];
     // Fibonacci hashing: the multiply spreads keys that differ only in high bits.
-    size_t slot = static_cast<size_t>((uint64_t{k} * 0x9E3779B97F4A7C15ull) >> (64 - log_capacity));
-    while (slot_ids[slot] != kEmptySlot && slot_keys[slot] != k) slot = (slot + 1) & mask;
+    size_t slot =
+        static_cast<size_t>((uint64_t{k} * 0x9E3779B97F4A7C15ull) >> (64 - log_capacity));
+    probe_budget += kHashedMaxProbesPerRow;
+    while (slot_ids[slot] != kEmptySlot && slot_keys[slot] != k) {
+      if (probe_budget-- == 0) return false;
+      slot = (slot + 1) & mask;
+    }
     if (slot_ids[slot] == kEmptySlot) {
       if (distinct.size() == limit) return false;
       slot_ids[slot] = static_cast<uint32_t>(distinct.size());
