@@ -4,6 +4,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "hash/mix64.h"
 #include "java/hash_codes.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -115,8 +116,8 @@ bool AssignAscending(const std::vector<U>& keys, FixedCodes<U>* out) {
 constexpr size_t kHashedMaxShare = 8;
 constexpr size_t kHashedMaxDistinct = size_t{1} << 16;
 constexpr size_t kHashedMinRows = 4096;
-// Probe steps allowed per row on average: keys built to collide (e.g. multiples of the
-// multiplier's inverse) would otherwise chain thousands of slots for every row.
+// Probe steps allowed per row on average: keys built to collide (Mix64 can be inverted)
+// would otherwise chain thousands of slots for every row.
 constexpr size_t kHashedMaxProbesPerRow = 8;
 constexpr uint32_t kEmptySlot = ~uint32_t{0};
 
@@ -136,9 +137,7 @@ bool AssignHashed(const std::vector<U>& keys, FixedCodes<U>* out) {
   size_t probe_budget = 0;
   for (size_t i = 0; i < n; ++i) {
     const U k = keys[i];
-    // Fibonacci hashing: the multiply spreads keys that differ only in high bits.
-    size_t slot =
-        static_cast<size_t>((uint64_t{k} * 0x9E3779B97F4A7C15ull) >> (64 - log_capacity));
+    size_t slot = static_cast<size_t>(hash::Mix64(uint64_t{k}) >> (64 - log_capacity));
     probe_budget += kHashedMaxProbesPerRow;
     while (slot_ids[slot] != kEmptySlot && slot_keys[slot] != k) {
       if (probe_budget-- == 0) return false;
