@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hash/mix64.h"
+#include "mix64_inverse.h"
 #include "index/index_type.h"
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "index/range_bitmap/dense_roaring_encoder.h"
@@ -958,29 +959,15 @@ TEST(RangeBitmapKeyCodesTest, ManyRowsAroundTheHashedDistinctCap) {
   }
 }
 
-// The inverse of an odd multiplier modulo 2^64 (Newton's iteration).
-uint64_t InverseMod64(uint64_t odd) {
-  uint64_t inverse = odd;
-  for (int i = 0; i < 6; ++i) inverse *= 2 - odd * inverse;
-  return inverse;
-}
-
-// The key whose hash::Mix64 is `mixed`.
-uint64_t UnMix64(uint64_t mixed) {
-  uint64_t h = mixed * InverseMod64(0x94D049BB133111EBull);
-  h ^= (h >> 31) ^ (h >> 62);  // undoes h ^= h >> 31
-  return h * InverseMod64(0xBF58476D1CE4E5B9ull);
-}
-
 TEST(RangeBitmapKeyCodesTest, KeysBuiltToCollideInTheHashTableAreCodedToo) {
   // Keys whose mixed bits are small: every one lands in the table's first slot. The hashed
   // path must give up on the probe chains (the radix sort codes them) instead of walking them.
   for (uint64_t i : {uint64_t{1}, uint64_t{12345}, ~uint64_t{0}}) {
-    ASSERT_EQ(hash::Mix64(UnMix64(i)), i);
+    ASSERT_EQ(hash::Mix64(testing::UnMix64(i)), i);
   }
   std::mt19937_64 rng(13);
   std::vector<uint64_t> keys(200000);
-  for (uint64_t& k : keys) k = UnMix64(rng() % 20000 + 1);
+  for (uint64_t& k : keys) k = testing::UnMix64(rng() % 20000 + 1);
   std::vector<uint64_t> distinct = keys;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());

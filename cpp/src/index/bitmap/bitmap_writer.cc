@@ -135,7 +135,7 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
     // Hash the chunk first, so the table slot of a key 16 rows ahead can be prefetched.
     hashes_.resize(static_cast<size_t>(n));
     uint64_t* hashes = hashes_.data();
-    for (int64_t i = 0; i < n; ++i) hashes[i] = StringKeyDictionary::HashBytes(values[begin + i]);
+    for (int64_t i = 0; i < n; ++i) hashes[i] = dict.HashBytes(values[begin + i]);
     constexpr int64_t kAhead = 16;
     for (int64_t i = 0; i < n; ++i) {
       if (i + kAhead < n) dict.Prefetch(hashes[i + kAhead]);

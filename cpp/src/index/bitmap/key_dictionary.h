@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hash/mix64.h"
+#include "hash/table_seed.h"
 #include "index/bitmap/bitmap_key.h"
 #include "io/byte_writer.h"
 #include "io/endian.h"
@@ -86,7 +87,9 @@ class NumericKeyDictionary final : public WriterKeys {
     uint32_t id;
   };
 
-  size_t SlotOf(uint64_t bits) const { return static_cast<size_t>(hash::Mix64(bits) >> shift_); }
+  size_t SlotOf(uint64_t bits) const {
+    return static_cast<size_t>(hash::Mix64(bits ^ seed_) >> shift_);
+  }
   uint32_t Insert(uint64_t bits, size_t slot);
   void Touch();
   void Grow();
@@ -104,6 +107,7 @@ class NumericKeyDictionary final : public WriterKeys {
   uint64_t window_size_ = 0;  // 0 until the first key (and for floating-point keys)
 
   KeyKind kind_;
+  const uint64_t seed_ = hash::TableSeed();
   std::vector<Slot> slots_;
   size_t mask_ = 0;
   unsigned shift_ = 0;
@@ -175,12 +179,13 @@ class StringKeyDictionary final : public WriterKeys {
   }
 
   // A fast, well-mixed 64-bit hash for the table (not Java's hash): MurmurHash64A-style
-  // mixing of 8-byte words, the 1..7 tail bytes loaded without a variable-length copy.
-  static uint64_t HashBytes(std::string_view bytes) {
+  // mixing of 8-byte words from the table's seed, the 1..7 tail bytes loaded without a
+  // variable-length copy.
+  uint64_t HashBytes(std::string_view bytes) const {
     constexpr uint64_t kMul = 0xC6A4A7935BD1E995ull;
     const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
     const size_t n = bytes.size();
-    uint64_t h = 0x8445D61A4E774912ull ^ (n * kMul);
+    uint64_t h = seed_ ^ (n * kMul);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
       uint64_t k = io::LoadU64LE(p + i) * kMul;
@@ -218,6 +223,7 @@ class StringKeyDictionary final : public WriterKeys {
   void Touch();
   void Grow();
 
+  const uint64_t seed_ = hash::TableSeed();
   std::vector<Slot> slots_;
   size_t mask_ = 0;
   unsigned shift_ = 0;

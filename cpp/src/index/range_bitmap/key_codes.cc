@@ -188,10 +188,10 @@ FixedCodes<U> AssignFixedCodes(std::vector<U> keys) {
 template FixedCodes<uint32_t> AssignFixedCodes(std::vector<uint32_t> keys);
 template FixedCodes<uint64_t> AssignFixedCodes(std::vector<uint64_t> keys);
 
-uint64_t StringKeyTable::Hash(std::string_view bytes) {
+uint64_t StringKeyTable::Hash(std::string_view bytes) const {
   const char* p = bytes.data();
   size_t n = bytes.size();
-  uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xC2B2AE3D27D4EB4Full);
+  uint64_t h = seed_ ^ (n * 0xC2B2AE3D27D4EB4Full);
   while (n >= 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "hash/table_seed.h"
+
 namespace pyfileindex::index::range_bitmap {
 
 // Fixed-width keys as ordered integers (key_kind.h), U = uint32_t or uint64_t.
@@ -29,7 +31,7 @@ FixedCodes<U> AssignFixedCodes(std::vector<U> keys);
 // caller overlap the slot misses of several rows.
 class StringKeyTable {
  public:
-  static uint64_t Hash(std::string_view bytes);
+  uint64_t Hash(std::string_view bytes) const;  // seeded (hash/table_seed.h)
   void Prefetch(uint64_t hash) const {
     if (!slots_.empty())
       __builtin_prefetch(&slots_[static_cast<size_t>(hash) & (slots_.size() - 1)]);
@@ -55,6 +57,7 @@ class StringKeyTable {
   }
   void Grow();
 
+  uint64_t seed_ = hash::TableSeed();
   std::vector<char> arena_;
   std::vector<uint64_t> offsets_;  // by id
   std::vector<Slot> slots_;        // open addressing, power-of-two size, at most half full

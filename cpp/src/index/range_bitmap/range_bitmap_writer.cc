@@ -198,7 +198,7 @@ Status RangeBitmapWriter::AppendKeys(const ColumnBatch& batch) {
         const int64_t end = std::min(batch.length, begin + kGroup);
         for (int64_t i = begin; i < end; ++i) {
           if (!batch.IsValid(i)) continue;
-          hashes[i - begin] = StringKeyTable::Hash(strings[i]);
+          hashes[i - begin] = strings_.Hash(strings[i]);
           strings_.Prefetch(hashes[i - begin]);
         }
         for (int64_t i = begin; i < end; ++i) {
