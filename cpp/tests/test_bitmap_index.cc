@@ -740,6 +740,37 @@ TEST(BitmapIndexBytes, KeysPastTheContainerLimitMidFileKeepEveryRow) {
   }
 }
 
+TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {
+  // 20 chunks of rows. A writer told how many rows come (ExpectRows, or one whole batch)
+  // reserves each frequent key's room after 4 chunks; its bytes must equal those of a writer
+  // that only grows, for keys that are uniform, clustered in the first chunks (the reservation
+  // cap), sorted runs, late, and the nulls.
+  const int32_t n = 20 * 65536 + 123;
+  std::vector<std::vector<std::optional<int32_t>>> shapes(3);
+  for (int32_t i = 0; i < n; ++i) {
+    const bool early = i < 4 * 65536;
+    shapes[0].push_back(i % 53 == 0 ? std::nullopt : std::optional<int32_t>((i * 7919) % 500));
+    shapes[1].push_back(early ? std::optional<int32_t>(i % 3)
+                              : std::optional<int32_t>(10 + (i * 31) % 2000));
+    shapes[2].push_back(i % 97 == 0 ? std::nullopt : std::optional<int32_t>(i / 70000));
+  }
+  for (const auto& values : shapes) {
+    const TestColumn c = FixedColumn<int32_t>("INT", Physical::kInt32, values);
+    const std::vector<uint8_t> growing = MustWrite(c, Options(), 9973);
+    EXPECT_EQ(MustWrite(c, Options()), growing);  // one batch: reserves
+    auto writer = Bitmap().MakeWriter(c.type, Options());
+    ASSERT_TRUE(writer.ok());
+    (*writer)->ExpectRows(n);
+    for (int64_t begin = 0; begin < n; begin += 65536) {
+      TestColumn::Owned batch = c.Batch(begin, std::min<int64_t>(65536, n - begin));
+      ASSERT_TRUE((*writer)->Write(batch.batch).ok());
+    }
+    auto hinted = (*writer)->Serialize();
+    ASSERT_TRUE(hinted.ok());
+    EXPECT_EQ(*hinted, growing);
+  }
+}
+
 // ---- HashMap order (vectors from VERIFIED-roaring-hashmap.md, checked on JDK 17) ------------
 
 TEST(BitmapIndexOrder, ResizeHappensOnTheCallAfterTheThresholdIsPassed) {

@@ -186,6 +186,7 @@ class ContainerWriter final : public FileIndexWriter {
     const bool sliceable = !plan_.indexes[i].map_key && schema.dictionary == nullptr &&
                            array.n_children == 0 && array.length > kSliceRows;
     if (!sliceable) return WriteIndexSlice(i, schema, array);
+    writers_[i]->ExpectRows(array.length);
     for (int64_t begin = 0; begin < array.length; begin += kSliceRows) {
       ArrowArray slice = array;  // shallow: the same buffers, a window of rows
       slice.offset = array.offset + begin;

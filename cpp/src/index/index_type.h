@@ -28,6 +28,9 @@ class ColumnIndexWriter {
  public:
   virtual ~ColumnIndexWriter() = default;
   virtual Status Write(const column::ColumnBatch& batch) = 0;
+  // A size hint, like reserve(): `rows` more rows are about to come (the caller's whole batch,
+  // which it then hands over in slices). Writers whose state grows with the rows may size it.
+  virtual void ExpectRows(int64_t /*rows*/) {}
   // The payload Java writes for the rows seen so far. Called once, after the last Write.
   virtual Result<std::vector<uint8_t>> Serialize() = 0;
 

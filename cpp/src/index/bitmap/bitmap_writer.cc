@@ -84,8 +84,13 @@ Status BitmapIndexWriter::CheckBatch(const ColumnBatch& batch) const {
   return Status::OK();
 }
 
+void BitmapIndexWriter::ExpectRows(int64_t rows) {
+  expected_rows_ = std::max(expected_rows_, row_count_ + rows);
+}
+
 Status BitmapIndexWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
+  expected_rows_ = std::max(expected_rows_, row_count_ + batch.length);
   for (int64_t begin = 0; begin < batch.length;) {
     const int64_t chunk_left = kChunkRows - ((row_count_ + begin) & (kChunkRows - 1));
     const int64_t n = std::min(chunk_left, batch.length - begin);
@@ -159,6 +164,7 @@ void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
     const uint16_t high = static_cast<uint16_t>(first_row >> 16);
     for (ContainerRows& rows : frequent_) rows.CloseBefore(high);
     nulls_.CloseBefore(high);
+    if (high == kProjectAfterChunks) ReserveFrequentKeys();
   }
   if (key_count <= kContainerKeys) {
     DistributeGrouped(first_row, n);
@@ -177,6 +183,20 @@ void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
     } else {
       rare_[id - static_cast<uint32_t>(kContainerKeys)].Append(row);
     }
+  }
+}
+
+void BitmapIndexWriter::ReserveFrequentKeys() {
+  const int64_t chunks = (expected_rows_ + kChunkRows - 1) / kChunkRows;
+  if (chunks <= 2 * int64_t{kProjectAfterChunks}) return;  // little left to grow
+  // Each key (and the nulls) at the rate of its first chunks, a quarter more for chunks above
+  // that rate. A closed chunk's bytes already are the run or bitmap form where Java picks
+  // one, so sorted and clustered keys project small; and as no container takes more than 2
+  // bytes per row, all reservations together stay within 2.5 bytes per expected row.
+  for (size_t g = 0; g <= frequent_.size(); ++g) {
+    ContainerRows& rows = g < frequent_.size() ? frequent_[g] : nulls_;
+    const size_t per_chunk = rows.ClosedBytes() / kProjectAfterChunks;
+    rows.ReserveBodies(per_chunk * static_cast<size_t>(chunks) * 5 / 4);
   }
 }
 

@@ -26,6 +26,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   BitmapIndexWriter(const DataType& type, const KeyMapping& mapping, WriterOptions options);
 
   Status Write(const column::ColumnBatch& batch) override;
+  void ExpectRows(int64_t rows) override;
   Result<std::vector<uint8_t>> Serialize() override;
   // In place: the payload is written straight from the rows, which are released as it goes.
   Result<size_t> PrepareSerialize() override;
@@ -40,6 +41,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // are no more keys than this, a chunk's rows are grouped by key before being added.
   static constexpr size_t kContainerKeys = 1 << 12;
   static constexpr uint32_t kNullId = 0xFFFFFFFFu;
+  static constexpr uint32_t kProjectAfterChunks = 4;
 
   Status CheckBatch(const column::ColumnBatch& batch) const;
   // Adds rows [begin, begin+n) of `batch` (within one kChunkRows-aligned chunk of the file's
@@ -50,6 +52,9 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   void AddStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls).
   void Distribute(uint32_t first_row, int64_t n);
+  // At the start of chunk kProjectAfterChunks: reserves each frequent key's room for the rows
+  // expected_rows_ will bring, at the rate of its chunks so far.
+  void ReserveFrequentKeys();
   void DistributeGrouped(uint32_t first_row, int64_t n);
   // TIMESTAMP values of the chunk as keys (millis or micros) into ts_keys_.
   Status TimestampKeys(const column::ColumnBatch& batch, int64_t begin, int64_t n);
@@ -65,6 +70,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   RowSets rare_;                         // key ids from kContainerKeys, at id - kContainerKeys
   ContainerRows nulls_;
   int64_t row_count_ = 0;
+  int64_t expected_rows_ = 0;  // rows known to come (ExpectRows, the current batch)
   bool failed_ = false;  // a Write failed half-way; Serialize refuses
 
   // Between PrepareSerialize and SerializeTo: the meta, the key ids in HashMap order, each

@@ -27,6 +27,7 @@ ContainerRows& ContainerRows::operator=(ContainerRows&& other) noexcept {
     body_ = std::exchange(other.body_, nullptr);
     body_size_ = std::exchange(other.body_size_, 0);
     body_capacity_ = std::exchange(other.body_capacity_, 0);
+    reserved_ = std::exchange(other.reserved_, 0);
     closed_ = std::move(other.closed_);
     count_ = std::exchange(other.count_, 0);
     first_row_ = other.first_row_;
@@ -39,7 +40,7 @@ ContainerRows& ContainerRows::operator=(ContainerRows&& other) noexcept {
 void ContainerRows::Release() {
   std::free(body_);
   body_ = nullptr;
-  body_size_ = body_capacity_ = 0;
+  body_size_ = body_capacity_ = reserved_ = 0;
   closed_ = std::vector<ContainerInfo>();
   count_ = 0;
   open_count_ = 0;
@@ -53,6 +54,15 @@ void ContainerRows::Grow(uint32_t count) {
   if (bigger == nullptr) throw std::bad_alloc();
   body_ = static_cast<uint8_t*>(bigger);
   body_capacity_ = grown;
+}
+
+void ContainerRows::ReserveBodies(size_t bytes) {
+  reserved_ = bytes;
+  if (bytes <= body_capacity_) return;
+  void* bigger = std::realloc(body_, bytes);
+  if (bigger == nullptr) return;  // growing as rows come works too
+  body_ = static_cast<uint8_t*>(bigger);
+  body_capacity_ = bytes;
 }
 
 void ContainerRows::CloseOpen() {
@@ -84,8 +94,9 @@ void ContainerRows::CloseOpen() {
   open_count_ = 0;
   // A chunk of a key that turned into a few runs (sorted or clustered columns) leaves room
   // for its whole array behind: give it back, or every key would keep a chunk's worth.
+  // A projected reservation stays: its room is for the key's later chunks.
   const size_t spare = body_capacity_ - body_size_;
-  if (spare > kMaxRewrittenBytes && spare > body_size_) Shrink();
+  if (spare > kMaxRewrittenBytes && spare > body_size_ && body_capacity_ > reserved_) Shrink();
 }
 
 void ContainerRows::Shrink() {

@@ -53,6 +53,12 @@ class ContainerRows {
     if (open_count_ > 0 && open_high_ != high) CloseOpen();
   }
 
+  // Room for `bytes` of bodies in all: the writer's projection of the key's final size. One
+  // allocation replaces the doubling reallocations, each of which copies the rows so far into
+  // fresh pages; room never written stays out of resident memory.
+  void ReserveBodies(size_t bytes);
+  size_t ClosedBytes() const { return body_size_; }
+
   uint64_t Count() const { return count_; }
   uint32_t FirstRow() const { return first_row_; }  // Count() >= 1
 
@@ -73,6 +79,7 @@ class ContainerRows {
   uint8_t* body_ = nullptr;   // closed container bodies, then the open container's values
   size_t body_size_ = 0;      // bytes of closed container bodies
   size_t body_capacity_ = 0;
+  size_t reserved_ = 0;       // ReserveBodies' projection: not given back by Shrink
   std::vector<ContainerInfo> closed_;
   uint64_t count_ = 0;
   uint32_t first_row_ = 0;
