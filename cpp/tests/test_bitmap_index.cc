@@ -749,9 +749,10 @@ TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {
   std::vector<std::vector<std::optional<int32_t>>> shapes(3);
   for (int32_t i = 0; i < n; ++i) {
     const bool early = i < 4 * 65536;
-    shapes[0].push_back(i % 53 == 0 ? std::nullopt : std::optional<int32_t>((i * 7919) % 500));
-    shapes[1].push_back(early ? std::optional<int32_t>(i % 3)
-                              : std::optional<int32_t>(10 + (i * 31) % 2000));
+    const int32_t scattered = static_cast<int32_t>(int64_t{i} * 7919 % 500);  // > 2^31 first
+    const int32_t later = static_cast<int32_t>(10 + int64_t{i} * 31 % 2000);
+    shapes[0].push_back(i % 53 == 0 ? std::nullopt : std::optional<int32_t>(scattered));
+    shapes[1].push_back(early ? std::optional<int32_t>(i % 3) : std::optional<int32_t>(later));
     shapes[2].push_back(i % 97 == 0 ? std::nullopt : std::optional<int32_t>(i / 70000));
   }
   for (const auto& values : shapes) {
