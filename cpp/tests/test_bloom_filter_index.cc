@@ -211,6 +211,18 @@ std::vector<uint32_t> JavaProbePositions(uint64_t hash, int32_t k, int32_t num_b
   return out;
 }
 
+// Java's model of a whole filter: the payload it writes with `shape` for these hashes.
+std::vector<uint8_t> JavaModelFilter(const BloomShape& shape, const std::vector<uint64_t>& hashes) {
+  std::vector<uint8_t> model(4 + shape.num_bytes(), 0);
+  model[3] = static_cast<uint8_t>(shape.num_hash_functions);
+  for (uint64_t hash : hashes) {
+    for (uint32_t p : JavaProbePositions(hash, shape.num_hash_functions, shape.num_bits)) {
+      model[4 + (p >> 3)] |= static_cast<uint8_t>(1u << (p & 7));
+    }
+  }
+  return model;
+}
+
 // ---- sizing -------------------------------------------------------------------------------
 
 TEST(BloomShapeTest, MatchesJavaReferenceTable) {
@@ -601,13 +613,7 @@ void CheckAgainstJavaModel(const TestColumn& column, const std::vector<Literal>&
 
   // Java's model: the same filter built with JavaProbePositions from the expected hashes.
   const BloomShape shape = *ComputeBloomShape(500, 0.05);
-  std::vector<uint8_t> model(4 + shape.num_bytes(), 0);
-  model[3] = static_cast<uint8_t>(shape.num_hash_functions);
-  for (uint64_t hash : stored_hashes) {
-    for (uint32_t p : JavaProbePositions(hash, shape.num_hash_functions, shape.num_bits)) {
-      model[4 + (p >> 3)] |= static_cast<uint8_t>(1u << (p & 7));
-    }
-  }
+  const std::vector<uint8_t> model = JavaModelFilter(shape, stored_hashes);
   ASSERT_TRUE(*payload == model) << column.type.ToString();
 
   auto reader = OpenBloom(column.type, *payload);
@@ -672,16 +678,12 @@ TEST(BloomRecentHashesTest, PhasesOfRepeatedAndDistinctValuesGiveThePlainFilter)
     nulls.push_back(rng() % 7 == 0);
   }
   auto column = Fixed("BIGINT", Physical::kInt64, &TestColumn::i64, values, nulls);
-  const BloomShape shape = *ComputeBloomShape(1000000, 0.1);  // the defaults
-  std::vector<uint8_t> model(4 + shape.num_bytes(), 0);
-  model[3] = static_cast<uint8_t>(shape.num_hash_functions);
+  std::vector<uint64_t> hashes;
   for (size_t i = 0; i < values.size(); ++i) {
-    if (nulls[i]) continue;
-    for (uint32_t p :
-         JavaProbePositions(Wang64(values[i]), shape.num_hash_functions, shape.num_bits)) {
-      model[4 + (p >> 3)] |= static_cast<uint8_t>(1u << (p & 7));
-    }
+    if (!nulls[i]) hashes.push_back(Wang64(values[i]));
   }
+  const std::vector<uint8_t> model =
+      JavaModelFilter(*ComputeBloomShape(1000000, 0.1), hashes);  // the default shape
   for (int64_t batch_rows : {int64_t{0}, int64_t{37}, int64_t{4096}}) {
     auto payload = BuildBloom(column->batch, Options(), batch_rows);
     ASSERT_TRUE(payload.ok()) << payload.status().ToString();

@@ -899,6 +899,17 @@ TEST(RangeBitmapRoaringTest, RandomContentMatchesCanonicalSerialize) {
 
 // ---- code assignment ------------------------------------------------------------------------
 
+// AssignFixedCodes(keys) must give the sorted distinct keys and, per row, its key's rank.
+void ExpectCodesMatchSorting(const std::vector<uint64_t>& keys) {
+  std::vector<uint64_t> distinct = keys;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  FixedCodes<uint64_t> codes = AssignFixedCodes(keys);
+  ASSERT_EQ(codes.distinct, distinct);
+  ASSERT_EQ(codes.codes.size(), keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(distinct[codes.codes[i]], keys[i]);
+}
+
 TEST(RangeBitmapKeyCodesTest, DenseAndRadixPathsAgreeWithSorting) {
   std::mt19937_64 rng(7);
   for (int round = 0; round < 84; ++round) {
@@ -933,13 +944,7 @@ TEST(RangeBitmapKeyCodesTest, DenseAndRadixPathsAgreeWithSorting) {
       std::sort(keys.begin(), keys.end());
       if (shape == 5 && n > 1) std::swap(keys[n - 2], keys[n - 1]);
     }
-    std::vector<uint64_t> distinct = keys;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    FixedCodes<uint64_t> codes = AssignFixedCodes(keys);
-    ASSERT_EQ(codes.distinct, distinct);
-    ASSERT_EQ(codes.codes.size(), n);
-    for (size_t i = 0; i < n; ++i) ASSERT_EQ(distinct[codes.codes[i]], keys[i]);
+    ASSERT_NO_FATAL_FAILURE(ExpectCodesMatchSorting(keys)) << "round " << round;
   }
 }
 
@@ -949,13 +954,7 @@ TEST(RangeBitmapKeyCodesTest, ManyRowsAroundTheHashedDistinctCap) {
   for (const uint64_t distinct_keys : {uint64_t{60000}, uint64_t{70000}}) {
     std::vector<uint64_t> keys(640000);
     for (uint64_t& k : keys) k = (uint64_t{1} << 60) + (rng() % distinct_keys) * 0x100000001ull;
-    std::vector<uint64_t> distinct = keys;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    FixedCodes<uint64_t> codes = AssignFixedCodes(keys);
-    ASSERT_EQ(codes.distinct, distinct);
-    ASSERT_EQ(codes.codes.size(), keys.size());
-    for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(distinct[codes.codes[i]], keys[i]);
+    ASSERT_NO_FATAL_FAILURE(ExpectCodesMatchSorting(keys)) << distinct_keys;
   }
 }
 
@@ -968,12 +967,7 @@ TEST(RangeBitmapKeyCodesTest, KeysBuiltToCollideInTheHashTableAreCodedToo) {
   std::mt19937_64 rng(13);
   std::vector<uint64_t> keys(200000);
   for (uint64_t& k : keys) k = testing::UnMix64(rng() % 20000 + 1);
-  std::vector<uint64_t> distinct = keys;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  FixedCodes<uint64_t> codes = AssignFixedCodes(keys);
-  ASSERT_EQ(codes.distinct, distinct);
-  for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(distinct[codes.codes[i]], keys[i]);
+  ExpectCodesMatchSorting(keys);
 }
 
 TEST(RangeBitmapKeyCodesTest, StringsSortAsUnsignedBytes) {

@@ -115,9 +115,10 @@ def store_sidecar(file_io, data_file: DataFile, index: bytes) -> Tuple[str, str]
     """Write `index` as a new sidecar of `data_file` and return its (name, path).
 
     The name follows Java's sequence after the file's current sidecar and is never one
-    that exists: the bytes go to a temporary name and the rename, which refuses to
-    replace a file, moves on to the next number while the name is taken (by an older
-    snapshot's sidecar or by a concurrent attempt at the same file)."""
+    that exists: the bytes go to a temporary name, renamed only onto a name found free
+    (not every filesystem's rename refuses to replace a file); a taken name (an older
+    snapshot's sidecar, a concurrent attempt at the same file) moves on to the next
+    number."""
     current = data_file.index_file_names
     name = next_index_file_name(current[0]) if current else data_file.file_name + INDEX_FILE_SUFFIX
     path = data_file.meta.aligned_file_path(name)

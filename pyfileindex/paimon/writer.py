@@ -90,7 +90,8 @@ def write_temporary(file_io, path: str, data: bytes) -> str:
     """Write `data` under a fresh temporary name beside `path` and return that name."""
     directory, name = path.rsplit("/", 1) if "/" in path else ("", path)
     temp = f".{name}.{uuid.uuid4().hex}.tmp"
-    temp = f"{directory}/{temp}" if directory else temp
+    if directory:
+        temp = f"{directory}/{temp}"
     try:
         with file_io.new_output_stream(temp) as out:
             out.write(data)

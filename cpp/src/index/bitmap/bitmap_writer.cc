@@ -90,7 +90,7 @@ void BitmapIndexWriter::ExpectRows(int64_t rows) {
 
 Status BitmapIndexWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
-  expected_rows_ = std::max(expected_rows_, row_count_ + batch.length);
+  ExpectRows(batch.length);
   for (int64_t begin = 0; begin < batch.length;) {
     const int64_t chunk_left = kChunkRows - ((row_count_ + begin) & (kChunkRows - 1));
     const int64_t n = std::min(chunk_left, batch.length - begin);
