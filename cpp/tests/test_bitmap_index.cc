@@ -744,9 +744,10 @@ TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {
   // 20 chunks of rows. A writer told how many rows come (ExpectRows, or one whole batch)
   // reserves each frequent key's room after 4 chunks; its bytes must equal those of a writer
   // that only grows, for keys that are uniform, clustered in the first chunks (the reservation
-  // cap), sorted runs, late, and the nulls.
+  // cap), sorted runs, late, rare at first and frequent later (outgrowing their room), and the
+  // nulls.
   const int32_t n = 20 * 65536 + 123;
-  std::vector<std::vector<std::optional<int32_t>>> shapes(3);
+  std::vector<std::vector<std::optional<int32_t>>> shapes(4);
   for (int32_t i = 0; i < n; ++i) {
     const bool early = i < 4 * 65536;
     const int32_t scattered = static_cast<int32_t>(int64_t{i} * 7919 % 500);  // > 2^31 first
@@ -754,6 +755,9 @@ TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {
     shapes[0].push_back(i % 53 == 0 ? std::nullopt : std::optional<int32_t>(scattered));
     shapes[1].push_back(early ? std::optional<int32_t>(i % 3) : std::optional<int32_t>(later));
     shapes[2].push_back(i % 97 == 0 ? std::nullopt : std::optional<int32_t>(i / 70000));
+    const bool rare_key = early ? i % 50 == 0 : i % 2 == 0;  // key 7: 25x its early rate
+    shapes[3].push_back(i % 41 == 0 ? std::nullopt
+                                    : std::optional<int32_t>(rare_key ? 7 : 100 + i % 20));
   }
   for (const auto& values : shapes) {
     const TestColumn c = FixedColumn<int32_t>("INT", Physical::kInt32, values);
@@ -769,6 +773,32 @@ TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {
     auto hinted = (*writer)->Serialize();
     ASSERT_TRUE(hinted.ok());
     EXPECT_EQ(*hinted, growing);
+  }
+}
+
+TEST(BitmapIndexBytes, ReservingAHugePageBlockKeepsTheBytes) {
+  // 2.6M rows of 1,000 scattered keys: the reservations add up to more than the size above
+  // which their block is backed by huge pages. One key turns frequent after the projection and
+  // leaves its room for the heap. The bytes equal a growing writer's, and every row is found.
+  const int32_t n = 40 * 65536;
+  std::vector<std::optional<int32_t>> values(n);
+  for (int32_t i = 0; i < n; ++i) {
+    const bool late_burst = i >= 8 * 65536 && i % 3 == 0;
+    values[i] = i % 211 == 0 ? std::nullopt
+                             : std::optional<int32_t>(late_burst ? 5 : int64_t{i} * 7919 % 1000);
+  }
+  const TestColumn c = FixedColumn<int32_t>("INT", Physical::kInt32, values);
+  const std::vector<uint8_t> growing = MustWrite(c, Options(), 65536);
+  const std::vector<uint8_t> reserved = MustWrite(c, Options());
+  ASSERT_EQ(reserved, growing);
+  auto reader = MustOpen(c.type, reserved);
+  ASSERT_TRUE(reader);
+  for (int32_t key : {5, 6, 999}) {
+    std::vector<uint32_t> expected;
+    for (int32_t i = 0; i < n; ++i) {
+      if (values[i] == key) expected.push_back(static_cast<uint32_t>(i));
+    }
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(key)})), expected) << key;
   }
 }
 

@@ -900,11 +900,13 @@ TEST(RangeBitmapRoaringTest, RandomContentMatchesCanonicalSerialize) {
 // ---- code assignment ------------------------------------------------------------------------
 
 // AssignFixedCodes(keys) must give the sorted distinct keys and, per row, its key's rank.
-void ExpectCodesMatchSorting(const std::vector<uint64_t>& keys) {
-  std::vector<uint64_t> distinct = keys;
+// (32-bit keys are coded in place: the keys passed in are a copy.)
+template <typename U>
+void ExpectCodesMatchSorting(const std::vector<U>& keys) {
+  std::vector<U> distinct = keys;
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  FixedCodes<uint64_t> codes = AssignFixedCodes(keys);
+  FixedCodes<U> codes = AssignFixedCodes(keys);
   ASSERT_EQ(codes.distinct, distinct);
   ASSERT_EQ(codes.codes.size(), keys.size());
   for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(distinct[codes.codes[i]], keys[i]);
@@ -940,11 +942,19 @@ TEST(RangeBitmapKeyCodesTest, DenseAndRadixPathsAgreeWithSorting) {
           break;  // sorted below (ascending path), or out of order by one pair at the end
       }
     }
+    // The same shapes as 32-bit keys (INT columns): the high half folded in.
+    std::vector<uint32_t> keys32(n);
+    for (size_t i = 0; i < n; ++i) keys32[i] = static_cast<uint32_t>(keys[i] ^ (keys[i] >> 32));
     if (shape == 4 || shape == 5) {
       std::sort(keys.begin(), keys.end());
-      if (shape == 5 && n > 1) std::swap(keys[n - 2], keys[n - 1]);
+      std::sort(keys32.begin(), keys32.end());
+      if (shape == 5 && n > 1) {
+        std::swap(keys[n - 2], keys[n - 1]);
+        std::swap(keys32[n - 2], keys32[n - 1]);
+      }
     }
     ASSERT_NO_FATAL_FAILURE(ExpectCodesMatchSorting(keys)) << "round " << round;
+    ASSERT_NO_FATAL_FAILURE(ExpectCodesMatchSorting(keys32)) << "32-bit round " << round;
   }
 }
 

@@ -6,6 +6,7 @@
 #include "column/arrow_column.h"
 #include "container/container_format.h"
 #include "container/index_plan.h"
+#include "memory/huge_pages.h"
 #include "pyfileindex/writer.h"
 
 namespace pyfileindex {
@@ -167,6 +168,9 @@ class ContainerWriter final : public FileIndexWriter {
     for (size_t id : order) total += sizes[id];
     uint8_t* out = allocate(context, total);
     if (out == nullptr) return Status::Internal("out of memory");
+    // The caller's fresh block, all of it written below: faulted in huge pages if the system
+    // offers them on advice.
+    const memory::ScopedHugePages huge_pages(out, total);
     std::copy(head.begin(), head.end(), out);
     out += head.size();
     for (size_t id : order) {

@@ -193,11 +193,22 @@ void BitmapIndexWriter::ReserveFrequentKeys() {
   // that rate. A closed chunk's bytes already are the run or bitmap form where Java picks
   // one, so sorted and clustered keys project small; and as no container takes more than 2
   // bytes per row, all reservations together stay within 2.5 bytes per expected row.
-  for (size_t g = 0; g <= frequent_.size(); ++g) {
-    ContainerRows& rows = g < frequent_.size() ? frequent_[g] : nulls_;
+  const size_t groups = frequent_.size() + 1;
+  auto rows_of = [this](size_t g) -> ContainerRows& {
+    return g < frequent_.size() ? frequent_[g] : nulls_;
+  };
+  std::vector<size_t> room(groups);
+  size_t total = 0;
+  for (size_t g = 0; g < groups; ++g) {
+    const ContainerRows& rows = rows_of(g);
     const size_t per_chunk = rows.ClosedBytes() / kProjectAfterChunks;
-    rows.ReserveBodies(per_chunk * static_cast<size_t>(chunks) * 5 / 4);
+    room[g] = std::max(per_chunk * static_cast<size_t>(chunks) * 5 / 4, rows.UsedBytes());
+    total += memory::PageBlock::RoomSize(room[g]);
   }
+  // One block for all of them: it faults in huge pages, and the keys' rooms are contiguous.
+  reserved_rows_ = memory::PageBlock::Allocate(total);
+  if (reserved_rows_.empty()) return;  // growing as rows come works too
+  for (size_t g = 0; g < groups; ++g) rows_of(g).MoveInto(reserved_rows_.Take(room[g]), room[g]);
 }
 
 void BitmapIndexWriter::DistributeGrouped(uint32_t first_row, int64_t n) {

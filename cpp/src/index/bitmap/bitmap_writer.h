@@ -10,6 +10,7 @@
 #include "index/bitmap/key_dictionary.h"
 #include "index/bitmap/row_sets.h"
 #include "index/index_type.h"
+#include "memory/page_block.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -66,6 +67,9 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   WriterOptions options_;
   std::unique_ptr<NumericKeyDictionary> numeric_;
   std::unique_ptr<StringKeyDictionary> strings_;
+  // The room ReserveFrequentKeys gave the frequent keys (and the nulls): declared before
+  // them, so it outlives their rows.
+  memory::PageBlock reserved_rows_;
   std::vector<ContainerRows> frequent_;  // key ids [0, kContainerKeys)
   RowSets rare_;                         // key ids from kContainerKeys, at id - kContainerKeys
   ContainerRows nulls_;

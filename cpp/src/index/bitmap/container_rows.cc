@@ -28,6 +28,7 @@ ContainerRows& ContainerRows::operator=(ContainerRows&& other) noexcept {
     body_size_ = std::exchange(other.body_size_, 0);
     body_capacity_ = std::exchange(other.body_capacity_, 0);
     reserved_ = std::exchange(other.reserved_, 0);
+    borrowed_ = std::exchange(other.borrowed_, false);
     closed_ = std::move(other.closed_);
     count_ = std::exchange(other.count_, 0);
     first_row_ = other.first_row_;
@@ -38,8 +39,9 @@ ContainerRows& ContainerRows::operator=(ContainerRows&& other) noexcept {
 }
 
 void ContainerRows::Release() {
-  std::free(body_);
+  if (!borrowed_) std::free(body_);
   body_ = nullptr;
+  borrowed_ = false;
   body_size_ = body_capacity_ = reserved_ = 0;
   closed_ = std::vector<ContainerInfo>();
   count_ = 0;
@@ -50,19 +52,28 @@ void ContainerRows::Grow(uint32_t count) {
   const size_t needed = body_size_ + 2 * (size_t{open_count_} + count);
   size_t grown = body_capacity_ == 0 ? kFirstCapacity : 2 * body_capacity_;
   if (grown < needed) grown = needed;
-  void* bigger = std::realloc(body_, grown);
+  void* bigger;
+  if (borrowed_) {  // outgrew the writer's room: from here on the rows live on the heap
+    bigger = std::malloc(grown);
+    if (bigger == nullptr) throw std::bad_alloc();
+    std::memcpy(bigger, body_, UsedBytes());
+    memory::ReturnPages(body_, body_capacity_);  // the room is not used again
+  } else {
+    bigger = std::realloc(body_, grown);
+  }
   if (bigger == nullptr) throw std::bad_alloc();
   body_ = static_cast<uint8_t*>(bigger);
   body_capacity_ = grown;
+  borrowed_ = false;
 }
 
-void ContainerRows::ReserveBodies(size_t bytes) {
-  reserved_ = bytes;
-  if (bytes <= body_capacity_) return;
-  void* bigger = std::realloc(body_, bytes);
-  if (bigger == nullptr) return;  // growing as rows come works too
-  body_ = static_cast<uint8_t*>(bigger);
-  body_capacity_ = bytes;
+void ContainerRows::MoveInto(uint8_t* room, size_t bytes) {
+  if (room == nullptr || bytes == 0 || bytes < UsedBytes() || borrowed_) return;
+  if (body_ != nullptr) std::memcpy(room, body_, UsedBytes());
+  std::free(body_);
+  body_ = room;
+  body_capacity_ = reserved_ = bytes;
+  borrowed_ = true;
 }
 
 void ContainerRows::CloseOpen() {
@@ -100,6 +111,7 @@ void ContainerRows::CloseOpen() {
 }
 
 void ContainerRows::Shrink() {
+  if (borrowed_) return;  // the room is the writer's
   const size_t fitted = body_size_ + kFirstCapacity;
   void* smaller = std::realloc(body_, fitted);
   if (smaller == nullptr) return;  // keeping the larger block is fine

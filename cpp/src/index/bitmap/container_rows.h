@@ -53,11 +53,14 @@ class ContainerRows {
     if (open_count_ > 0 && open_high_ != high) CloseOpen();
   }
 
-  // Room for `bytes` of bodies in all: the writer's projection of the key's final size. One
-  // allocation replaces the doubling reallocations, each of which copies the rows so far into
-  // fresh pages; room never written stays out of resident memory.
-  void ReserveBodies(size_t bytes);
+  // Bytes the rows take now: the closed bodies and the open container's values.
+  size_t UsedBytes() const { return body_size_ + 2 * size_t{open_count_}; }
   size_t ClosedBytes() const { return body_size_; }
+  // Moves the rows into `room`, `bytes` (>= UsedBytes()) long: the writer's projection of the
+  // key's final size, carved from memory the writer owns and keeps until the rows are
+  // serialized. One move replaces the doubling reallocations, each of which copies the rows
+  // so far into fresh pages. Should the key outgrow its room, it moves to the heap.
+  void MoveInto(uint8_t* room, size_t bytes);
 
   uint64_t Count() const { return count_; }
   uint32_t FirstRow() const { return first_row_; }  // Count() >= 1
@@ -79,7 +82,8 @@ class ContainerRows {
   uint8_t* body_ = nullptr;   // closed container bodies, then the open container's values
   size_t body_size_ = 0;      // bytes of closed container bodies
   size_t body_capacity_ = 0;
-  size_t reserved_ = 0;       // ReserveBodies' projection: not given back by Shrink
+  size_t reserved_ = 0;       // MoveInto's projection: not given back by Shrink
+  bool borrowed_ = false;     // body_ is MoveInto's room (not ours to free or realloc)
   std::vector<ContainerInfo> closed_;
   uint64_t count_ = 0;
   uint32_t first_row_ = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 
 #include "hash/mix64.h"
 #include "java/hash_codes.h"
@@ -27,9 +28,15 @@ FixedCodes<U> AssignDense(std::vector<U> keys, U min, uint64_t range) {
       out.distinct.push_back(static_cast<U>(min + static_cast<U>(v)));
     }
   }
-  std::vector<uint32_t> codes(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) codes[i] = table[static_cast<size_t>(keys[i] - min)];
-  out.codes = std::move(codes);
+  if constexpr (std::is_same_v<U, uint32_t>) {
+    // Each key becomes its code where it lies: no second per-row array.
+    for (uint32_t& k : keys) k = table[static_cast<size_t>(k - min)];
+    out.codes = std::move(keys);
+  } else {
+    std::vector<uint32_t> codes(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) codes[i] = table[static_cast<size_t>(keys[i] - min)];
+    out.codes = std::move(codes);
+  }
   return out;
 }
 
@@ -90,21 +97,37 @@ FixedCodes<U> AssignRadix(std::vector<U> keys, U min, int bits) {
 
 // Keys already in ascending order (timestamps, ids, sorted files): a code is the number of
 // key changes before the row. The order check stops at the first descent, before allocating.
+// 32-bit keys become their codes where they lie (keys are consumed only on success).
 template <typename U>
-bool AssignAscending(const std::vector<U>& keys, FixedCodes<U>* out) {
+bool AssignAscending(std::vector<U>& keys, FixedCodes<U>* out) {
   const size_t n = keys.size();
   if (!std::is_sorted(keys.begin(), keys.end())) return false;
-  std::vector<uint32_t> codes(n);
+  std::vector<uint32_t> own_codes;
+  if constexpr (!std::is_same_v<U, uint32_t>) own_codes.resize(n);
+  uint32_t* codes;
+  if constexpr (std::is_same_v<U, uint32_t>) {
+    codes = keys.data();
+  } else {
+    codes = own_codes.data();
+  }
   uint32_t code = 0;
-  out->distinct.push_back(keys[0]);
+  U previous = keys[0];
+  out->distinct.push_back(previous);
+  codes[0] = 0;
   for (size_t i = 1; i < n; ++i) {
-    if (keys[i] != keys[i - 1]) {
+    const U k = keys[i];
+    if (k != previous) {
       ++code;
-      out->distinct.push_back(keys[i]);
+      out->distinct.push_back(k);
+      previous = k;
     }
     codes[i] = code;
   }
-  out->codes = std::move(codes);
+  if constexpr (std::is_same_v<U, uint32_t>) {
+    out->codes = std::move(keys);
+  } else {
+    out->codes = std::move(own_codes);
+  }
   return true;
 }
 

@@ -217,6 +217,35 @@ Status RangeBitmapWriter::AppendKeys(const ColumnBatch& batch) {
   return Status::Internal("range-bitmap: unknown key kind");
 }
 
+namespace {
+// Room for `needed` elements; at least doubling, so hints batch by batch stay amortized.
+template <typename T>
+void ReserveAtLeast(std::vector<T>* v, size_t needed) {
+  if (needed > v->capacity()) v->reserve(std::max(needed, 2 * v->capacity()));
+}
+}  // namespace
+
+void RangeBitmapWriter::ExpectRows(int64_t rows) {
+  if (rows <= 0 || serialized_) return;
+  const uint64_t total = rows_ + static_cast<uint64_t>(rows);
+  if (total > kMaxRows) return;  // Write will refuse the batch
+  ReserveAtLeast(&validity_, static_cast<size_t>((total + 63) / 64));
+  // Only the vector of this column's key width; nulls leave their share untouched (and so
+  // never resident).
+  switch (spec_.kind) {
+    case KeyKind::kString:
+      ReserveAtLeast(&string_ids_, static_cast<size_t>(total));
+      break;
+    case KeyKind::kDouble:
+    case KeyKind::kInt64:
+      ReserveAtLeast(&keys64_, static_cast<size_t>(total));
+      break;
+    default:
+      ReserveAtLeast(&keys32_, static_cast<size_t>(total));
+      break;
+  }
+}
+
 Status RangeBitmapWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
   // Keys first: a failing batch (timestamp overflow) must leave no partial validity behind.

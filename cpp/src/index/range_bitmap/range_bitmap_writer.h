@@ -25,6 +25,9 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
                                                          const Options& options);
 
   Status Write(const column::ColumnBatch& batch) override;
+  // Sizes the per-row keys for the rows to come: one allocation instead of doubling ones,
+  // each of which copies the keys so far into fresh pages.
+  void ExpectRows(int64_t rows) override;
   Result<std::vector<uint8_t>> Serialize() override;
   // In place: the row keys are gone once PrepareSerialize has encoded the bit slices, and
   // each slice is released as soon as it is written.

@@ -1,0 +1,167 @@
+// PageBlock (rooms carved from one system block) and AdviseHugePages.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "memory/huge_pages.h"
+#include "memory/page_block.h"
+
+namespace pyfileindex::memory {
+namespace {
+
+#if defined(__linux__)
+// The kernel's flags of the mapping holding `address` (/proc/self/smaps "VmFlags", e.g.
+// "rd wr mr mw me ac hg"), space-padded so " hg " finds a whole flag; empty if not found.
+std::string VmFlagsAt(const void* address) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(address);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> begin >> dash >> end && dash == '-') {
+      inside = begin <= at && at < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line.substr(8) + " ";
+    }
+  }
+  return "";
+}
+
+// The machine's transparent huge page mode, e.g. "madvise"; empty without THP.
+std::string ThpMode() {
+  std::ifstream setting("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string text;
+  std::getline(setting, text);
+  const size_t open = text.find('['), close = text.find(']');
+  if (open == std::string::npos || close == std::string::npos) return "";
+  return text.substr(open + 1, close - open - 1);
+}
+
+// Whether this process's environment lets blocks use huge pages.
+bool AllowedHere() { return HugePagesAllowedBy(std::getenv("PYFILEINDEX_HUGE_PAGES")); }
+
+TEST(AdviseHugePages, ScopedAdviceIsWithdrawnAfterwards) {
+  // A block someone else mapped: advised for the scope only where THP works on advice.
+  const size_t size = size_t{12} << 20;
+  void* mapping = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapping, MAP_FAILED);
+  uint8_t* middle = static_cast<uint8_t*>(mapping) + size / 2;  // inside the aligned part
+  const bool on_advice = ThpMode() == "madvise" && AllowedHere();
+  {
+    const ScopedHugePages advice(mapping, size);
+    const std::string flags = VmFlagsAt(middle);
+    ASSERT_FALSE(flags.empty());
+    EXPECT_EQ(flags.find(" hg ") != std::string::npos, on_advice) << flags;
+    std::memset(mapping, 7, size);
+  }
+  const std::string after = VmFlagsAt(middle);
+  EXPECT_EQ(after.find(" hg "), std::string::npos) << after;
+  EXPECT_EQ(static_cast<uint8_t*>(mapping)[size - 1], 7);
+  munmap(mapping, size);
+}
+
+TEST(PageBlock, LargeBlocksAreAdvisedWhereTheKernelHasHugePages) {
+  PageBlock block = PageBlock::Allocate(size_t{6} << 20);
+  uint8_t* room = block.Take(size_t{5} << 20);
+  ASSERT_NE(room, nullptr);
+  const std::string mode = ThpMode();
+  const bool available = !mode.empty() && mode != "never" && AllowedHere();
+  const std::string flags = VmFlagsAt(room + (size_t{3} << 20));
+  EXPECT_EQ(flags.find(" hg ") != std::string::npos, available) << flags;
+}
+#endif
+
+TEST(AdviseHugePages, TheEnvironmentSettingTurnsItOff) {
+  EXPECT_TRUE(HugePagesAllowedBy(nullptr));
+  EXPECT_TRUE(HugePagesAllowedBy("on"));
+  EXPECT_TRUE(HugePagesAllowedBy(""));
+  for (const char* off : {"off", "0", "never", "false"}) EXPECT_FALSE(HugePagesAllowedBy(off));
+}
+
+TEST(PageBlock, RoomsAreAlignedDisjointZeroedAndBounded) {
+  const std::vector<size_t> rooms = {1, 64, 100, 0, 4096, 333};
+  size_t total = 0;
+  for (size_t bytes : rooms) total += PageBlock::RoomSize(bytes);
+  PageBlock block = PageBlock::Allocate(total);
+  ASSERT_FALSE(block.empty());
+  std::vector<uint8_t*> taken;
+  for (size_t r = 0; r < rooms.size(); ++r) {
+    uint8_t* room = block.Take(rooms[r]);
+    ASSERT_NE(room, nullptr) << r;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(room) % 64, 0u) << r;
+    for (size_t k = 0; k < rooms[r]; ++k) ASSERT_EQ(room[k], 0) << r;
+    std::memset(room, static_cast<int>(r + 1), rooms[r]);
+    taken.push_back(room);
+  }
+  // Each room still holds what was written to it: none overlaps another.
+  for (size_t r = 0; r < rooms.size(); ++r) {
+    for (size_t k = 0; k < rooms[r]; ++k) ASSERT_EQ(taken[r][k], r + 1) << r;
+  }
+  EXPECT_EQ(block.Take(1), nullptr);  // every byte handed out
+}
+
+TEST(PageBlock, LargeBlocksMovedAndFreedKeepTheirRooms) {
+  // Above the huge-page size limit: the block is aligned and advised, rooms behave the same.
+  const size_t bytes = size_t{9} << 20;
+  PageBlock block = PageBlock::Allocate(PageBlock::RoomSize(bytes) + PageBlock::RoomSize(10));
+  ASSERT_FALSE(block.empty());
+  uint8_t* big = block.Take(bytes);
+  ASSERT_NE(big, nullptr);
+  for (size_t k = 0; k < bytes; k += 4096) big[k] = static_cast<uint8_t>(k >> 12);
+  PageBlock moved = std::move(block);
+  EXPECT_TRUE(block.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty
+  EXPECT_EQ(block.Take(1), nullptr);
+  uint8_t* small = moved.Take(10);
+  ASSERT_NE(small, nullptr);
+  EXPECT_GE(small, big + bytes);
+  for (size_t k = 0; k < bytes; k += 4096) ASSERT_EQ(big[k], static_cast<uint8_t>(k >> 12));
+  EXPECT_EQ(moved.Take(1), nullptr);
+}
+
+TEST(PageBlock, NothingAskedNothingGiven) {
+  PageBlock block = PageBlock::Allocate(0);
+  EXPECT_TRUE(block.empty());
+  EXPECT_EQ(block.Take(0), nullptr);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+TEST(PageBlockDeathTest, AWritePastARoomIsCaughtUnderAddressSanitizer) {
+  PageBlock block = PageBlock::Allocate(2 * PageBlock::RoomSize(100));
+  uint8_t* room = block.Take(100);
+  ASSERT_NE(block.Take(100), nullptr);
+  // 100 bytes round up to 128; the red zone follows.
+  EXPECT_DEATH(
+      {
+        volatile uint8_t* p = room;
+        p[128] = 1;
+      },
+      "use-after-poison");
+}
+#endif
+
+TEST(AdviseHugePages, LeavesTheContentsAlone) {
+  // Small, unaligned and large blocks: the advice never changes a byte.
+  for (size_t size : {size_t{100}, size_t{5} << 20, size_t{9} << 20}) {
+    std::vector<uint8_t> data(size);
+    for (size_t k = 0; k < size; ++k) data[k] = static_cast<uint8_t>(k * 7);
+    AdviseHugePages(data.data() + 1, size - 1);
+    AdviseHugePages(nullptr, size);
+    for (size_t k = 0; k < size; ++k) ASSERT_EQ(data[k], static_cast<uint8_t>(k * 7)) << k;
+  }
+}
+
+}  // namespace
+}  // namespace pyfileindex::memory
