@@ -865,6 +865,33 @@ TEST(BsiWriterTest, LargeColumnsMatchTheAddOnlyModelAndAnswerCorrectly) {
   }
 }
 
+TEST(BsiWriterTest, InPlaceSerializationEqualsSerializeAndHappensOnce) {
+  // Both sides present, and one side only: the two-step path (the container's) writes the
+  // same bytes as Serialize(); a writer serializes once and takes no rows afterwards.
+  const std::vector<std::vector<int64_t>> columns = {{5, -3, 0, 1 << 20, -70000, 9},
+                                                     {4, 8, 15, 16, 23, 42}};
+  for (const auto& values : columns) {
+    auto column = Longs("BIGINT", Physical::kInt64, values, std::vector<bool>(values.size()));
+    auto expected = BuildBsi(column->batch);
+    ASSERT_TRUE(expected.ok());
+    ASSERT_TRUE(*expected == ModelPayload(values, std::vector<bool>(values.size())));
+    auto writer = BsiIndexType().MakeWriter(column->type, Options());
+    ASSERT_TRUE(writer.ok());
+    ASSERT_TRUE((*writer)->Write(column->batch).ok());
+    auto size = (*writer)->PrepareSerialize();
+    ASSERT_TRUE(size.ok());
+    ASSERT_EQ(*size, expected->size());
+    std::vector<uint8_t> in_place(*size + 1, 0xEE);  // one guard byte after the payload
+    (*writer)->SerializeTo(in_place.data());
+    EXPECT_EQ(in_place.back(), 0xEE);
+    in_place.pop_back();
+    EXPECT_TRUE(in_place == *expected);
+    EXPECT_EQ((*writer)->PrepareSerialize().status().code(), StatusCode::kInternal);
+    EXPECT_EQ((*writer)->Serialize().status().code(), StatusCode::kInternal);
+    EXPECT_EQ((*writer)->Write(column->batch).code(), StatusCode::kInvalidArgument);
+  }
+}
+
 // ---- literals, types, describe ------------------------------------------------------------
 
 TEST(BsiReaderTest, LiteralKindsNullsAndArities) {

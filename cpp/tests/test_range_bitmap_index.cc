@@ -20,7 +20,7 @@
 #include "mix64_inverse.h"
 #include "index/index_type.h"
 #include "index/range_bitmap/code_bsi_writer.h"
-#include "index/range_bitmap/dense_roaring_encoder.h"
+#include "roaring/dense_roaring_encoder.h"
 #include "index/range_bitmap/key_codes.h"
 #include "index/range_bitmap/key_kind.h"
 #include "index/range_bitmap/range_bitmap_reader.h"
@@ -38,6 +38,8 @@ namespace pyfileindex::index::range_bitmap {
 namespace {
 
 using roaring::Bitmap32;
+using roaring::DenseRoaringEncoder;
+using roaring::kBlockWords;
 using Int128 = __int128;
 using namespace std::string_literals;
 

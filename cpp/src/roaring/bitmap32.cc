@@ -112,6 +112,11 @@ std::vector<uint32_t> Bitmap32::ToVector() const {
   return out;
 }
 
+void Bitmap32::Compact() {
+  roaring_bitmap_run_optimize(bitmap_);
+  roaring_bitmap_shrink_to_fit(bitmap_);
+}
+
 void Bitmap32::Canonicalize() const {
   // Java picks run/array/bitmap per container from the values alone when the bitmap was built
   // by add(); CRoaring's run_optimize follows the same rule only for containers that are not

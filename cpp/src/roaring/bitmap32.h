@@ -79,6 +79,10 @@ class Bitmap32 {
     }
   }
 
+  // Each container in its smallest form (runs where they are smaller) and the bitmap's arrays
+  // trimmed: the values are unchanged, the memory is what they need.
+  void Compact();
+
   // Paimon's RoaringBitmap32.serialize(): Java's run/array/bitmap choice for the value set
   // (as Java picks it for a bitmap built by add()), then the portable format.
   std::vector<uint8_t> Serialize() const;

@@ -1,5 +1,7 @@
 #include "index/bsi/bit_slice_index.h"
 
+#include "io/endian.h"
+
 #include <algorithm>
 #include <string>
 #include <utility>
@@ -138,76 +140,63 @@ void BitSliceIndexBuilder::StartChunk(uint32_t chunk) {
     words_.assign(kWordsPerChunk * kSlots, 0);
     column_.assign(kWordsPerChunk, 0);
   } else {
-    Status status = FlushChunk();
-    if (status_.ok()) status_ = status;
+    FlushChunk();
   }
   chunk_ = chunk;
 }
 
-Status BitSliceIndexBuilder::FlushChunk() {
-  if (chunk_ == kNoChunk) return Status::OK();
-  PFI_RETURN_NOT_OK(FlushSlot(kExistenceSlot, &ebm_));
+void BitSliceIndexBuilder::FlushChunk() {
+  if (chunk_ == kNoChunk) return;
+  FlushSlot(kExistenceSlot, &ebm_);
   for (uint64_t used = used_slices_; used != 0; used &= used - 1) {
     const int slice = __builtin_ctzll(used);
-    PFI_RETURN_NOT_OK(FlushSlot(static_cast<size_t>(slice), &slices_[slice]));
+    FlushSlot(static_cast<size_t>(slice), &slices_[slice]);
   }
   used_slices_ = 0;
-  return Status::OK();
 }
 
-// Turns one chunk's words into a single-container bitmap in the portable format (an array
-// container up to 4096 values, else a bitset container), ORs it into `bitmap` and clears the
-// slot. The container kind does not matter for the output: Serialize() picks Java's.
-Status BitSliceIndexBuilder::FlushSlot(size_t slot, roaring::Bitmap32* bitmap) {
-  // Gather (and clear) the slot's words out of the interleaved layout.
+// Gathers (and clears) one slot's words out of the interleaved layout and adds them to its
+// bitmap as the container of this chunk.
+void BitSliceIndexBuilder::FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap) {
   uint64_t* const words = column_.data();
-  uint32_t cardinality = 0;
   for (size_t i = 0; i < kWordsPerChunk; ++i) {
     words[i] = words_[i * kSlots + slot];
     words_[i * kSlots + slot] = 0;
-    cardinality += static_cast<uint32_t>(__builtin_popcountll(words[i]));
   }
-  if (cardinality == 0) return Status::OK();
-  io::ByteWriter out(std::move(scratch_));
-  out.WriteU32LE(12346);  // cookie of the variant without run containers
-  out.WriteU32LE(1);      // one container
-  out.WriteU16LE(static_cast<uint16_t>(chunk_));
-  out.WriteU16LE(static_cast<uint16_t>(cardinality - 1));
-  out.WriteU32LE(16);  // the container's data starts right after this header
-  if (cardinality <= 4096) {
-    for (size_t i = 0; i < kWordsPerChunk; ++i) {
-      for (uint64_t w = words[i]; w != 0; w &= w - 1) {
-        out.WriteU16LE(static_cast<uint16_t>(i * 64 + static_cast<size_t>(__builtin_ctzll(w))));
-      }
-    }
-  } else {
-    for (size_t i = 0; i < kWordsPerChunk; ++i) out.WriteU64LE(words[i]);
-  }
-  scratch_ = out.Take();
-  auto chunk = roaring::Bitmap32::Deserialize(scratch_.data(), scratch_.size());
-  scratch_.clear();
-  if (!chunk.ok()) return chunk.status().WithContext("bsi: building a slice");
-  *bitmap |= *chunk;
-  return Status::OK();
+  bitmap->AddBlock(static_cast<uint16_t>(chunk_), words);
 }
 
-Status BitSliceIndexBuilder::SerializeTo(io::ByteWriter* out) {
-  PFI_RETURN_NOT_OK(status_);
-  PFI_RETURN_NOT_OK(FlushChunk());
+size_t BitSliceIndexBuilder::PrepareSerialize() {
+  FlushChunk();
+  words_ = std::vector<uint64_t>();
+  column_ = std::vector<uint64_t>();
   const int slice_count = BitLength(max_);
-  out->WriteI8(kVersion);
-  out->WriteI64BE(0);  // min: Java's writer starts its minimum at 0, so it is always 0
-  out->WriteI64BE(static_cast<int64_t>(max_));
-  std::vector<uint8_t> buffer;
-  ebm_.SerializeTo(&buffer);
-  out->WriteBytes(buffer);
-  out->WriteI32BE(slice_count);
-  for (int i = 0; i < slice_count; ++i) {
-    buffer.clear();
-    slices_[i].SerializeTo(&buffer);
-    out->WriteBytes(buffer);
-  }
-  return Status::OK();
+  sizes_.clear();
+  sizes_.push_back(ebm_.SerializedSize());
+  for (int i = 0; i < slice_count; ++i) sizes_.push_back(slices_[i].SerializedSize());
+  size_t total = 1 + 8 + 8 + 4;  // version, min, max, slice count
+  for (size_t size : sizes_) total += size;
+  return total;
+}
+
+uint8_t* BitSliceIndexBuilder::SerializeTo(uint8_t* out) {
+  out[0] = static_cast<uint8_t>(kVersion);
+  io::StoreU64BE(out + 1, 0);  // min: Java's writer starts its minimum at 0, so it is always 0
+  io::StoreU64BE(out + 9, max_);
+  out += 17;
+  // Each bitmap goes as soon as it is written: the payload and the slices are not both whole.
+  auto write = [&out](roaring::DenseRoaringEncoder* bitmap, size_t size) {
+    bitmap->WriteTo(out);
+    bitmap->Release();
+    out += size;
+  };
+  write(&ebm_, sizes_[0]);
+  const size_t slice_count = sizes_.size() - 1;
+  io::StoreU32BE(out, static_cast<uint32_t>(slice_count));
+  out += 4;
+  for (size_t i = 0; i < slice_count; ++i) write(&slices_[i], sizes_[i + 1]);
+  sizes_.clear();
+  return out;
 }
 
 }  // namespace pyfileindex::index::bsi

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "io/byte_reader.h"
-#include "io/byte_writer.h"
 #include "pyfileindex/status.h"
 #include "roaring/bitmap32.h"
+#include "roaring/dense_roaring_encoder.h"
 
 namespace pyfileindex::index::bsi {
 
@@ -48,8 +48,8 @@ class BitSliceIndex {
 
 // Writer side (Java's Appender with min = 0, which is what Paimon's writer always uses): rows
 // arrive in increasing order. Bits are set in plain 64-bit words per 65536-row chunk (one word
-// array per slice) and each finished chunk joins its bitmap as one container, so a row costs a
-// few word operations instead of one Roaring insert per set bit.
+// array per slice) and each finished chunk joins its bitmap as one container in Java's form,
+// so a row costs a few word operations instead of one Roaring insert per set bit.
 class BitSliceIndexBuilder {
  public:
   // `value` >= 0; rows strictly increasing across calls.
@@ -72,8 +72,12 @@ class BitSliceIndexBuilder {
   bool empty() const { return chunk_ == kNoChunk; }
   uint64_t max() const { return max_; }
 
-  // Appends the serialized BSI: version 1, min 0, max, EBM, S = bitLength(max), slices.
-  Status SerializeTo(io::ByteWriter* out);
+  // The serialized BSI in two steps, written in place: its size (flushes the last chunk and
+  // drops the per-chunk scratch; call once, after the last Append), then the bytes -- version
+  // 1, min 0, max, EBM, S = bitLength(max), slices -- releasing each bitmap once written;
+  // returns the end of what it wrote.
+  size_t PrepareSerialize();
+  uint8_t* SerializeTo(uint8_t* out);
 
  private:
   static constexpr int kMaxSlices = 63;  // values are < 2^63
@@ -83,18 +87,21 @@ class BitSliceIndexBuilder {
   static constexpr uint32_t kNoChunk = 0xFFFFFFFFu;
 
   void StartChunk(uint32_t chunk);
-  Status FlushChunk();
-  Status FlushSlot(size_t slot, roaring::Bitmap32* bitmap);
+  void FlushChunk();
+  void FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap);
 
   uint64_t max_ = 0;
   uint32_t chunk_ = kNoChunk;
   uint64_t used_slices_ = 0;  // slices with a bit in the current chunk
-  Status status_;             // first failure while flushing a chunk
   std::vector<uint64_t> words_;  // kWordsPerChunk x kSlots, allocated on first use
   std::vector<uint64_t> column_;  // one slot's kWordsPerChunk words, gathered for a flush
-  roaring::Bitmap32 ebm_;
-  std::vector<roaring::Bitmap32> slices_ = std::vector<roaring::Bitmap32>(kMaxSlices);
-  std::vector<uint8_t> scratch_;  // one container in the portable format
+  // Each bitmap kept as the containers Java will write (its final size, whatever the order
+  // of the values), chunk by chunk.
+  roaring::DenseRoaringEncoder ebm_;
+  std::vector<roaring::DenseRoaringEncoder> slices_ =
+      std::vector<roaring::DenseRoaringEncoder>(kMaxSlices);
+  // Between PrepareSerialize and SerializeTo: each bitmap's portable size (EBM, then slices).
+  std::vector<size_t> sizes_;
 };
 
 }  // namespace pyfileindex::index::bsi

@@ -9,7 +9,7 @@
 #include "index/bsi/bit_slice_index.h"
 #include "index/bsi/bsi_value.h"
 #include "io/byte_reader.h"
-#include "io/byte_writer.h"
+#include "io/endian.h"
 #include "roaring/bitmap32.h"
 
 namespace pyfileindex::index {
@@ -31,6 +31,7 @@ class BsiWriter final : public ColumnIndexWriter {
   BsiWriter(DataType type, BsiKeyType key_type) : type_(std::move(type)), key_type_(key_type) {}
 
   Status Write(const column::ColumnBatch& batch) override {
+    if (serialized_) return Status::InvalidArgument("bsi: Write after Serialize");
     if (batch.length < 0 || batch.length > kMaxRows - row_count_) {
       return Status::InvalidArgument("bsi: more than " + std::to_string(kMaxRows) +
                                      " rows in one data file");
@@ -61,16 +62,34 @@ class BsiWriter final : public ColumnIndexWriter {
   }
 
   Result<std::vector<uint8_t>> Serialize() override {
-    io::ByteWriter out;
-    out.WriteI8(kVersion);
-    out.WriteI32BE(static_cast<int32_t>(row_count_));
-    const bool has_positive = !positive_.empty();
-    out.WriteBool(has_positive);
-    if (has_positive) PFI_RETURN_NOT_OK(positive_.SerializeTo(&out));
-    const bool has_negative = !negative_.empty();
-    out.WriteBool(has_negative);
-    if (has_negative) PFI_RETURN_NOT_OK(negative_.SerializeTo(&out));
-    return out.Take();
+    PFI_ASSIGN_OR_RETURN(size_t size, PrepareSerialize());
+    std::vector<uint8_t> out(size);
+    SerializeTo(out.data());
+    return out;
+  }
+
+  // In place: version, row count, then each side behind its presence flag.
+  Result<size_t> PrepareSerialize() override {
+    if (serialized_) return Status::Internal("bsi: Serialize called twice");
+    serialized_ = true;  // the bitmaps are consumed by SerializeTo
+    size_t size = 1 + 4 + 1 + 1;  // version, row count, two presence flags
+    if (!positive_.empty()) size += positive_.PrepareSerialize();
+    if (!negative_.empty()) size += negative_.PrepareSerialize();
+    pending_ = true;
+    return size;
+  }
+
+  void SerializeTo(uint8_t* out) override {
+    if (!pending_) return;  // only once, after PrepareSerialize
+    pending_ = false;
+    *out++ = static_cast<uint8_t>(kVersion);
+    io::StoreU32BE(out, static_cast<uint32_t>(row_count_));
+    out += 4;
+    for (BitSliceIndexBuilder* side : {&positive_, &negative_}) {
+      const bool present = !side->empty();
+      *out++ = present ? 1 : 0;
+      if (present) out = side->SerializeTo(out);
+    }
   }
 
  private:
@@ -79,6 +98,8 @@ class BsiWriter final : public ColumnIndexWriter {
   int64_t row_count_ = 0;
   BitSliceIndexBuilder positive_;
   BitSliceIndexBuilder negative_;
+  bool serialized_ = false;  // PrepareSerialize ran: the payload can be written once
+  bool pending_ = false;     // between PrepareSerialize and SerializeTo
 };
 
 Status CheckArity(const Predicate& leaf, size_t expected) {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "index/range_bitmap/dense_roaring_encoder.h"
 #include "io/endian.h"
+#include "roaring/dense_roaring_encoder.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -13,6 +13,9 @@
 namespace pyfileindex::index::range_bitmap {
 
 namespace {
+
+using roaring::DenseRoaringEncoder;
+using roaring::kBlockWords;
 constexpr uint8_t kVersion = 1;
 constexpr uint32_t kBlockRows = 65536;
 

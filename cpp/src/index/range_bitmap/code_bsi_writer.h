@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "index/range_bitmap/dense_roaring_encoder.h"
+#include "roaring/dense_roaring_encoder.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -31,8 +31,8 @@ class CodeBsi {
   size_t HeaderSize() const;
 
   int slices_;
-  DenseRoaringEncoder ebm_;
-  std::vector<DenseRoaringEncoder> slice_encoders_;
+  roaring::DenseRoaringEncoder ebm_;
+  std::vector<roaring::DenseRoaringEncoder> slice_encoders_;
 };
 
 // Appends the BSI section to `out` (CodeBsi in one step).

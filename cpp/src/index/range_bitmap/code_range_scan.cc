@@ -4,11 +4,11 @@
 #include <cstring>
 #include <utility>
 
-#include "index/range_bitmap/block_ops.h"
-#include "index/range_bitmap/dense_roaring_encoder.h"
 #include "index/range_bitmap/scan_ops.h"
 #include "io/endian.h"
 #include "roaring/block_builder.h"
+#include "roaring/block_ops.h"
+#include "roaring/dense_roaring_encoder.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -16,6 +16,9 @@ namespace {
 
 using roaring::Bitmap32;
 using roaring::BlockBuilder;
+using roaring::BlockOps;
+using roaring::kBlockWords;
+using roaring::Ops;
 
 // Below this many live words a block reads only the slice words under its ties.
 constexpr uint32_t kSparseWords = kBlockWords / 8;

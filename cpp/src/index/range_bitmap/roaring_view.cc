@@ -4,12 +4,14 @@
 #include <cstring>
 #include <string>
 
-#include "index/range_bitmap/dense_roaring_encoder.h"
 #include "io/endian.h"
+#include "roaring/dense_roaring_encoder.h"
 
 namespace pyfileindex::index::range_bitmap {
 
 namespace {
+
+using roaring::kBlockWords;
 
 constexpr uint32_t kCookieNoRun = 12346;
 constexpr uint32_t kCookieRun = 12347;

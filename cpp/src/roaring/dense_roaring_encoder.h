@@ -1,12 +1,13 @@
 // Writes a bitmap, given as dense 65536-bit blocks, directly in Java RoaringBitmap's portable
 // bytes -- without building a roaring bitmap first.
 //
-// The range-bitmap writer builds its EBM and bit slices in Java with add() only, so Java's
-// container kind depends on the final content alone (spec: VERIFIED-roaring-hashmap.md Q1):
+// The range-bitmap and bsi writers build their EBM and bit slices in Java with add() only, so
+// Java's container kind depends on the final content alone (spec: VERIFIED-roaring-hashmap.md
+// Q1):
 //   card <= 4096: run iff 2 + 4*runs < 2*card, else array;
 //   card >  4096: run iff 2 + 4*runs < 8192,   else bitmap.
-// Encoding from blocks lets the writer transpose row codes into slice bits block by block,
-// which is far faster than adding rows to many roaring bitmaps. Tests prove the bytes equal
+// Encoding from blocks lets a writer turn a block of rows into slice bits at once, which is
+// far faster than adding rows to many roaring bitmaps, and keeps each slice at its final size. Tests prove the bytes equal
 // roaring::Bitmap32::Serialize() (Paimon's RoaringBitmap32.serialize) on random content.
 #pragma once
 
@@ -14,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::roaring {
 
 inline constexpr size_t kBlockWords = 1024;  // 65536 bits: one roaring container
 
@@ -53,4 +54,4 @@ class DenseRoaringEncoder {
   bool java_containers_ = true;
 };
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::roaring

@@ -1,11 +1,12 @@
-// Loops over one 65536-row block of 1024 64-bit words, the inner loops of range-bitmap writes
-// and answers, compiled twice on x86-64 (baseline and AVX2 + POPCNT) and picked once at run
-// time: the baseline ISA has neither wide vectors nor a popcount instruction.
+// Loops over one 65536-bit block of 1024 64-bit words (one roaring container's worth), the
+// inner loops of the bit-slice writers and range-bitmap answers, compiled twice on x86-64
+// (baseline and AVX2 + POPCNT) and picked once at run time: the baseline ISA has neither wide
+// vectors nor a popcount instruction.
 #pragma once
 
 #include <cstdint>
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::roaring {
 
 struct BlockOps {
   // Set bits of a block, and the number of maximal runs of set bits.
@@ -19,4 +20,4 @@ struct BlockOps {
 // The fastest variant this CPU runs.
 const BlockOps& Ops();
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::roaring

@@ -1,13 +1,13 @@
-#include "index/range_bitmap/dense_roaring_encoder.h"
+#include "roaring/dense_roaring_encoder.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "index/range_bitmap/block_ops.h"
 #include "io/endian.h"
 #include "memory/return_pages.h"
+#include "roaring/block_ops.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::roaring {
 
 namespace {
 
@@ -150,4 +150,4 @@ void DenseRoaringEncoder::Release() {
   containers_ = std::vector<Container>();
 }
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::roaring

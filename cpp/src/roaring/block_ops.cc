@@ -1,6 +1,6 @@
-#include "index/range_bitmap/block_ops.h"
+#include "roaring/block_ops.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::roaring {
 
 namespace {
 
@@ -108,4 +108,4 @@ const BlockOps& Ops() {
   return ops;
 }
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::roaring
