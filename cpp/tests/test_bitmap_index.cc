@@ -901,6 +901,95 @@ TEST(BitmapIndexBlocks, StringEntrySizeCountsTheLengthPrefix) {
   EXPECT_FALSE(WriteIndex(c, Opts({{"index-block-size", "18"}})).ok());
 }
 
+// Where V2's records lie in a payload without nulls: each block index record (key, offset)
+// and the start of each index block (its entry count, then (key, offset, length) records).
+struct V2Layout {
+  std::vector<size_t> listed;  // block index records
+  std::vector<size_t> blocks;  // index blocks
+};
+
+V2Layout LayoutOfV2(const std::vector<uint8_t>& p, size_t key_size /* 0: strings */) {
+  auto key_bytes = [&](size_t pos) { return key_size != 0 ? key_size : 4 + BE32(p, pos); };
+  V2Layout layout;
+  size_t pos = 10;  // version, row count, key count, has-null flag (no nulls)
+  const int32_t count = BE32(p, pos);
+  pos += 4;
+  for (int32_t b = 0; b < count; ++b) {
+    layout.listed.push_back(pos);
+    pos += key_bytes(pos) + 4;
+  }
+  const size_t blocks_start = pos + 4;
+  for (size_t listed : layout.listed) {
+    layout.blocks.push_back(blocks_start + BE32(p, listed + key_bytes(listed)));
+  }
+  return layout;
+}
+
+void ExpectCorrupt(const Result<FileIndexResult>& result, const std::string& words) {
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kCorrupt);
+  EXPECT_NE(result.status().message().find(words), std::string::npos)
+      << result.status().ToString();
+}
+
+TEST(BitmapIndexBlocks, KeysOutOfOrderAreCorruptNotMissed) {
+  // Lookups binary-search the records in place, so a reader must refuse keys that do not
+  // ascend instead of answering from them. Four INT keys, two per block: 10 20 | 30 40.
+  const TestColumn ints = FixedColumn<int32_t>("INT", Physical::kInt32, {40, 10, 30, 20});
+  const std::vector<uint8_t> good = MustWrite(ints, Opts({{"index-block-size", "28"}}));
+  const V2Layout layout = LayoutOfV2(good, 4);
+  ASSERT_EQ(layout.blocks.size(), 2u);
+  ASSERT_EQ(BE32(good, layout.listed[1]), 30);
+  EXPECT_EQ(RowsOf(Ask(*MustOpen(ints.type, good), PredicateOp::kEqual, {Literal::Int(20)})),
+            Rows({3}));
+
+  // The block index lists 30 before 10: opening fails.
+  std::vector<uint8_t> bad = good;
+  std::copy_n(good.begin() + layout.listed[0], 4, bad.begin() + layout.listed[1]);
+  Result<std::unique_ptr<ColumnIndexReader>> opened =
+      Bitmap().OpenReader(ints.type, io::ByteSpan(bad));
+  ASSERT_FALSE(opened.ok());
+  EXPECT_NE(opened.status().message().find("the index block list do not ascend at record 1"),
+            std::string::npos)
+      << opened.status().ToString();
+
+  // Block 0 holds 20 before 10: the block is refused when first searched.
+  bad = good;
+  const size_t entry0 = layout.blocks[0] + 4;
+  const size_t entry1 = entry0 + 12;
+  std::swap_ranges(bad.begin() + entry0, bad.begin() + entry0 + 4, bad.begin() + entry1);
+  std::copy_n(good.begin() + entry1, 4, bad.begin() + layout.listed[0]);  // listed key 20
+  auto reader = MustOpen(ints.type, bad);
+  ASSERT_TRUE(reader);
+  ExpectCorrupt(Ask(*reader, PredicateOp::kEqual, {Literal::Int(20)}), "an index block do not");
+  // The other block still answers.
+  EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(40)})), Rows({0}));
+
+  // Block 1 starts with 35 where the block index lists 30.
+  bad = good;
+  io::StoreU32BE(bad.data() + layout.blocks[1] + 4, 35);
+  reader = MustOpen(ints.type, bad);
+  ASSERT_TRUE(reader);
+  ExpectCorrupt(Ask(*reader, PredicateOp::kEqual, {Literal::Int(40)}),
+                "does not start with its listed key");
+
+  // The same for string keys (records found one after another): "b" before "a" in block 0.
+  const TestColumn strings = StringColumn("STRING", {"a", "b", "c", "d"});
+  const std::vector<uint8_t> good_strings =
+      MustWrite(strings, Opts({{"index-block-size", "30"}}));
+  const V2Layout string_layout = LayoutOfV2(good_strings, 0);
+  ASSERT_EQ(string_layout.blocks.size(), 2u);
+  bad = good_strings;
+  const size_t first = string_layout.blocks[0] + 4 + 4;  // the byte of block 0's first key
+  std::swap(bad[first], bad[first + 13]);                // 4 + 1 + 8 bytes per record
+  bad[string_layout.listed[0] + 4] = bad[first];  // listed key "b"
+  reader = MustOpen(strings.type, bad);
+  ASSERT_TRUE(reader);
+  ExpectCorrupt(Ask(*reader, PredicateOp::kEqual, {Literal::String("b")}),
+                "an index block do not");
+  EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::String("d")})), Rows({3}));
+}
+
 // ---- options and types ---------------------------------------------------------------------
 
 TEST(BitmapIndexType, OptionsAndTypes) {

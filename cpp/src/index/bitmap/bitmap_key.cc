@@ -70,20 +70,6 @@ int CompareKeys(KeyKind kind, const KeyRef& a, const KeyRef& b) {
   return 0;
 }
 
-uint64_t NumericSortKey(KeyKind kind, uint64_t bits) {
-  constexpr uint64_t kSign64 = uint64_t{1} << 63;
-  switch (kind) {
-    case KeyKind::kFloat: {
-      // IEEE total order on the canonical bits equals Float.compare (-0.0 < 0.0, NaN last).
-      const uint32_t b = static_cast<uint32_t>(bits);
-      return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-    }
-    case KeyKind::kDouble: return (bits & kSign64) ? ~bits : (bits | kSign64);
-    case KeyKind::kBool: return bits;
-    default: return bits ^ kSign64;  // signed integers
-  }
-}
-
 int32_t NumericJavaHash(KeyKind kind, uint64_t bits) {
   switch (kind) {
     case KeyKind::kByte: return java::ByteHashCode(static_cast<int8_t>(bits));
@@ -130,58 +116,17 @@ void EncodeKey(KeyKind kind, const KeyRef& key, io::ByteWriter* out) {
 
 Result<KeyRef> DecodeKey(KeyKind kind, io::ByteReader* in) {
   KeyRef key;
-  switch (kind) {
-    case KeyKind::kByte: {
-      PFI_ASSIGN_OR_RETURN(int8_t v, in->ReadI8("TINYINT key"));
-      key.bits = IntegerBits(v);
-      return key;
-    }
-    case KeyKind::kBool: {
-      PFI_ASSIGN_OR_RETURN(bool v, in->ReadBool("BOOLEAN key"));
-      key.bits = v ? 1 : 0;
-      return key;
-    }
-    case KeyKind::kShort: {
-      PFI_ASSIGN_OR_RETURN(int16_t v, in->ReadI16BE("SMALLINT key"));
-      key.bits = IntegerBits(v);
-      return key;
-    }
-    case KeyKind::kInt: {
-      PFI_ASSIGN_OR_RETURN(int32_t v, in->ReadI32BE("INT key"));
-      key.bits = IntegerBits(v);
-      return key;
-    }
-    case KeyKind::kLong: {
-      PFI_ASSIGN_OR_RETURN(int64_t v, in->ReadI64BE("BIGINT key"));
-      key.bits = IntegerBits(v);
-      return key;
-    }
-    case KeyKind::kFloat: {
-      // Java's readFloat keeps any NaN, but Float.equals/compare see it canonicalised.
-      PFI_ASSIGN_OR_RETURN(float v, in->ReadF32BE("FLOAT key"));
-      key.bits = FloatBits(v);
-      return key;
-    }
-    case KeyKind::kDouble: {
-      PFI_ASSIGN_OR_RETURN(double v, in->ReadF64BE("DOUBLE key"));
-      key.bits = DoubleBits(v);
-      return key;
-    }
-    case KeyKind::kString: {
-      PFI_ASSIGN_OR_RETURN(uint32_t length, in->ReadLength("string key length"));
-      PFI_ASSIGN_OR_RETURN(io::ByteSpan bytes, in->ReadBytes(length, "string key"));
-      key.bytes = bytes.AsStringView();
-      return key;
-    }
+  if (kind == KeyKind::kString) {
+    PFI_ASSIGN_OR_RETURN(uint32_t length, in->ReadLength("string key length"));
+    PFI_ASSIGN_OR_RETURN(io::ByteSpan bytes, in->ReadBytes(length, "string key"));
+    key.bytes = bytes.AsStringView();
+    return key;
   }
-  return Status::Internal("unknown bitmap key kind");
+  const size_t size = FixedKeySize(kind);
+  PFI_ASSIGN_OR_RETURN(io::ByteSpan bytes, in->ReadBytes(size, "key"));
+  key.bits = DecodeFixedKeyBits(kind, bytes.data());
+  return key;
 }
-
-uint64_t FloatBits(float v) {
-  return static_cast<uint32_t>(java::FloatToIntBits(v));
-}
-
-uint64_t DoubleBits(double v) { return static_cast<uint64_t>(java::DoubleToLongBits(v)); }
 
 namespace {
 

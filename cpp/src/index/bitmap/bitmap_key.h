@@ -12,6 +12,8 @@
 
 #include "io/byte_reader.h"
 #include "io/byte_writer.h"
+#include "io/endian.h"
+#include "java/float_bits.h"
 #include "pyfileindex/data_type.h"
 #include "pyfileindex/literal.h"
 #include "pyfileindex/status.h"
@@ -52,7 +54,19 @@ struct KeyRef {
 int CompareKeys(KeyKind kind, const KeyRef& a, const KeyRef& b);
 
 // An unsigned number whose order is the Java order of numeric keys (for fast sorting).
-uint64_t NumericSortKey(KeyKind kind, uint64_t bits);
+inline uint64_t NumericSortKey(KeyKind kind, uint64_t bits) {
+  constexpr uint64_t kSign64 = uint64_t{1} << 63;
+  switch (kind) {
+    case KeyKind::kFloat: {
+      // IEEE total order on the canonical bits equals Float.compare (-0.0 < 0.0, NaN last).
+      const uint32_t b = static_cast<uint32_t>(bits);
+      return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+    }
+    case KeyKind::kDouble: return (bits & kSign64) ? ~bits : (bits | kSign64);
+    case KeyKind::kBool: return bits;
+    default: return bits ^ kSign64;  // signed integers
+  }
+}
 
 // Java hashCode() of a numeric key.
 int32_t NumericJavaHash(KeyKind kind, uint64_t bits);
@@ -74,8 +88,31 @@ Result<KeyRef> DecodeKey(KeyKind kind, io::ByteReader* in);
 
 // Numeric key bits of typed values.
 inline uint64_t IntegerBits(int64_t v) { return static_cast<uint64_t>(v); }
-uint64_t FloatBits(float v);    // canonical NaN
-uint64_t DoubleBits(double v);  // canonical NaN
+inline uint64_t FloatBits(float v) {  // canonical NaN
+  return static_cast<uint32_t>(java::FloatToIntBits(v));
+}
+inline uint64_t DoubleBits(double v) {  // canonical NaN
+  return static_cast<uint64_t>(java::DoubleToLongBits(v));
+}
+
+// The bits of a fixed-size key encoded at `p` (FixedKeySize(kind) readable bytes; not for
+// kString), canonicalised as DecodeKey does. Inline: lookups decode keys in tight loops.
+inline uint64_t DecodeFixedKeyBits(KeyKind kind, const uint8_t* p) {
+  switch (kind) {
+    case KeyKind::kByte: return IntegerBits(static_cast<int8_t>(p[0]));
+    case KeyKind::kBool: return p[0] != 0 ? 1 : 0;  // Java readBoolean: any non-zero byte
+    case KeyKind::kShort: return IntegerBits(static_cast<int16_t>(io::LoadU16BE(p)));
+    case KeyKind::kInt: return IntegerBits(static_cast<int32_t>(io::LoadU32BE(p)));
+    case KeyKind::kLong: return io::LoadU64BE(p);
+    // Java's readFloat keeps any NaN, but Float.equals/compare see it canonicalised.
+    case KeyKind::kFloat:
+      return FloatBits(java::IntBitsToFloat(static_cast<int32_t>(io::LoadU32BE(p))));
+    case KeyKind::kDouble:
+      return DoubleBits(java::LongBitsToDouble(static_cast<int64_t>(io::LoadU64BE(p))));
+    case KeyKind::kString: break;
+  }
+  return 0;
+}
 
 // A predicate literal converted to the column's key.
 struct LiteralKey {

@@ -106,16 +106,12 @@ Status BitmapIndexReader::ParseV1(io::ByteReader* in) {
 Status BitmapIndexReader::ParseV2(io::ByteReader* in) {
   const KeyKind kind = mapping_.kind;
   PFI_ASSIGN_OR_RETURN(int32_t raw_blocks, in->ReadI32BE("index block count"));
+  // Each block costs its listed first key and offset here and its entry count below.
   PFI_ASSIGN_OR_RETURN(uint32_t block_count,
                        CheckedCount(raw_blocks, MinEncodedKeySize(kind) + 4 + 4, *in,
                                     "index block count"));
-  blocks_.resize(block_count);
-  for (Block& b : blocks_) {
-    PFI_ASSIGN_OR_RETURN(b.first_key, DecodeKey(kind, in));
-    PFI_ASSIGN_OR_RETURN(int32_t offset, in->ReadI32BE("index block offset"));
-    if (offset < 0) return CorruptAt("negative index block offset", in->position() - 4);
-    b.offset = static_cast<uint32_t>(offset);
-  }
+  PFI_ASSIGN_OR_RETURN(block_index_,
+                       PackedKeyRecords::Read(kind, 1, block_count, in, "the index block list"));
   PFI_ASSIGN_OR_RETURN(int32_t blocks_size, in->ReadI32BE("index blocks size"));
   index_block_start_ = in->position();
   if (blocks_size < 0 || static_cast<size_t>(blocks_size) > in->remaining()) {
@@ -124,43 +120,37 @@ Status BitmapIndexReader::ParseV2(io::ByteReader* in) {
                      index_block_start_ - 4);
   }
   body_start_ = index_block_start_ + static_cast<size_t>(blocks_size);
-  for (size_t i = 0; i < blocks_.size(); ++i) {
-    // Every block holds at least its 4-byte entry count; blocks are sorted and ascending.
-    if (uint64_t{blocks_[i].offset} + 4 > static_cast<uint64_t>(blocks_size) ||
-        (i > 0 && (blocks_[i].offset <= blocks_[i - 1].offset ||
-                   CompareKeys(kind, blocks_[i - 1].first_key, blocks_[i].first_key) >= 0))) {
-      return CorruptAt("index block " + std::to_string(i) + " is out of place",
+  int64_t previous_offset = -1;
+  for (uint32_t b = 0; b < block_count; ++b) {
+    // Every block holds at least its 4-byte entry count, and blocks lie in key order.
+    const int64_t offset = block_index_.TailAt(b, 0);
+    if (offset <= previous_offset || offset + 4 > blocks_size) {
+      return CorruptAt("index block " + std::to_string(b) + " is out of place",
                        index_block_start_);
     }
+    previous_offset = offset;
   }
-  block_entries_.resize(blocks_.size());
+  loaded_blocks_.resize(block_count);
   return Status::OK();
 }
 
-Result<std::shared_ptr<const BitmapIndexReader::EntryList>> BitmapIndexReader::LoadBlock(
-    size_t b) const {
-  if (block_entries_[b]) return block_entries_[b];
+Result<const PackedKeyRecords*> BitmapIndexReader::LoadBlock(uint32_t b) const {
+  if (loaded_blocks_[b]) return loaded_blocks_[b].get();
   const KeyKind kind = mapping_.kind;
-  const size_t start = index_block_start_ + blocks_[b].offset;
+  const size_t start = index_block_start_ + static_cast<size_t>(block_index_.TailAt(b, 0));
   io::ByteReader in(payload_.data() + start, body_start_ - start, start);
   PFI_ASSIGN_OR_RETURN(int32_t raw_count, in.ReadI32BE("index block entry count"));
   PFI_ASSIGN_OR_RETURN(uint32_t count,
                        CheckedCount(raw_count, MinEncodedKeySize(kind) + 8, in, "entry count"));
   if (count == 0) return CorruptAt("empty index block " + std::to_string(b), start);
-  auto entries = std::make_shared<EntryList>(count);
-  for (uint32_t i = 0; i < count; ++i) {
-    Entry& e = (*entries)[i];
-    PFI_ASSIGN_OR_RETURN(e.key, DecodeKey(kind, &in));
-    PFI_ASSIGN_OR_RETURN(e.offset, in.ReadI32BE("bitmap offset"));
-    PFI_ASSIGN_OR_RETURN(e.length, in.ReadI32BE("bitmap length"));
-    const KeyRef& previous = i == 0 ? blocks_[b].first_key : (*entries)[i - 1].key;
-    const int order = CompareKeys(kind, previous, e.key);
-    if (i == 0 ? order != 0 : order >= 0) {
-      return CorruptAt("keys of index block " + std::to_string(b) + " are out of order", start);
-    }
+  PFI_ASSIGN_OR_RETURN(PackedKeyRecords entries,
+                       PackedKeyRecords::Read(kind, 2, count, &in, "an index block"));
+  if (CompareKeys(kind, entries.KeyAt(0), block_index_.KeyAt(b)) != 0) {
+    return CorruptAt("index block " + std::to_string(b) + " does not start with its listed key",
+                     start);
   }
-  block_entries_[b] = entries;
-  return std::shared_ptr<const EntryList>(entries);
+  loaded_blocks_[b] = std::make_unique<const PackedKeyRecords>(std::move(entries));
+  return loaded_blocks_[b].get();
 }
 
 Result<roaring::Bitmap32> BitmapIndexReader::ReadBitmap(int32_t offset, int32_t length) const {
@@ -214,8 +204,10 @@ Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::NullBitmapLocked() const
 Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::EntryBitmapLocked(
     const KeyRef& key) const {
   const KeyKind kind = mapping_.kind;
-  const Entry* entry = nullptr;
+  bool found = false;
   uint64_t cache_id = 0;
+  int32_t offset = 0;
+  int32_t length = -1;
   if (version_ == 1) {
     // Last entry with an equal key (Java's LinkedHashMap keeps the last put).
     auto it = std::upper_bound(v1_sorted_.begin(), v1_sorted_.end(), key,
@@ -224,32 +216,28 @@ Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::EntryBitmapLocked(
                                });
     if (it != v1_sorted_.begin() && CompareKeys(kind, v1_entries_[*(it - 1)].key, key) == 0) {
       cache_id = *(it - 1);
-      entry = &v1_entries_[cache_id];
+      found = true;
+      offset = v1_entries_[cache_id].offset;
+      length = v1_entries_[cache_id].length;
     }
   } else {
     // The last block whose first key <= key, then an exact match inside it.
-    auto bit = std::upper_bound(blocks_.begin(), blocks_.end(), key,
-                                [kind](const KeyRef& k, const Block& b) {
-                                  return CompareKeys(kind, k, b.first_key) < 0;
-                                });
-    if (bit != blocks_.begin()) {
-      const size_t b = static_cast<size_t>(bit - blocks_.begin()) - 1;
-      PFI_ASSIGN_OR_RETURN(std::shared_ptr<const EntryList> entries, LoadBlock(b));
-      auto eit = std::lower_bound(entries->begin(), entries->end(), key,
-                                  [kind](const Entry& e, const KeyRef& k) {
-                                    return CompareKeys(kind, e.key, k) < 0;
-                                  });
-      if (eit != entries->end() && CompareKeys(kind, eit->key, key) == 0) {
-        const size_t i = static_cast<size_t>(eit - entries->begin());
-        cache_id = (uint64_t{b} << 32) | i;
-        entry = &*eit;
+    const int64_t b = block_index_.LastAtMost(key);
+    if (b >= 0) {
+      PFI_ASSIGN_OR_RETURN(const PackedKeyRecords* entries, LoadBlock(static_cast<uint32_t>(b)));
+      const int64_t i = entries->Find(key);
+      if (i >= 0) {
+        cache_id = (static_cast<uint64_t>(b) << 32) | static_cast<uint64_t>(i);
+        found = true;
+        offset = entries->TailAt(static_cast<uint32_t>(i), 0);
+        length = entries->TailAt(static_cast<uint32_t>(i), 1);
       }
     }
   }
-  if (entry == nullptr) return std::make_shared<const roaring::Bitmap32>();
+  if (!found) return std::make_shared<const roaring::Bitmap32>();
   auto cached = bitmap_cache_.find(cache_id);
   if (cached != bitmap_cache_.end()) return cached->second;
-  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, ReadBitmap(entry->offset, entry->length));
+  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, ReadBitmap(offset, length));
   BitmapPtr ptr = std::make_shared<const roaring::Bitmap32>(std::move(rows));
   bitmap_cache_.emplace(cache_id, ptr);
   return ptr;
@@ -339,7 +327,7 @@ Result<std::vector<std::pair<std::string, std::string>>> BitmapIndexReader::Desc
       {"null_count", std::to_string(null_rows)},
       {"key_type", std::string(KeyKindName(mapping_.kind))},
   };
-  if (version_ == 2) facts.emplace_back("index_blocks", std::to_string(blocks_.size()));
+  if (version_ == 2) facts.emplace_back("index_blocks", std::to_string(block_index_.size()));
   return facts;
 }
 

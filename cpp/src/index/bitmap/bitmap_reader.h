@@ -1,8 +1,8 @@
 // BitmapIndexReader: answers predicates from a bitmap index payload (V1 or V2), like Paimon's
 // BitmapFileIndex.Reader, but with every length/offset/count checked against the payload.
 //
-// Opening parses the head (V1: the whole dictionary; V2: the block index only). V2 blocks are
-// parsed when first searched; bitmaps are read when first needed. Both are cached, under one
+// Opening parses the head (V1: the whole dictionary; V2: the block index only). A V2 block is
+// checked when first searched and then searched in place; bitmaps are read when first needed. Both are cached, under one
 // mutex, so a reader can be shared by threads.
 #pragma once
 
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "index/bitmap/bitmap_key.h"
+#include "index/bitmap/packed_key_records.h"
 #include "index/index_type.h"
 #include "roaring/bitmap32.h"
 
@@ -41,10 +42,6 @@ class BitmapIndexReader final : public ColumnIndexReader {
     int32_t offset = 0;   // body-relative, or -1-row for a single-row key
     int32_t length = -1;  // bytes, or -1: unknown (read the self-delimiting bitmap)
   };
-  struct Block {
-    KeyRef first_key;
-    uint32_t offset = 0;  // relative to the first index block
-  };
   using BitmapPtr = std::shared_ptr<const roaring::Bitmap32>;
   using EntryList = std::vector<Entry>;
 
@@ -54,8 +51,8 @@ class BitmapIndexReader final : public ColumnIndexReader {
   Status Parse();
   Status ParseV1(io::ByteReader* in);
   Status ParseV2(io::ByteReader* in);
-  // Parses V2 block `b`'s entries (caller holds mutex_).
-  Result<std::shared_ptr<const EntryList>> LoadBlock(size_t b) const;
+  // V2 block `b`'s entries, checked on first use (caller holds mutex_).
+  Result<const PackedKeyRecords*> LoadBlock(uint32_t b) const;
 
   // The cached bitmap of a literal key (empty if absent). Takes mutex_.
   Result<BitmapPtr> BitmapOf(const LiteralKey& key) const;
@@ -82,12 +79,13 @@ class BitmapIndexReader final : public ColumnIndexReader {
   // V1: entries in file order and their positions sorted by key.
   EntryList v1_entries_;
   std::vector<uint32_t> v1_sorted_;
-  // V2: the block index; blocks lie in [index_block_start_, body_start_).
-  std::vector<Block> blocks_;
+  // V2: the block index (first key, offset relative to index_block_start_); blocks lie in
+  // [index_block_start_, body_start_).
+  PackedKeyRecords block_index_;
   size_t index_block_start_ = 0;
 
   mutable std::mutex mutex_;
-  mutable std::vector<std::shared_ptr<const EntryList>> block_entries_;  // V2, by block
+  mutable std::vector<std::unique_ptr<const PackedKeyRecords>> loaded_blocks_;  // V2
   mutable std::unordered_map<uint64_t, BitmapPtr> bitmap_cache_;  // by entry position
   mutable BitmapPtr null_bitmap_;
 };
