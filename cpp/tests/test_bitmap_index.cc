@@ -566,6 +566,34 @@ TEST(JavaRoaringEncoder, MatchesCanonicalBitmap32OnRandomSets) {
   }
 }
 
+TEST(JavaRoaringEncoder, ScatteredRowsAroundTheArrayOnlyShape) {
+  // Up to 4096 rows with no two consecutive are written in one pass (array containers only);
+  // one row more, or one consecutive pair, takes the per-chunk path. Same bytes either way.
+  auto scattered = [](uint32_t count, uint32_t step, uint32_t first) {
+    std::vector<uint32_t> rows;
+    for (uint32_t k = 0; k < count; ++k) rows.push_back(first + k * step);
+    return rows;
+  };
+  std::vector<std::vector<uint32_t>> sets = {
+      {7},
+      {65535, 65537},                    // neighbours across a chunk edge, not consecutive
+      {65535, 65536},                    // consecutive across the edge
+      scattered(4096, 2, 65536 - 4096),  // the limit, in two chunks
+      scattered(4097, 2, 1),             // one over
+      scattered(4096, 65536 + 3, 5),     // one row per chunk, 4096 chunks
+      scattered(300, 977, 0x7FF00000u),  // near the top of the row range
+  };
+  std::vector<uint32_t> with_pair = scattered(100, 1000, 10);
+  with_pair.insert(with_pair.begin() + 50, with_pair[49] + 1);
+  sets.push_back(with_pair);
+  for (const std::vector<uint32_t>& rows : sets) {
+    roaring::Bitmap32 bitmap;
+    for (uint32_t v : rows) bitmap.Add(v);
+    EXPECT_EQ(JavaRoaringSize(rows.data(), rows.size()), bitmap.SerializedSize());
+    EXPECT_EQ(EncodeHex(rows), ToHex(bitmap.Serialize())) << rows.size() << " rows";
+  }
+}
+
 TEST(JavaRoaringEncoder, FrequentKeysTakeTheBitmapPathWithTheSameBytes) {
   // More rows per key than RowList::kFlushRows: part of the rows pass through a CRoaring bitmap.
   std::vector<std::optional<uint8_t>> values;

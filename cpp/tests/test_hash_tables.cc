@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "hash/mix64.h"
@@ -26,6 +27,24 @@ TEST(HashTablesTest, BitmapDictionaryKeysWithSmallMixedBitsStayDistinct) {
   for (uint32_t i = 0; i < count; ++i) ASSERT_EQ(dictionary.InternHashed(keys[i]), i);
   for (uint32_t i = 0; i < count; i += 997) ASSERT_EQ(dictionary.InternHashed(keys[i]), i);
   EXPECT_EQ(dictionary.size(), count);
+}
+
+TEST(HashTablesTest, StringDictionaryKeepsIdsThroughGrowthAndLongKeys) {
+  // Slots hold a key's arena position with its length, or a marker for keys of 0xFFFF bytes
+  // and more (whose length comes from the id): ids must survive both, and every rehash.
+  index::bitmap::StringKeyDictionary dictionary;
+  std::vector<std::string> keys;
+  for (uint32_t i = 0; i < 50000; ++i) keys.push_back("key-" + std::to_string(i * 7919));
+  const std::string long_key(0x10000, 'x');
+  keys.insert(keys.begin() + 3, long_key);
+  keys.insert(keys.begin() + 4, std::string(0xFFFF, 'x'));  // its prefix, also a long key
+  keys.insert(keys.begin() + 5, std::string(0xFFFE, 'x'));  // short, a prefix of both
+  keys.insert(keys.begin() + 6, "");
+  for (uint32_t i = 0; i < keys.size(); ++i) ASSERT_EQ(dictionary.Intern(keys[i]), i) << i;
+  for (uint32_t i = 0; i < keys.size(); ++i) ASSERT_EQ(dictionary.Intern(keys[i]), i) << i;
+  EXPECT_EQ(dictionary.size(), keys.size());
+  EXPECT_EQ(dictionary.key(3).bytes, long_key);
+  EXPECT_EQ(dictionary.Intern(std::string(0xFFFF, 'y')), keys.size());  // new, same length
 }
 
 }  // namespace

@@ -137,13 +137,15 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
   ids_.resize(static_cast<size_t>(n));
   uint32_t* ids = ids_.data();
   if (dict.IsLarge()) {
-    // Hash the chunk first, so the table slot of a key 16 rows ahead can be prefetched.
+    // Hash the chunk first, so the slot of a key 16 rows ahead, and the bytes of the key
+    // found there 8 rows ahead, can be prefetched.
     hashes_.resize(static_cast<size_t>(n));
     uint64_t* hashes = hashes_.data();
     for (int64_t i = 0; i < n; ++i) hashes[i] = dict.HashBytes(values[begin + i]);
     constexpr int64_t kAhead = 16;
     for (int64_t i = 0; i < n; ++i) {
       if (i + kAhead < n) dict.Prefetch(hashes[i + kAhead]);
+      if (i + kAhead / 2 < n) dict.PrefetchKeyBytes(hashes[i + kAhead / 2]);
       ids[i] = !check_nulls || batch.IsValid(begin + i) ? dict.Intern(values[begin + i], hashes[i])
                                                         : kNullId;
     }
@@ -173,7 +175,10 @@ void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
   // Many keys: most get a row or two per chunk, grouping would not pay.
   rare_.Resize(key_count - kContainerKeys);
   const uint32_t* ids = ids_.data();
+  constexpr int64_t kAhead = 16;
   for (int64_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) rare_.PrefetchList(ids[i + kAhead] - static_cast<uint32_t>(kContainerKeys));
+    if (i + kAhead / 2 < n) rare_.PrefetchTail(ids[i + kAhead / 2] - static_cast<uint32_t>(kContainerKeys));
     const uint32_t row = first_row + static_cast<uint32_t>(i);
     const uint32_t id = ids[i];
     if (id == kNullId) {

@@ -171,13 +171,63 @@ size_t SummarizeChunks(const uint32_t* rows, size_t n, ChunkList* chunks) {
 
 }  // namespace
 
+namespace {
+
+// Rows of a rare key (a few per 65536-row chunk, scattered) become array containers only
+// when they are at most 4096 and no two are consecutive (one-row runs never pay): then the
+// size and the bytes follow from one pass, without a summary per chunk. Returns the number
+// of containers, or 0 if the rows are not of that shape.
+size_t ArrayOnlyContainers(const uint32_t* rows, size_t n) {
+  if (n == 0 || n > kMaxArrayCardinality) return 0;
+  size_t containers = 1;
+  bool consecutive = false;
+  for (size_t k = 1; k < n; ++k) {
+    containers += (rows[k] >> 16) != (rows[k - 1] >> 16);
+    consecutive |= rows[k] == rows[k - 1] + 1;
+  }
+  return consecutive ? 0 : containers;
+}
+
+size_t ArrayOnlySize(size_t containers, size_t n) { return 8 + 8 * containers + 2 * n; }
+
+void WriteArrayOnly(const uint32_t* rows, size_t n, size_t containers, uint8_t* p) {
+  io::StoreU32LE(p, kNoRunCookie);
+  io::StoreU32LE(p + 4, static_cast<uint32_t>(containers));
+  uint8_t* keys = p + 8;
+  uint8_t* offsets = keys + 4 * containers;
+  uint8_t* bodies = offsets + 4 * containers;
+  uint32_t body_offset = static_cast<uint32_t>(bodies - p);
+  for (size_t k = 0; k < n;) {
+    const uint32_t high = rows[k] >> 16;
+    size_t end = k + 1;
+    while (end < n && (rows[end] >> 16) == high) ++end;
+    io::StoreU16LE(keys, static_cast<uint16_t>(high));
+    io::StoreU16LE(keys + 2, static_cast<uint16_t>(end - k - 1));
+    io::StoreU32LE(offsets, body_offset);
+    keys += 4;
+    offsets += 4;
+    body_offset += static_cast<uint32_t>(2 * (end - k));
+    k = end;
+  }
+  for (size_t k = 0; k < n; ++k) io::StoreU16LE(bodies + 2 * k, static_cast<uint16_t>(rows[k]));
+}
+
+}  // namespace
+
 size_t JavaRoaringSize(const uint32_t* rows, size_t n) {
+  if (const size_t containers = ArrayOnlyContainers(rows, n)) {
+    return ArrayOnlySize(containers, n);
+  }
   ChunkList chunks;
   const size_t body_bytes = SummarizeChunks(rows, n, &chunks);
   return JavaRoaringHeadBytes(chunks.data(), chunks.size()) + body_bytes;
 }
 
 void WriteJavaRoaring(const uint32_t* rows, size_t n, uint8_t* p) {
+  if (const size_t containers = ArrayOnlyContainers(rows, n)) {
+    WriteArrayOnly(rows, n, containers, p);
+    return;
+  }
   ChunkList chunks;
   SummarizeChunks(rows, n, &chunks);
   p = WriteJavaRoaringHead(chunks.data(), chunks.size(), p);

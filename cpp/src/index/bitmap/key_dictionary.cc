@@ -17,10 +17,11 @@ constexpr unsigned kInitialLog2Slots = 10;
 // Rebuilds an open-addressing table at twice the size, placing every id by `slot_of`.
 template <typename SlotT, typename SlotOf>
 void Rehash(std::vector<SlotT>* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
-            uint32_t empty) {
+            const SlotT& empty_slot) {
+  const uint32_t empty = empty_slot.id;
   std::vector<SlotT> old = std::move(*slots);
   const size_t capacity = old.size() * 2;
-  slots->assign(capacity, SlotT{0, empty});
+  slots->assign(capacity, empty_slot);
   *mask = capacity - 1;
   *shift -= 1;
   for (const SlotT& s : old) {
@@ -72,7 +73,8 @@ void NumericKeyDictionary::Touch() {
 }
 
 void NumericKeyDictionary::Grow() {
-  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return SlotOf(s.bits); }, kEmpty);
+  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return SlotOf(s.bits); },
+         Slot{0, kEmpty});
 }
 
 std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
@@ -89,7 +91,7 @@ std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
 // ---- strings --------------------------------------------------------------------------------
 
 StringKeyDictionary::StringKeyDictionary()
-    : slots_(size_t{1} << kInitialLog2Slots, Slot{0, kEmpty}),
+    : slots_(size_t{1} << kInitialLog2Slots, Slot{0, kEmpty, 0}),
       mask_((size_t{1} << kInitialLog2Slots) - 1),
       shift_(64 - kInitialLog2Slots),
       offsets_{0},
@@ -99,7 +101,8 @@ StringKeyDictionary::StringKeyDictionary()
 
 uint32_t StringKeyDictionary::Insert(std::string_view bytes, uint64_t hash, size_t slot) {
   const uint32_t id = static_cast<uint32_t>(size());
-  slots_[slot] = Slot{hash, id};
+  const uint64_t length = std::min<uint64_t>(bytes.size(), kLongKey);
+  slots_[slot] = Slot{static_cast<uint32_t>(hash), id, uint64_t{arena_.size()} << 16 | length};
   arena_.insert(arena_.end(), bytes.begin(), bytes.end());
   offsets_.push_back(arena_.size());
   order_.InsertNew(java::BinaryStringHashCode(bytes));
@@ -114,7 +117,9 @@ void StringKeyDictionary::Touch() {
 }
 
 void StringKeyDictionary::Grow() {
-  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return s.hash >> shift_; }, kEmpty);
+  // Slots keep only the low half of each hash: the slot index is hashed again from the bytes.
+  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return HashBytes(View(s.id)) >> shift_; },
+         Slot{0, kEmpty, 0});
 }
 
 std::vector<uint32_t> StringKeyDictionary::SortedIds() const {

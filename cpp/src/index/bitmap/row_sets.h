@@ -55,6 +55,10 @@ class RowList {
     }
   }
 
+  void PrefetchTail() const {
+    if (capacity_ > 0) __builtin_prefetch(heap_ + size_, 1);
+  }
+
   uint64_t Count() const;
   bool IsSingle() const { return flushed_ == nullptr && size_ == 1; }
   uint32_t OnlyRow() const { return capacity_ == 0 ? inline_row_ : heap_[0]; }  // IsSingle()
@@ -96,6 +100,14 @@ class RowSets {
     if (count > lists_.size()) lists_.resize(count);
   }
   size_t size() const { return lists_.size(); }
+  // With many keys, each append misses the cache twice: on the key's list and on its last
+  // entry. Callers prefetch the list a few rows ahead, then (once cached) its tail.
+  void PrefetchList(uint32_t id) const {
+    if (id < lists_.size()) __builtin_prefetch(&lists_[id]);
+  }
+  void PrefetchTail(uint32_t id) const {
+    if (id < lists_.size()) lists_[id].PrefetchTail();
+  }
   RowList& operator[](uint32_t id) { return lists_[id]; }
   const RowList& operator[](uint32_t id) const { return lists_[id]; }
 
