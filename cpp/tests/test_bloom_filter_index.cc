@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -488,8 +489,10 @@ TEST(BloomGoldenTest, SetBitCountsAndAddressing) {
 TEST(BloomGoldenTest, JavaWrittenFiltersAnswerEqualityAndIn) {
   const char* table = "append_with_bloomfilter.db";
   const DataSetB data;
+  std::deque<std::vector<uint8_t>> payloads;  // readers borrow their payload's bytes
   auto reader_for = [&](const char* column) {
-    return OpenBloom(data.column(column).type, GoldenPayload(table, column, "bloom-filter"));
+    payloads.push_back(GoldenPayload(table, column, "bloom-filter"));
+    return OpenBloom(data.column(column).type, payloads.back());
   };
   auto f0 = reader_for("f0");
   auto f1 = reader_for("f1");

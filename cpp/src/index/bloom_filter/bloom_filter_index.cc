@@ -81,10 +81,10 @@ Status CheckArity(const Predicate& leaf, size_t expected) {
 
 class BloomFilterReader final : public ColumnIndexReader {
  public:
-  BloomFilterReader(FastHash hash, int32_t num_hash_functions, std::vector<uint8_t> bits)
+  BloomFilterReader(FastHash hash, int32_t num_hash_functions, ByteSpan bits)
       : hash_(std::move(hash)),
         probes_(static_cast<uint32_t>(bits.size() * 8), num_hash_functions),
-        bits_(std::move(bits)) {}
+        bits_(bits) {}
 
   Result<FileIndexResult> Visit(const Predicate& leaf) const override {
     switch (leaf.op) {
@@ -167,7 +167,9 @@ class BloomFilterReader final : public ColumnIndexReader {
 
   FastHash hash_;
   BloomProbes probes_;
-  std::vector<uint8_t> bits_;  // the bit set only (header stripped), owned
+  // The bit set (header stripped), borrowed like every reader's payload: copying it made a
+  // point lookup on a 600 KB filter cost 17 us instead of 2.
+  ByteSpan bits_;
 };
 
 class BloomFilterIndexTypeImpl final : public IndexType {
@@ -216,9 +218,8 @@ class BloomFilterIndexTypeImpl final : public IndexType {
                              " hash functions for " + std::to_string(num_bits) +
                              " bits is not a filter Java writes");
     }
-    std::vector<uint8_t> bits(payload.data() + kHeaderBytes, payload.data() + payload.size());
-    return std::unique_ptr<ColumnIndexReader>(
-        new BloomFilterReader(std::move(hash), k, std::move(bits)));
+    const ByteSpan bits(payload.data() + kHeaderBytes, bit_set_bytes);
+    return std::unique_ptr<ColumnIndexReader>(new BloomFilterReader(std::move(hash), k, bits));
   }
 };
 

@@ -1,0 +1,137 @@
+#include "roaring/portable_check.h"
+
+#include <cstring>
+#include <string>
+
+#include "io/endian.h"
+#include "roaring/block_ops.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace pyfileindex::roaring {
+
+namespace {
+
+constexpr uint32_t kCookieNoRun = 12346;
+constexpr uint32_t kCookieRun = 12347;
+constexpr uint32_t kMaxArrayValues = 4096;
+constexpr size_t kBitmapWords = 1024;
+constexpr size_t kBitmapBytes = 8 * kBitmapWords;
+constexpr size_t kMaxContainers = 65536;
+
+Status Broken(size_t container, const char* rule) {
+  return Status::Corrupt("roaring bitmap: container " + std::to_string(container) + " " + rule);
+}
+
+// Whether the little-endian uint16 values ascend strictly. Corrupt input is the rare case, so
+// the whole array is compared without an early exit, 8 values at a time where SSE2 exists.
+bool StrictlyAscending(const uint8_t* values, uint32_t count) {
+  uint32_t k = 1;
+  bool ascending = true;
+#if defined(__SSE2__)
+  // b <= a exactly where the saturating difference b - a is 0 (SSE2 has no unsigned compare).
+  __m128i descents = _mm_setzero_si128();
+  for (; k + 8 <= count; k += 8) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + 2 * k - 2));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + 2 * k));
+    descents = _mm_or_si128(descents,
+                            _mm_cmpeq_epi16(_mm_subs_epu16(b, a), _mm_setzero_si128()));
+  }
+  ascending = _mm_movemask_epi8(descents) == 0;
+#endif
+  for (; k < count; ++k) {
+    ascending &= io::LoadU16LE(values + 2 * k - 2) < io::LoadU16LE(values + 2 * k);
+  }
+  return ascending;
+}
+
+uint32_t BitmapCardinality(const uint8_t* body) {
+  // The body may sit at any alignment: the word-wise popcount runs on an aligned copy.
+  alignas(64) uint64_t words[kBitmapWords];
+  std::memcpy(words, body, kBitmapBytes);
+  if (!io::endian_internal::kHostIsLittleEndian) {
+    for (uint64_t& w : words) w = io::LoadU64LE(reinterpret_cast<const uint8_t*>(&w));
+  }
+  return Ops().cardinality(words);
+}
+
+// CRoaring's rule for runs: each [start, start + length] inside 0..65535, after the previous
+// one with a gap (a run starting at 0 is the only one allowed to start where "nothing" ends).
+bool RunsValid(const uint8_t* runs, uint32_t count) {
+  bool valid = count > 0;
+  uint32_t last_end = 0;  // exclusive
+  for (uint32_t r = 0; r < count; ++r) {
+    const uint32_t start = io::LoadU16LE(runs + 4 * r);
+    const uint32_t end = start + io::LoadU16LE(runs + 4 * r + 2) + 1;
+    valid &= end <= 65536;
+    valid &= start > last_end || (start == 0 && last_end == 0);
+    last_end = end;
+  }
+  return valid;
+}
+
+}  // namespace
+
+Status CheckPortableContent(const uint8_t* data, size_t size) {
+  if (size < 4) return Status::Corrupt("roaring bitmap: shorter than its cookie");
+  const uint32_t cookie = io::LoadU32LE(data);
+  size_t pos = 4;
+  size_t count = 0;
+  const uint8_t* run_flags = nullptr;
+  bool offsets = true;
+  if ((cookie & 0xFFFF) == kCookieRun) {
+    count = (cookie >> 16) + 1;
+    run_flags = data + pos;
+    pos += (count + 7) / 8;
+    offsets = count >= 4;
+  } else if (cookie == kCookieNoRun) {
+    if (size < 8) return Status::Corrupt("roaring bitmap: shorter than its header");
+    count = io::LoadU32LE(data + 4);
+    pos = 8;
+    if (count > kMaxContainers) {
+      return Status::Corrupt("roaring bitmap: " + std::to_string(count) + " containers");
+    }
+  } else {
+    return Status::Corrupt("roaring bitmap: unknown cookie " + std::to_string(cookie));
+  }
+  const size_t descriptors = pos;
+  pos += 4 * count + (offsets ? 4 * count : 0);
+  if (pos > size) return Status::Corrupt("roaring bitmap: header overruns the bitmap");
+
+  // Bodies follow the header in container order (CRoaring reads them so, ignoring offsets).
+  for (size_t i = 0; i < count; ++i) {
+    const uint8_t* descriptor = data + descriptors + 4 * i;
+    if (i > 0 && io::LoadU16LE(descriptor) <= io::LoadU16LE(descriptor - 4)) {
+      return Broken(i, "has a key not above the one before");
+    }
+    const uint32_t cardinality = uint32_t{io::LoadU16LE(descriptor + 2)} + 1;
+    const bool run = run_flags != nullptr && ((run_flags[i / 8] >> (i % 8)) & 1) != 0;
+    if (run) {
+      if (pos + 2 > size) return Broken(i, "overruns the bitmap");
+      const uint32_t runs = io::LoadU16LE(data + pos);
+      pos += 2;
+      if (pos + 4 * size_t{runs} > size) return Broken(i, "overruns the bitmap");
+      if (!RunsValid(data + pos, runs)) {
+        return Broken(i, "has no runs, or runs out of order, touching or past its end");
+      }
+      pos += 4 * size_t{runs};
+    } else if (cardinality > kMaxArrayValues) {
+      if (pos + kBitmapBytes > size) return Broken(i, "overruns the bitmap");
+      if (BitmapCardinality(data + pos) != cardinality) {
+        return Broken(i, "has a bit count other than its header's");
+      }
+      pos += kBitmapBytes;
+    } else {
+      if (pos + 2 * size_t{cardinality} > size) return Broken(i, "overruns the bitmap");
+      if (!StrictlyAscending(data + pos, cardinality)) {
+        return Broken(i, "has values not strictly ascending");
+      }
+      pos += 2 * size_t{cardinality};
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace pyfileindex::roaring
