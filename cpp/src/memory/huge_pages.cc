@@ -68,6 +68,18 @@ void AdviseHugePages(void* data, size_t size) {
 #endif
 }
 
+void WithdrawHugePages(void* data, size_t size) {
+#if defined(__linux__) && defined(MADV_NOHUGEPAGE)
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+  HugePageRange(data, size, &begin, &end);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_NOHUGEPAGE);
+#else
+  (void)data;
+  (void)size;
+#endif
+}
+
 ScopedHugePages::ScopedHugePages(void* data, size_t size) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
   if (!HugePagesAllowed() || !HugePagesOnAdviceOnly()) return;

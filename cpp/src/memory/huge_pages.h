@@ -25,6 +25,12 @@ bool HugePagesAllowedBy(const char* setting);
 // library mapped itself. Call before the block is first written. A no-op where unsupported.
 void AdviseHugePages(void* data, size_t size);
 
+// Takes the huge-page advice back from the 2 MiB-aligned part of [data, data + size), for a
+// part of an advised block that will be written out of order after all: there a huge page
+// becomes resident on its first touched byte, and scattered writes would fault in the whole
+// block at once instead of as it fills. A no-op where unsupported.
+void WithdrawHugePages(void* data, size_t size);
+
 // Huge pages for a block someone else allocated (the caller's output buffer), for as long as
 // this object lives: the advice is withdrawn at the end, so once the block is freed and its
 // addresses reused, the caller's memory is backed as it would have been. Only where the kernel

@@ -6,6 +6,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace pyfileindex::memory {
 
@@ -19,6 +22,12 @@ void ReturnPages(void* data, size_t size) {
 #else
   (void)data;
   (void)size;
+#endif
+}
+
+void ReturnFreeHeapPages() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
 #endif
 }
 

@@ -19,4 +19,10 @@ constexpr size_t kReturnPagesMinBytes = size_t{16} << 10;
 // allocator keeps its bookkeeping, are left alone). A no-op where unsupported.
 void ReturnPages(void* data, size_t size);
 
+// Hands the whole free pages of the C library's heap back to the system (glibc malloc_trim;
+// a no-op elsewhere). For a writer that has just freed a contiguous stretch of many small
+// blocks, which the allocator would otherwise keep resident. It walks the heap's free
+// chunks, so call it every few MiB freed, not per block.
+void ReturnFreeHeapPages();
+
 }  // namespace pyfileindex::memory

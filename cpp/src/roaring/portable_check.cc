@@ -5,6 +5,7 @@
 
 #include "io/endian.h"
 #include "roaring/block_ops.h"
+#include "roaring/portable_header.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -14,12 +15,9 @@ namespace pyfileindex::roaring {
 
 namespace {
 
-constexpr uint32_t kCookieNoRun = 12346;
-constexpr uint32_t kCookieRun = 12347;
 constexpr uint32_t kMaxArrayValues = 4096;
 constexpr size_t kBitmapWords = 1024;
 constexpr size_t kBitmapBytes = 8 * kBitmapWords;
-constexpr size_t kMaxContainers = 65536;
 
 Status Broken(size_t container, const char* rule) {
   return Status::Corrupt("roaring bitmap: container " + std::to_string(container) + " " + rule);
@@ -75,40 +73,15 @@ bool RunsValid(const uint8_t* runs, uint32_t count) {
 }  // namespace
 
 Status CheckPortableContent(const uint8_t* data, size_t size) {
-  if (size < 4) return Status::Corrupt("roaring bitmap: shorter than its cookie");
-  const uint32_t cookie = io::LoadU32LE(data);
-  size_t pos = 4;
-  size_t count = 0;
-  const uint8_t* run_flags = nullptr;
-  bool offsets = true;
-  if ((cookie & 0xFFFF) == kCookieRun) {
-    count = (cookie >> 16) + 1;
-    run_flags = data + pos;
-    pos += (count + 7) / 8;
-    offsets = count >= 4;
-  } else if (cookie == kCookieNoRun) {
-    if (size < 8) return Status::Corrupt("roaring bitmap: shorter than its header");
-    count = io::LoadU32LE(data + 4);
-    pos = 8;
-    if (count > kMaxContainers) {
-      return Status::Corrupt("roaring bitmap: " + std::to_string(count) + " containers");
-    }
-  } else {
-    return Status::Corrupt("roaring bitmap: unknown cookie " + std::to_string(cookie));
-  }
-  const size_t descriptors = pos;
-  pos += 4 * count + (offsets ? 4 * count : 0);
-  if (pos > size) return Status::Corrupt("roaring bitmap: header overruns the bitmap");
-
+  PFI_ASSIGN_OR_RETURN(PortableHeader head, PortableHeader::Read(data, size));
+  size_t pos = head.bodies;
   // Bodies follow the header in container order (CRoaring reads them so, ignoring offsets).
-  for (size_t i = 0; i < count; ++i) {
-    const uint8_t* descriptor = data + descriptors + 4 * i;
-    if (i > 0 && io::LoadU16LE(descriptor) <= io::LoadU16LE(descriptor - 4)) {
+  for (size_t i = 0; i < head.count; ++i) {
+    if (i > 0 && head.Key(i) <= head.Key(i - 1)) {
       return Broken(i, "has a key not above the one before");
     }
-    const uint32_t cardinality = uint32_t{io::LoadU16LE(descriptor + 2)} + 1;
-    const bool run = run_flags != nullptr && ((run_flags[i / 8] >> (i % 8)) & 1) != 0;
-    if (run) {
+    const uint32_t cardinality = head.Cardinality(i);
+    if (head.IsRun(i)) {
       if (pos + 2 > size) return Broken(i, "overruns the bitmap");
       const uint32_t runs = io::LoadU16LE(data + pos);
       pos += 2;

@@ -7,6 +7,8 @@
 
 #include "index/bitmap/meta_writer.h"
 #include "io/byte_writer.h"
+#include "memory/huge_pages.h"
+#include "memory/return_pages.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -186,7 +188,7 @@ void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
     } else if (id < kContainerKeys) {
       frequent_[id].Append(row);
     } else {
-      rare_[id - static_cast<uint32_t>(kContainerKeys)].Append(row);
+      rare_.Append(id - static_cast<uint32_t>(kContainerKeys), row);
     }
   }
 }
@@ -330,6 +332,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   // are body-relative, so every size is known before a byte is written.
   std::vector<MetaEntry> entries(keys.size());  // by key id
   key_bytes_.assign(keys.size(), 0);
+  key_offsets_.assign(keys.size(), 0);
   const uint64_t null_count = nulls_.Count();
   // Java's meta records the null bitmap's serialized length even when it is not written.
   const size_t null_bytes = nulls_.SerializedSize();
@@ -361,6 +364,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
     e.offset = static_cast<int32_t>(body);
     e.length = static_cast<int32_t>(size);
     key_bytes_[id] = static_cast<uint32_t>(size);
+    key_offsets_[id] = static_cast<uint32_t>(body);
     body += size;
   }
 
@@ -385,32 +389,60 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
     WriteMetaV1(head, keys.kind(), meta_keys, ordered_entries.data(), &meta);
   }
   meta_ = meta.Take();
+  body_bytes_ = body;
   return meta_.size() + body;
 }
 
 void BitmapIndexWriter::SerializeTo(uint8_t* out) {
   std::copy(meta_.begin(), meta_.end(), out);
-  out += meta_.size();
-  if (null_body_bytes_ > 0) {
-    nulls_.SerializeTo(out);
-    out += null_body_bytes_;
-  }
+  uint8_t* const body = out + meta_.size();
+  // Every key's bitmap goes to its place in the body (PrepareSerialize laid them out in Java
+  // order), so the keys can be written in whatever order frees memory soonest.
+  std::vector<uint32_t> rare_ids;
   for (uint32_t id : java_order_) {
-    const uint32_t size = key_bytes_[id];
-    if (size == 0) continue;
-    if (id < kContainerKeys) {
-      frequent_[id].SerializeTo(out);  // releases the key's rows
-    } else {
-      rare_[id - static_cast<uint32_t>(kContainerKeys)].SerializeTo(out);
-    }
-    out += size;
+    if (key_bytes_[id] != 0 && id >= kContainerKeys) rare_ids.push_back(id);
   }
+  // Rare keys are written out of order (SerializeRareKeys): on huge pages the first of those
+  // writes would make the whole body resident while the rows are still there.
+  if (!rare_ids.empty()) memory::WithdrawHugePages(body, body_bytes_);
+  if (null_body_bytes_ > 0) nulls_.SerializeTo(body);
+  for (uint32_t id : java_order_) {
+    if (key_bytes_[id] != 0 && id < kContainerKeys) {
+      frequent_[id].SerializeTo(body + key_offsets_[id]);  // releases the key's rows
+    }
+  }
+  SerializeRareKeys(rare_ids, body);
   // Everything is in the payload now: the rows and the plan go.
   frequent_ = std::vector<ContainerRows>();
   rare_ = RowSets();
   meta_ = std::vector<uint8_t>();
   java_order_ = std::vector<uint32_t>();
   key_bytes_ = std::vector<uint32_t>();
+  key_offsets_ = std::vector<uint32_t>();
+}
+
+void BitmapIndexWriter::SerializeRareKeys(const std::vector<uint32_t>& ids, uint8_t* body) {
+  // In the address order of their row arrays: each array freed after its key is written
+  // joins the free stretch behind the previous ones, and every few MiB of it goes back to
+  // the system, so the rows' pages empty as the body's fill. (Freed in Java's order, the
+  // small arrays left holes in every page, all resident until the end.)
+  std::vector<std::pair<uintptr_t, uint32_t>> by_address(ids.size());
+  for (size_t k = 0; k < ids.size(); ++k) {
+    const RowList& rows = rare_[ids[k] - static_cast<uint32_t>(kContainerKeys)];
+    by_address[k] = {reinterpret_cast<uintptr_t>(rows.storage()), ids[k]};
+  }
+  std::sort(by_address.begin(), by_address.end());
+  constexpr size_t kReturnEveryBytes = size_t{8} << 20;
+  size_t freed = 0;
+  for (const auto& [address, id] : by_address) {
+    RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
+    freed += rows.StorageBytes();
+    rows.SerializeTo(body + key_offsets_[id]);  // frees the key's rows
+    if (freed >= kReturnEveryBytes) {
+      memory::ReturnFreeHeapPages();
+      freed = 0;
+    }
+  }
 }
 
 Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {

@@ -56,6 +56,8 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // At the start of chunk kProjectAfterChunks: reserves each frequent key's room for the rows
   // expected_rows_ will bring, at the rate of its chunks so far.
   void ReserveFrequentKeys();
+  // Writes the bitmaps of the rare keys `ids` to their places in `body` (see SerializeTo).
+  void SerializeRareKeys(const std::vector<uint32_t>& ids, uint8_t* body);
   void DistributeGrouped(uint32_t first_row, int64_t n);
   // TIMESTAMP values of the chunk as keys (millis or micros) into ts_keys_.
   Status TimestampKeys(const column::ColumnBatch& batch, int64_t begin, int64_t n);
@@ -82,8 +84,10 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // (0: not written).
   std::vector<uint8_t> meta_;
   std::vector<uint32_t> java_order_;
-  std::vector<uint32_t> key_bytes_;
+  std::vector<uint32_t> key_bytes_;    // by key id: its bitmap's bytes (0: none in the body)
+  std::vector<uint32_t> key_offsets_;  // by key id: where its bitmap starts in the body
   size_t null_body_bytes_ = 0;
+  size_t body_bytes_ = 0;
 
   std::vector<int64_t> ts_keys_;  // converted timestamps of the current chunk
   // Scratch of the current chunk, reused: key id per row, and the grouping by key.

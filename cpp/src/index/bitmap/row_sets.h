@@ -68,6 +68,9 @@ class RowList {
   // (which releases the rows).
   size_t SerializedSize();
   void SerializeTo(uint8_t* out);
+  // Where the list's array lies (nullptr: none), for releasing lists in memory order.
+  const void* storage() const { return capacity_ > 0 ? heap_ : nullptr; }
+  size_t StorageBytes() const { return size_t{capacity_} * sizeof(uint32_t); }
 
  private:
   void AppendSlow(uint32_t entry);

@@ -6,6 +6,7 @@
 
 #include "io/endian.h"
 #include "roaring/dense_roaring_encoder.h"
+#include "roaring/portable_header.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -13,8 +14,6 @@ namespace {
 
 using roaring::kBlockWords;
 
-constexpr uint32_t kCookieNoRun = 12346;
-constexpr uint32_t kCookieRun = 12347;
 constexpr uint32_t kArrayMax = 4096;
 
 Status Bad(const std::string& what) {
@@ -24,37 +23,18 @@ Status Bad(const std::string& what) {
 }  // namespace
 
 Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size) {
+  Result<roaring::PortableHeader> read = roaring::PortableHeader::Read(data, size);
+  if (!read.ok()) return read.status().WithContext("range-bitmap");
+  const roaring::PortableHeader& head = *read;
   RoaringView view;
-  if (size < 4) return Bad("shorter than its cookie");
-  const uint32_t cookie = io::LoadU32LE(data);
-  size_t pos = 4;
-  size_t n = 0;
-  const uint8_t* run_flags = nullptr;
-  bool offsets = true;
-  if ((cookie & 0xffff) == kCookieRun) {
-    n = (cookie >> 16) + 1;
-    run_flags = data + pos;
-    pos += (n + 7) / 8;
-    offsets = n >= 4;
-  } else if (cookie == kCookieNoRun) {
-    if (size < 8) return Bad("shorter than its header");
-    n = io::LoadU32LE(data + 4);
-    pos = 8;
-    if (n > 65536) return Bad("with " + std::to_string(n) + " containers");
-  } else {
-    return Bad("with unknown cookie " + std::to_string(cookie));
-  }
-  const size_t descriptors = pos;
-  pos += 4 * n + (offsets ? 4 * n : 0);
-  if (pos > size) return Bad("header overruns its " + std::to_string(size) + " bytes");
-  view.containers_.resize(n);
-  // Containers follow the header back to back; the offset table (when present) is redundant.
-  for (size_t i = 0; i < n; ++i) {
+  size_t pos = head.bodies;
+  view.containers_.resize(head.count);
+  for (size_t i = 0; i < head.count; ++i) {
     Container& c = view.containers_[i];
-    c.key = io::LoadU16LE(data + descriptors + 4 * i);
-    const uint32_t card = uint32_t{io::LoadU16LE(data + descriptors + 4 * i + 2)} + 1;
+    c.key = head.Key(i);
+    const uint32_t card = head.Cardinality(i);
     if (i > 0 && c.key <= view.containers_[i - 1].key) return Bad("with unsorted keys");
-    const bool run = run_flags != nullptr && ((run_flags[i / 8] >> (i % 8)) & 1);
+    const bool run = head.IsRun(i);
     size_t bytes;
     if (run) {
       if (pos + 2 > size) return Bad("run container overruns the buffer");
