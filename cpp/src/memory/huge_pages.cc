@@ -47,6 +47,16 @@ bool HugePagesOnAdviceOnly() {
 #endif
 }
 
+#if defined(__linux__)
+// madvise(advice) on the whole huge pages inside [data, data + size), if any.
+void AdviseWholeHugePages(void* data, size_t size, int advice) {
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+  HugePageRange(data, size, &begin, &end);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, advice);
+}
+#endif
+
 }  // namespace
 
 bool HugePagesAllowedBy(const char* setting) {
@@ -57,11 +67,8 @@ bool HugePagesAllowedBy(const char* setting) {
 
 void AdviseHugePages(void* data, size_t size) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (!HugePagesAllowed()) return;
-  uintptr_t begin, end;
-  HugePageRange(data, size, &begin, &end);
   // Advice only: a kernel without THP answers EINVAL and the block stays as it was.
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  if (HugePagesAllowed()) AdviseWholeHugePages(data, size, MADV_HUGEPAGE);
 #else
   (void)data;
   (void)size;
@@ -70,10 +77,7 @@ void AdviseHugePages(void* data, size_t size) {
 
 void WithdrawHugePages(void* data, size_t size) {
 #if defined(__linux__) && defined(MADV_NOHUGEPAGE)
-  uintptr_t begin = 0;
-  uintptr_t end = 0;
-  HugePageRange(data, size, &begin, &end);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_NOHUGEPAGE);
+  AdviseWholeHugePages(data, size, MADV_NOHUGEPAGE);
 #else
   (void)data;
   (void)size;
