@@ -1538,6 +1538,65 @@ TEST(RangeBitmapRandomTest, ManyChunksAndMultipleContainers) {
   }
 }
 
+// TopN per 65536-row block: sorted columns (run slices: combined as roaring bitmaps),
+// shuffled ones (the word walk of code_top_k.h; E turns sparse in every block), the top values
+// in the last word of a block, ties that the strict cut splits across blocks, a NULL-only
+// block and selections that end mid-block.
+TEST(RangeBitmapTopNTest, WalkAcrossBlocksMatchesBruteForce) {
+  std::mt19937_64 rng(7);
+  const DataType type = Type("INT");
+  constexpr size_t kRows = 3 * 65536;
+  struct Shape {
+    const char* name;
+    size_t distinct;
+    bool sorted;
+    bool top_at_end;  // 64 rows with a larger value end the column
+  };
+  for (const Shape& shape :
+       {Shape{"sorted 1000", 1000, true, false}, Shape{"sorted 3", 3, true, false},
+        Shape{"shuffled 50000", 50000, false, false}, Shape{"shuffled 2", 2, false, false},
+        Shape{"shuffled 300, top at the end", 300, false, true}}) {
+    SCOPED_TRACE(shape.name);
+    std::vector<Cell> cells(kRows);
+    for (size_t r = 0; r < kRows; ++r) {
+      const size_t v = shape.sorted ? r * shape.distinct / kRows : rng() % shape.distinct;
+      cells[r] = Int(static_cast<int64_t>(v) - 100);
+    }
+    for (size_t r = 65536; r < 131072; ++r) cells[r] = Null();  // a block without keys
+    if (shape.top_at_end) {
+      for (size_t r = kRows - 64; r < kRows; ++r) cells[r] = Int(1000);
+    }
+    auto bytes = WriteIndex(type, cells, Options());
+    ASSERT_TRUE(bytes.ok());
+    auto reader = OpenReader(type, *bytes);
+    ASSERT_NE(reader, nullptr);
+    for (int limit : {1, 100, 5000, 70000}) {
+      for (int selection_kind = 0; selection_kind < 3; ++selection_kind) {
+        std::vector<uint32_t> selection_rows;
+        std::unique_ptr<Bitmap32> selection;
+        if (selection_kind > 0) {
+          for (uint32_t r = 0; r < kRows; ++r) {
+            if (selection_kind == 1 ? rng() % 3 != 0 : r < 150000) selection_rows.push_back(r);
+          }
+          selection = std::make_unique<Bitmap32>();
+          selection->AddMany(selection_rows.data(), selection_rows.size());
+        }
+        for (bool descending : {true, false}) {
+          for (bool strict : {true, false}) {
+            const TopN top_n{"c", descending, false, limit};
+            auto answer = reader->TopNRows(top_n, selection.get(), strict);
+            ASSERT_TRUE(answer.ok());
+            ASSERT_EQ(Rows(*answer), BruteTopN(type, cells, top_n,
+                                              selection ? &selection_rows : nullptr, strict))
+                << "limit " << limit << (descending ? " desc" : " asc") << " strict " << strict
+                << " selection kind " << selection_kind;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(RangeBitmapRandomTest, TopNWithTiesMatchesItsDefinition) {
   std::mt19937_64 rng(4242);
   for (const char* type_text : {"INT", "BIGINT", "DOUBLE", "STRING", "DECIMAL(9, 2)",

@@ -1,5 +1,7 @@
 #include "roaring/block_ops.h"
 
+#include "io/endian.h"
+
 namespace pyfileindex::roaring {
 
 namespace {
@@ -65,6 +67,31 @@ PFI_INLINE void PositionsBody(const uint64_t* words, uint16_t* out) {
   }
 }
 
+template <bool kHardware>
+PFI_INLINE uint32_t AndFlippedBody(const uint8_t* s, uint64_t flip, const uint64_t* e,
+                                   uint64_t* out) {
+  uint32_t card = 0;
+  for (int w = 0; w < kWords; ++w) {
+    const uint64_t x = e[w] & (io::LoadU64LE(s + 8 * w) ^ flip);
+    out[w] = x;
+    card += Count<kHardware>(x);
+  }
+  return card;
+}
+
+template <bool kHardware>
+PFI_INLINE uint32_t AndFlippedAtBody(const uint8_t* s, uint64_t flip, const uint64_t* e,
+                                     uint64_t* out, const uint16_t* idx, uint32_t n) {
+  uint32_t card = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t w = idx[i];
+    const uint64_t x = e[w] & (io::LoadU64LE(s + 8 * w) ^ flip);
+    out[w] = x;
+    card += Count<kHardware>(x);
+  }
+  return card;
+}
+
 // Baseline variant.
 #if defined(__x86_64__) && !defined(__POPCNT__)
 constexpr bool kBaselinePopcount = false;
@@ -79,7 +106,16 @@ void Positions(const uint64_t* words, uint16_t* out) {
   PositionsBody<kBaselinePopcount>(words, out);
 }
 
-constexpr BlockOps kBaseline = {Cardinality, CardinalityAndRuns, Positions};
+uint32_t AndFlipped(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64_t* out) {
+  return AndFlippedBody<kBaselinePopcount>(s, flip, e, out);
+}
+uint32_t AndFlippedAt(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64_t* out,
+                      const uint16_t* idx, uint32_t n) {
+  return AndFlippedAtBody<kBaselinePopcount>(s, flip, e, out, idx, n);
+}
+
+constexpr BlockOps kBaseline = {Cardinality, CardinalityAndRuns, Positions, AndFlipped,
+                                AndFlippedAt};
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PFI_AVX2 __attribute__((target("avx2,popcnt")))
@@ -90,7 +126,16 @@ PFI_AVX2 void CardinalityAndRunsAvx2(const uint64_t* words, uint32_t* card, uint
 PFI_AVX2 void PositionsAvx2(const uint64_t* words, uint16_t* out) {
   PositionsBody<true>(words, out);
 }
-constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityAndRunsAvx2, PositionsAvx2};
+PFI_AVX2 uint32_t AndFlippedAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
+                                  uint64_t* out) {
+  return AndFlippedBody<true>(s, flip, e, out);
+}
+PFI_AVX2 uint32_t AndFlippedAtAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
+                                    uint64_t* out, const uint16_t* idx, uint32_t n) {
+  return AndFlippedAtBody<true>(s, flip, e, out, idx, n);
+}
+constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityAndRunsAvx2, PositionsAvx2,
+                            AndFlippedAvx2, AndFlippedAtAvx2};
 
 const BlockOps& Choose() {
   __builtin_cpu_init();

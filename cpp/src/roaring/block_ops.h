@@ -15,6 +15,12 @@ struct BlockOps {
   // The positions of the set bits, ascending, to out[0, cardinality); writes up to two
   // entries past them (`out` must have room for cardinality + 2).
   void (*positions)(const uint64_t* words, uint16_t* out);
+  // out = e & (s ^ flip) word by word, with `s` read as 1024 little-endian words at any
+  // alignment (a container in index bytes); returns the set bits of out.
+  uint32_t (*and_flipped)(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64_t* out);
+  // The same over the words listed in idx[0, n) only (out's other words are left as they are).
+  uint32_t (*and_flipped_at)(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64_t* out,
+                             const uint16_t* idx, uint32_t n);
 };
 
 // The fastest variant this CPU runs.

@@ -6,6 +6,7 @@
 
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "index/range_bitmap/code_range_scan.h"
+#include "index/range_bitmap/code_top_k.h"
 #include "io/byte_reader.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -68,7 +69,6 @@ Result<std::unique_ptr<CodeBsiReader>> CodeBsiReader::Open(io::ByteSpan bsi, int
   reader->row_count_ = row_count;
   reader->cardinality_ = cardinality;
   reader->slice_count_ = slices;
-  reader->slices_.reset(new LazyCell<Bitmap32>[static_cast<size_t>(slices)]);
   reader->slice_views_.reset(new LazyCell<RoaringView>[static_cast<size_t>(slices)]);
   return reader;
 }
@@ -85,13 +85,6 @@ Result<Bitmap32> CodeBsiReader::Load(Extent extent, const char* what) const {
 
 Result<const Bitmap32*> CodeBsiReader::Ebm() const {
   return ebm_.Get([&]() { return Load(ebm_extent_, "EBM"); });
-}
-
-Result<const Bitmap32*> CodeBsiReader::Slice(int i) const {
-  return slices_[i].Get([&]() {
-    loaded_slices_.fetch_add(1);
-    return Load(slice_extents_[i], "slice");
-  });
 }
 
 Result<RoaringView> CodeBsiReader::LoadView(Extent extent, const char* what) const {
@@ -147,46 +140,12 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
 Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,
                                      bool largest) const {
   if (k == 0 || (found != nullptr && found->IsEmpty())) return Bitmap32();
-  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
-  Bitmap32 e = found != nullptr ? (*ebm & *found) : *ebm;  // candidates, tied so far
-  uint64_t e_count = e.Cardinality();
-  if (e_count <= k) return e;
-  Bitmap32 g;  // rows certainly in the answer
-  uint64_t g_count = 0;
-  for (int i = slice_count_ - 1; i >= 0; --i) {
-    PFI_ASSIGN_OR_RETURN(const Bitmap32* slice, Slice(i));
-    const uint64_t with_bit = e.AndCardinality(*slice);
-    // Rows that win on this bit: the ones with it (top-k) or without it (bottom-k).
-    const uint64_t winners = largest ? with_bit : e_count - with_bit;
-    const uint64_t n = g_count + winners;
-    if (n < k) {
-      g |= largest ? (e & *slice) : (e - *slice);
-      g_count = n;
-      if (largest) {
-        e -= *slice;
-      } else {
-        e &= *slice;
-      }
-      e_count -= winners;
-      continue;
-    }
-    if (largest) {
-      e &= *slice;
-    } else {
-      e -= *slice;
-    }
-    e_count = winners;
-    if (n == k) break;
+  PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
+  std::vector<const RoaringView*> slices(static_cast<size_t>(slice_count_), nullptr);
+  for (int i = 0; i < slice_count_; ++i) {
+    PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
   }
-  if (strict && g_count + e_count > k) {
-    // Cut the tie at the k-th value: drop the lowest positions (Java iterates e ascending).
-    const uint64_t excess = g_count + e_count - k;
-    uint32_t last_dropped = 0;
-    e.Select(static_cast<uint32_t>(excess - 1), &last_dropped);
-    e -= Bitmap32::Range(0, uint64_t{last_dropped} + 1);
-  }
-  g |= e;
-  return g;
+  return TopKWalk(*ebm, slices.data(), slice_count_, found, k, strict, largest);
 }
 
 }  // namespace pyfileindex::index::range_bitmap

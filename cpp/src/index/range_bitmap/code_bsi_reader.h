@@ -1,9 +1,9 @@
 // Lazy reader of the code bit-slice index (Paimon's BitSliceIndexBitmap).
 //
 // Open() reads the small header only. Range and equality selections read the EBM and the bit
-// slices they need in place (RoaringView, no copy) in one top-down walk (code_range_scan.h);
-// TopN works on deserialized roaring bitmaps. Everything loaded is cached
-// and shared read-only by later calls and threads.
+// slices they need in place (RoaringView, no copy) in one top-down walk (code_range_scan.h),
+// and so does TopN (code_top_k.h). Everything loaded is cached and shared read-only by later
+// calls and threads.
 #pragma once
 
 #include <atomic>
@@ -53,7 +53,6 @@ class CodeBsiReader {
   CodeBsiReader() = default;
   Result<Bitmap32> Load(Extent extent, const char* what) const;
   Result<RoaringView> LoadView(Extent extent, const char* what) const;
-  Result<const Bitmap32*> Slice(int i) const;
   Result<const RoaringView*> EbmView() const;
   Result<const RoaringView*> SliceView(int i) const;
 
@@ -65,7 +64,6 @@ class CodeBsiReader {
   std::unique_ptr<Extent[]> slice_extents_;
   LazyCell<Bitmap32> ebm_;
   LazyCell<RoaringView> ebm_view_;
-  std::unique_ptr<LazyCell<Bitmap32>[]> slices_;
   std::unique_ptr<LazyCell<RoaringView>[]> slice_views_;
   mutable std::atomic<size_t> loaded_slices_{0};
 };

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <utility>
 
+#include "index/range_bitmap/block_intervals.h"
 #include "index/range_bitmap/scan_ops.h"
 #include "io/endian.h"
 #include "roaring/block_builder.h"
@@ -27,78 +28,6 @@ uint64_t BitsBelow(int i) { return i >= 64 ? ~uint64_t{0} : (uint64_t{1} << i) -
 uint64_t Mask(bool set) { return set ? ~uint64_t{0} : 0; }
 
 alignas(64) const uint64_t kZeroBlock[kBlockWords] = {};
-
-// Half-open intervals [v[2i], v[2i+1]) of one block.
-using Intervals = std::vector<uint32_t>;
-
-// Container i of `view` as intervals: runs as they are, consecutive array values joined.
-void ToIntervals(const RoaringView& view, size_t i, Intervals* out) {
-  out->clear();
-  const uint8_t* data = view.data(i);
-  const uint32_t count = view.count(i);
-  if (view.kind(i) == RoaringView::Kind::kRun) {
-    out->reserve(2 * size_t{count});
-    for (uint32_t r = 0; r < count; ++r) {
-      const uint32_t start = io::LoadU16LE(data + 4 * r);
-      out->push_back(start);
-      out->push_back(start + io::LoadU16LE(data + 4 * r + 2) + 1);  // Parse checked <= 65536
-    }
-    return;
-  }
-  for (uint32_t j = 0; j < count; ++j) {
-    const uint32_t v = io::LoadU16LE(data + 2 * j);
-    if (!out->empty() && out->back() == v) {
-      out->back() = v + 1;
-    } else {
-      out->push_back(v);
-      out->push_back(v + 1);
-    }
-  }
-}
-
-// x split by s into the parts inside and outside s (either output may be null). Sorted,
-// disjoint inputs give sorted, disjoint outputs; any input stays within bounds and linear.
-void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Intervals* outside) {
-  const size_t sn = s.size() / 2;
-  size_t j = 0;
-  for (size_t k = 0; k < x.size(); k += 2) {
-    uint32_t cur = x[k];
-    const uint32_t end = x[k + 1];
-    while (j < sn && s[2 * j + 1] <= cur) ++j;
-    while (cur < end) {
-      if (j >= sn || s[2 * j] >= end) {
-        if (outside) outside->insert(outside->end(), {cur, end});
-        break;
-      }
-      const uint32_t from = std::max(s[2 * j], cur);
-      const uint32_t to = std::min(s[2 * j + 1], end);
-      if (from > cur && outside) outside->insert(outside->end(), {cur, from});
-      if (to > from && inside) inside->insert(inside->end(), {from, to});
-      cur = std::max(cur, to);
-      if (s[2 * j + 1] > end) break;  // s's interval reaches into x's next one
-      ++j;
-    }
-  }
-}
-
-void SetIntervals(const Intervals& v, uint64_t* words) {
-  for (size_t k = 0; k < v.size(); k += 2) {
-    const uint32_t begin = v[k];
-    const uint32_t end = v[k + 1];  // exclusive, <= 65536
-    if (begin >= end) continue;
-    const uint32_t first = begin >> 6;
-    const uint32_t last = (end - 1) >> 6;
-    const uint64_t head = ~uint64_t{0} << (begin & 63);
-    const uint64_t tail = ~uint64_t{0} >> (63 - ((end - 1) & 63));
-    if (first == last) {
-      words[first] |= head & tail;
-      continue;
-    }
-    words[first] |= head;
-    std::fill(words + first + 1, words + last, ~uint64_t{0});
-    words[last] |= tail;
-  }
-}
 
 // Walks the steps over each block of the EBM; holds the buffers all blocks reuse.
 class Walker {
@@ -241,19 +170,8 @@ class Walker {
       if (ia_.empty() && ib_.empty()) break;
     }
     // The answer's pieces come from several steps: order and join them.
-    pairs_.clear();
-    for (size_t k = 0; k < in_list_.size(); k += 2) pairs_.emplace_back(in_list_[k], in_list_[k + 1]);
-    std::sort(pairs_.begin(), pairs_.end());
-    ia_.clear();
-    for (const auto& p : pairs_) {
-      if (!ia_.empty() && p.first <= ia_.back()) {
-        ia_.back() = std::max(ia_.back(), p.second);
-      } else {
-        ia_.push_back(p.first);
-        ia_.push_back(p.second);
-      }
-    }
-    out_.AddIntervals(ebm_.key(e), ia_.data(), ia_.size() / 2);
+    SortAndJoin(&in_list_);
+    out_.AddIntervals(ebm_.key(e), in_list_.data(), in_list_.size() / 2);
   }
 
   // One tie's step on intervals: keep the rows whose slice bit is `bit`; the others join
@@ -296,7 +214,6 @@ class Walker {
   std::vector<uint64_t> a_, b_, scratch_;
   std::vector<uint16_t> idx_;
   Intervals ia_, ib_, in_list_, slice_, kept_, left_;
-  std::vector<std::pair<uint32_t, uint32_t>> pairs_;
 };
 
 }  // namespace

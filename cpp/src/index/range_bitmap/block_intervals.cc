@@ -1,0 +1,98 @@
+#include "index/range_bitmap/block_intervals.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "io/endian.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+void ToIntervals(const RoaringView& view, size_t i, Intervals* out) {
+  out->clear();
+  const uint8_t* data = view.data(i);
+  const uint32_t count = view.count(i);
+  if (view.kind(i) == RoaringView::Kind::kRun) {
+    out->reserve(2 * size_t{count});
+    for (uint32_t r = 0; r < count; ++r) {
+      const uint32_t start = io::LoadU16LE(data + 4 * r);
+      out->push_back(start);
+      out->push_back(start + io::LoadU16LE(data + 4 * r + 2) + 1);  // Parse checked <= 65536
+    }
+    return;
+  }
+  for (uint32_t j = 0; j < count; ++j) {
+    const uint32_t v = io::LoadU16LE(data + 2 * j);
+    if (!out->empty() && out->back() == v) {
+      out->back() = v + 1;
+    } else {
+      out->push_back(v);
+      out->push_back(v + 1);
+    }
+  }
+}
+
+void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Intervals* outside) {
+  const size_t sn = s.size() / 2;
+  size_t j = 0;
+  for (size_t k = 0; k < x.size(); k += 2) {
+    uint32_t cur = x[k];
+    const uint32_t end = x[k + 1];
+    while (j < sn && s[2 * j + 1] <= cur) ++j;
+    while (cur < end) {
+      if (j >= sn || s[2 * j] >= end) {
+        if (outside) outside->insert(outside->end(), {cur, end});
+        break;
+      }
+      const uint32_t from = std::max(s[2 * j], cur);
+      const uint32_t to = std::min(s[2 * j + 1], end);
+      if (from > cur && outside) outside->insert(outside->end(), {cur, from});
+      if (to > from && inside) inside->insert(inside->end(), {from, to});
+      cur = std::max(cur, to);
+      if (s[2 * j + 1] > end) break;  // s's interval reaches into x's next one
+      ++j;
+    }
+  }
+}
+
+void SetIntervals(const Intervals& v, uint64_t* words) {
+  for (size_t k = 0; k < v.size(); k += 2) {
+    const uint32_t begin = v[k];
+    const uint32_t end = v[k + 1];  // exclusive, <= 65536
+    if (begin >= end) continue;
+    const uint32_t first = begin >> 6;
+    const uint32_t last = (end - 1) >> 6;
+    const uint64_t head = ~uint64_t{0} << (begin & 63);
+    const uint64_t tail = ~uint64_t{0} >> (63 - ((end - 1) & 63));
+    if (first == last) {
+      words[first] |= head & tail;
+      continue;
+    }
+    words[first] |= head;
+    std::fill(words + first + 1, words + last, ~uint64_t{0});
+    words[last] |= tail;
+  }
+}
+
+void SortAndJoin(Intervals* v) {
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  pairs.reserve(v->size() / 2);
+  for (size_t k = 0; k < v->size(); k += 2) pairs.emplace_back((*v)[k], (*v)[k + 1]);
+  std::sort(pairs.begin(), pairs.end());
+  v->clear();
+  for (const auto& p : pairs) {
+    if (!v->empty() && p.first <= v->back()) {
+      v->back() = std::max(v->back(), p.second);
+    } else {
+      v->push_back(p.first);
+      v->push_back(p.second);
+    }
+  }
+}
+
+uint32_t IntervalRows(const Intervals& v) {
+  uint32_t rows = 0;
+  for (size_t k = 0; k < v.size(); k += 2) rows += v[k + 1] - v[k];
+  return rows;
+}
+
+}  // namespace pyfileindex::index::range_bitmap

@@ -1,0 +1,34 @@
+// Row intervals of one 65536-row block: the form sorted and clustered columns take (run
+// containers), combined without expanding anything into words.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "index/range_bitmap/roaring_view.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+// Half-open intervals [v[2i], v[2i+1]) within one block, sorted and disjoint.
+using Intervals = std::vector<uint32_t>;
+
+// Container i of `view` as intervals: runs as they are, consecutive array values joined
+// (a bitmap container is not read: callers expand those into words).
+void ToIntervals(const RoaringView& view, size_t i, Intervals* out);
+
+// x split by s into the parts inside and outside s (either output may be null). Sorted,
+// disjoint inputs give sorted, disjoint outputs; any input stays within bounds and linear.
+void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Intervals* outside);
+
+// Sets the bits of the intervals in `words` (1024 words, host order).
+void SetIntervals(const Intervals& v, uint64_t* words);
+
+// Pieces collected in any order (disjoint or not) sorted and joined where they overlap or
+// touch: what BlockBuilder::AddIntervals takes.
+void SortAndJoin(Intervals* v);
+
+// The rows the intervals hold.
+uint32_t IntervalRows(const Intervals& v);
+
+}  // namespace pyfileindex::index::range_bitmap

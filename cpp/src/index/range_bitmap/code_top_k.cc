@@ -1,0 +1,349 @@
+#include "index/range_bitmap/code_top_k.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "index/range_bitmap/block_intervals.h"
+#include "roaring/block_builder.h"
+#include "roaring/block_ops.h"
+#include "roaring/dense_roaring_encoder.h"
+
+namespace pyfileindex::index::range_bitmap {
+
+namespace {
+
+using roaring::Bitmap32;
+using roaring::BlockBuilder;
+using roaring::kBlockWords;
+
+// A block on words whose E has at most this many non-zero words visits only those.
+constexpr uint32_t kSparseWords = kBlockWords / 8;
+constexpr uint32_t kArrayMax = 4096;
+
+alignas(64) const uint64_t kZeroWords[kBlockWords] = {};
+
+const uint64_t* AllOnes() {
+  static const std::vector<uint64_t> ones(kBlockWords, ~uint64_t{0});
+  return ones.data();
+}
+
+using Words = std::unique_ptr<uint64_t[]>;
+Words NewWords() { return Words(new uint64_t[kBlockWords]); }
+Words NewZeroWords() {
+  Words words = NewWords();
+  std::memset(words.get(), 0, 8 * kBlockWords);
+  return words;
+}
+
+// One 65536-row block of the walk, on intervals or on words. On intervals, E is sorted
+// intervals and G pieces in any order. On words, while `sparse`, only the words listed in
+// `live` are valid in `e` and `winners` (every other word of E is zero); `g` is null until a
+// row joins G.
+struct Block {
+  uint16_t key = 0;
+  bool on_words = false;
+  bool sparse = false;
+  uint32_t e_count = 0;
+  uint32_t winner_count = 0;
+  Intervals e_runs, g_runs, winner_runs, loser_runs;
+  Words e, winners, g;
+  std::vector<uint16_t> live;
+};
+
+// The selection as one flat bitset, handed out a block at a time.
+class SelectionWords {
+ public:
+  explicit SelectionWords(const Bitmap32* found) {
+    if (found == nullptr) return;
+    bitset_ = bitset_create();
+    if (bitset_ == nullptr || !roaring_bitmap_to_bitset(found->raw(), bitset_)) {
+      if (bitset_ != nullptr) bitset_free(bitset_);
+      throw std::bad_alloc();
+    }
+  }
+  ~SelectionWords() {
+    if (bitset_ != nullptr) bitset_free(bitset_);
+  }
+  SelectionWords(const SelectionWords&) = delete;
+  SelectionWords& operator=(const SelectionWords&) = delete;
+
+  bool all() const { return bitset_ == nullptr; }
+
+  // The selection's words of block `key` (all ones without a selection); `scratch` holds a
+  // block the bitset ends inside.
+  const uint64_t* Of(uint16_t key, uint64_t* scratch) const {
+    if (bitset_ == nullptr) return AllOnes();
+    const size_t begin = size_t{key} * kBlockWords;
+    if (begin >= bitset_->arraysize) return kZeroWords;
+    const size_t n = std::min<size_t>(kBlockWords, bitset_->arraysize - begin);
+    if (n == kBlockWords) return bitset_->array + begin;
+    std::memcpy(scratch, bitset_->array + begin, 8 * n);
+    std::memset(scratch + n, 0, 8 * (kBlockWords - n));
+    return scratch;
+  }
+
+ private:
+  bitset_t* bitset_ = nullptr;
+};
+
+// ---- a block on words ----------------------------------------------------------------------
+
+// After a step: a block whose E turned sparse lists its live words; a sparse one drops the
+// words that emptied.
+void Retire(Block* b) {
+  const uint64_t* e = b->e.get();
+  if (b->sparse) {
+    b->live.erase(std::remove_if(b->live.begin(), b->live.end(),
+                                 [e](uint16_t w) { return e[w] == 0; }),
+                  b->live.end());
+  } else if (b->e_count <= kSparseWords) {
+    // At most e_count non-zero words: only those are visited from now on.
+    b->live.clear();
+    for (uint32_t w = 0; w < kBlockWords; ++w) {
+      if (e[w] != 0) b->live.push_back(static_cast<uint16_t>(w));
+    }
+    b->sparse = true;
+  }
+}
+
+// From intervals to words (a slice's bitmap container meets the block).
+void MoveToWords(Block* b) {
+  b->e = NewZeroWords();
+  SetIntervals(b->e_runs, b->e.get());
+  if (!b->g_runs.empty()) {
+    b->g = NewZeroWords();
+    SetIntervals(b->g_runs, b->g.get());
+  }
+  b->winners = NewWords();
+  b->e_runs = Intervals();
+  b->g_runs = Intervals();
+  b->on_words = true;
+  Retire(b);
+}
+
+// The block's winners on slice words `s` (little-endian bytes) into b->winners; their count.
+uint32_t WordWinners(Block* b, const uint8_t* s, uint64_t flip) {
+  const roaring::BlockOps& ops = roaring::Ops();
+  if (!b->sparse) return ops.and_flipped(s, flip, b->e.get(), b->winners.get());
+  return ops.and_flipped_at(s, flip, b->e.get(), b->winners.get(), b->live.data(),
+                            static_cast<uint32_t>(b->live.size()));
+}
+
+// G |= winners, E -= winners, on words.
+void JoinWordWinners(Block* b) {
+  if (b->g == nullptr) b->g = NewZeroWords();
+  uint64_t* g = b->g.get();
+  uint64_t* e = b->e.get();
+  const uint64_t* x = b->winners.get();
+  if (b->sparse) {
+    for (uint16_t w : b->live) {
+      g[w] |= x[w];
+      e[w] ^= x[w];
+    }
+  } else {
+    for (uint32_t w = 0; w < kBlockWords; ++w) {
+      g[w] |= x[w];
+      e[w] ^= x[w];
+    }
+  }
+}
+
+// Clears the lowest `n` rows of E (n < b->e_count).
+void DropLowest(Block* b, uint64_t n) {
+  b->e_count -= static_cast<uint32_t>(n);
+  if (!b->on_words) {
+    Intervals kept;
+    for (size_t k = 0; k < b->e_runs.size(); k += 2) {
+      uint32_t begin = b->e_runs[k];
+      const uint32_t end = b->e_runs[k + 1];
+      const uint64_t take = std::min<uint64_t>(n, end - begin);
+      begin += static_cast<uint32_t>(take);
+      n -= take;
+      if (begin < end) kept.insert(kept.end(), {begin, end});
+    }
+    b->e_runs.swap(kept);
+    return;
+  }
+  uint64_t* e = b->e.get();
+  auto drop_in = [&](uint32_t w) {
+    while (n > 0 && e[w] != 0) {
+      e[w] &= e[w] - 1;
+      --n;
+    }
+  };
+  if (b->sparse) {
+    for (uint16_t w : b->live) {
+      if (n == 0) break;
+      drop_in(w);
+    }
+  } else {
+    for (uint32_t w = 0; w < kBlockWords && n > 0; ++w) drop_in(w);
+  }
+}
+
+// G | E of every block, in key order.
+Bitmap32 Assemble(std::vector<Block>& blocks) {
+  const roaring::BlockOps& ops = roaring::Ops();
+  BlockBuilder out;
+  for (Block& b : blocks) {
+    if (!b.on_words) {
+      Intervals& rows = b.g_runs;
+      if (b.e_count > 0) rows.insert(rows.end(), b.e_runs.begin(), b.e_runs.end());
+      SortAndJoin(&rows);
+      out.AddIntervals(b.key, rows.data(), rows.size() / 2);
+      continue;
+    }
+    uint64_t* words = out.Words();
+    if (b.g != nullptr) {
+      std::memcpy(words, b.g.get(), 8 * kBlockWords);
+    } else {
+      std::memset(words, 0, 8 * kBlockWords);
+    }
+    if (b.e_count > 0) {
+      const uint64_t* e = b.e.get();
+      if (b.sparse) {
+        for (uint16_t w : b.live) words[w] |= e[w];
+      } else {
+        for (uint32_t w = 0; w < kBlockWords; ++w) words[w] |= e[w];
+      }
+    }
+    const uint32_t count = ops.cardinality(words);
+    if (count == 0) continue;
+    if (count > kArrayMax) {
+      out.CommitWords(b.key, count);
+    } else {
+      // positions() writes up to two entries past the values: the array's slack.
+      ops.positions(words, out.AddArray(b.key, count, 2));
+    }
+  }
+  return out.Finish();
+}
+
+}  // namespace
+
+Bitmap32 TopKWalk(const RoaringView& ebm, const RoaringView* const* slices, int slice_count,
+                  const Bitmap32* found, uint64_t k, bool strict, bool largest) {
+  if (k == 0) return Bitmap32();
+  const roaring::BlockOps& ops = roaring::Ops();
+  // Winners have the slice bit set (topK) or clear (bottomK).
+  const uint64_t flip = largest ? 0 : ~uint64_t{0};
+
+  // E = keyed rows of the selection, per EBM container: intervals where the EBM is runs and
+  // every row is selected, else words.
+  std::vector<Block> blocks;
+  blocks.reserve(ebm.container_count());
+  std::unique_ptr<uint64_t[]> scratch(new uint64_t[kBlockWords]);
+  std::unique_ptr<uint64_t[]> selection_scratch(new uint64_t[kBlockWords]);
+  const SelectionWords selection(found);
+  uint64_t e_total = 0;
+  for (size_t i = 0; i < ebm.container_count(); ++i) {
+    Block b;
+    b.key = ebm.key(i);
+    if (selection.all() && ebm.kind(i) == RoaringView::Kind::kRun) {
+      ToIntervals(ebm, i, &b.e_runs);
+      b.e_count = IntervalRows(b.e_runs);
+    } else {
+      b.on_words = true;
+      b.e = NewWords();
+      b.e_count = ops.and_flipped(ebm.Words(i, scratch.get()), 0,
+                                  selection.Of(b.key, selection_scratch.get()), b.e.get());
+    }
+    if (b.e_count == 0) continue;
+    e_total += b.e_count;
+    blocks.push_back(std::move(b));
+  }
+  if (e_total <= k) return Assemble(blocks);
+
+  std::vector<Block*> active;  // blocks whose E is not empty, in key order
+  for (Block& b : blocks) {
+    if (b.on_words) {
+      b.winners = NewWords();
+      Retire(&b);
+    }
+    active.push_back(&b);
+  }
+  Intervals slice_runs;
+  uint64_t g_total = 0;
+  for (int i = slice_count - 1; i >= 0; --i) {
+    const RoaringView& slice = *slices[i];
+    uint64_t winners = 0;
+    size_t at = 0;
+    for (Block* b : active) {
+      at = slice.Seek(b->key, at);
+      const bool present = at < slice.container_count() && slice.key(at) == b->key;
+      const bool bitmap = present && slice.kind(at) == RoaringView::Kind::kBitmap;
+      if (!b->on_words && bitmap) MoveToWords(b);
+      if (b->on_words) {
+        const uint8_t* s = present ? slice.Words(at, scratch.get())
+                                   : reinterpret_cast<const uint8_t*>(kZeroWords);
+        b->winner_count = WordWinners(b, s, flip);
+      } else {
+        slice_runs.clear();
+        if (present) ToIntervals(slice, at, &slice_runs);
+        b->winner_runs.clear();
+        b->loser_runs.clear();
+        SplitBy(b->e_runs, slice_runs, largest ? &b->winner_runs : &b->loser_runs,
+                largest ? &b->loser_runs : &b->winner_runs);
+        b->winner_count = IntervalRows(b->winner_runs);
+      }
+      winners += b->winner_count;
+    }
+    const uint64_t n = g_total + winners;
+    const bool join = n < k;  // every winner is among the k: into G; else they are the new E
+    for (Block* b : active) {
+      if (join) {
+        if (b->winner_count == 0) continue;
+        if (b->on_words) {
+          JoinWordWinners(b);
+        } else {
+          b->g_runs.insert(b->g_runs.end(), b->winner_runs.begin(), b->winner_runs.end());
+          b->e_runs.swap(b->loser_runs);
+        }
+        b->e_count -= b->winner_count;
+      } else {
+        if (b->on_words) {
+          std::swap(b->e, b->winners);
+        } else {
+          b->e_runs.swap(b->winner_runs);
+        }
+        b->e_count = b->winner_count;
+      }
+    }
+    if (join) {
+      g_total = n;
+      e_total -= winners;
+    } else {
+      e_total = winners;
+    }
+    active.erase(std::remove_if(active.begin(), active.end(),
+                                [](const Block* b) { return b->e_count == 0; }),
+                 active.end());
+    // With exactly k rows in G and E, later slices only move rows from E to G.
+    if (n == k) break;
+    for (Block* b : active) {
+      if (b->on_words) Retire(b);
+    }
+  }
+
+  if (strict && g_total + e_total > k) {
+    // The tie at the k-th code keeps its highest positions.
+    uint64_t excess = g_total + e_total - k;
+    for (Block* b : active) {
+      if (excess == 0) break;
+      if (b->e_count <= excess) {
+        excess -= b->e_count;
+        b->e_count = 0;
+      } else {
+        DropLowest(b, excess);
+        excess = 0;
+      }
+    }
+  }
+  return Assemble(blocks);
+}
+
+}  // namespace pyfileindex::index::range_bitmap
