@@ -125,11 +125,31 @@ void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int6
     }
     for (; i < n; ++i) ids[i] = dict.Intern(key_at(begin + i));
   } else {
-    for (int64_t i = 0; i < n; ++i) {
-      ids[i] = batch.IsValid(begin + i) ? dict.Intern(key_at(begin + i)) : kNullId;
+    const size_t valid = PrepareValidRows(batch, begin, n);
+    const uint32_t* rows = valid_rows_.data();
+    size_t j = 0;
+    if (dict.IsLarge()) {
+      constexpr size_t kAhead = 16;
+      for (; j + kAhead < valid; ++j) {
+        dict.Prefetch(key_at(begin + rows[j + kAhead]));
+        ids[rows[j]] = dict.Intern(key_at(begin + rows[j]));
+      }
     }
+    for (; j < valid; ++j) ids[rows[j]] = dict.Intern(key_at(begin + rows[j]));
   }
   Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+}
+
+size_t BitmapIndexWriter::PrepareValidRows(const ColumnBatch& batch, int64_t begin, int64_t n) {
+  std::fill(ids_.begin(), ids_.begin() + n, kNullId);
+  valid_rows_.resize(static_cast<size_t>(n));
+  uint32_t* rows = valid_rows_.data();
+  size_t valid = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    rows[valid] = static_cast<uint32_t>(i);
+    valid += batch.IsValid(begin + i) ? 1 : 0;
+  }
+  return valid;
 }
 
 void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int64_t n) {
@@ -138,22 +158,31 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
   const bool check_nulls = !(batch.validity == nullptr || batch.null_count == 0);
   ids_.resize(static_cast<size_t>(n));
   uint32_t* ids = ids_.data();
+  // The rows to intern: all of them, or the valid ones (ids_ of the others stay kNullId).
+  size_t count = static_cast<size_t>(n);
+  if (check_nulls) count = PrepareValidRows(batch, begin, n);
+  const uint32_t* valid_rows = valid_rows_.data();
+  auto row_at = [check_nulls, valid_rows](size_t j) -> size_t {
+    return check_nulls ? valid_rows[j] : j;
+  };
+  const std::string_view* chunk = values + begin;
   if (dict.IsLarge()) {
-    // Hash the chunk first, so the slot of a key 16 rows ahead, and the bytes of the key
+    // Hash the rows first, so the slot of a key 16 rows ahead, and the bytes of the key
     // found there 8 rows ahead, can be prefetched.
-    hashes_.resize(static_cast<size_t>(n));
+    hashes_.resize(count);
     uint64_t* hashes = hashes_.data();
-    for (int64_t i = 0; i < n; ++i) hashes[i] = dict.HashBytes(values[begin + i]);
-    constexpr int64_t kAhead = 16;
-    for (int64_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) dict.Prefetch(hashes[i + kAhead]);
-      if (i + kAhead / 2 < n) dict.PrefetchKeyBytes(hashes[i + kAhead / 2]);
-      ids[i] = !check_nulls || batch.IsValid(begin + i) ? dict.Intern(values[begin + i], hashes[i])
-                                                        : kNullId;
+    for (size_t j = 0; j < count; ++j) hashes[j] = dict.HashBytes(chunk[row_at(j)]);
+    constexpr size_t kAhead = 16;
+    for (size_t j = 0; j < count; ++j) {
+      if (j + kAhead < count) dict.Prefetch(hashes[j + kAhead]);
+      if (j + kAhead / 2 < count) dict.PrefetchKeyBytes(hashes[j + kAhead / 2]);
+      const size_t i = row_at(j);
+      ids[i] = dict.Intern(chunk[i], hashes[j]);
     }
   } else {
-    for (int64_t i = 0; i < n; ++i) {
-      ids[i] = !check_nulls || batch.IsValid(begin + i) ? dict.Intern(values[begin + i]) : kNullId;
+    for (size_t j = 0; j < count; ++j) {
+      const size_t i = row_at(j);
+      ids[i] = dict.Intern(chunk[i]);
     }
   }
   Distribute(static_cast<uint32_t>(row_count_ + begin), n);
