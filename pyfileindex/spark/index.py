@@ -44,6 +44,8 @@ def _index_task(table_path: str, groups_broadcast, counters: Optional[Counters],
         from pyfileindex.paimon import PaimonTableMetadata
         from pyfileindex.paimon.rewrite import delete_files
         from pyfileindex.paimon.writer import FileIndexSpec
+        from pyfileindex.spark.worker_memory import keep_freed_heap
+        keep_freed_heap()  # one file's scratch serves the next without fresh page faults
         groups = pickle.loads(groups_broadcast.value)
         meta = PaimonTableMetadata(table_path)
         threshold = FileIndexSpec.for_schema(meta.schema()).threshold

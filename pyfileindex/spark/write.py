@@ -38,6 +38,8 @@ class WriteResult:
 def _write_task(table_path: str, counters: Optional[Counters]):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyfileindex.paimon.writer import new_indexed_write
+        from pyfileindex.spark.worker_memory import keep_freed_heap
+        keep_freed_heap()  # one file's scratch serves the next without fresh page faults
         table = tables.open_table(table_path)
         target = tables.table_arrow_schema(table)
         write, commit = new_indexed_write(table)
