@@ -186,11 +186,23 @@ Result<std::vector<uint8_t>> BuildBsi(const ColumnBatch& batch, int64_t batch_ro
   return writer->Serialize();
 }
 
-std::unique_ptr<ColumnIndexReader> OpenBsi(const DataType& type,
-                                           const std::vector<uint8_t>& payload) {
-  auto reader = BsiIndexType().OpenReader(type, ByteSpan(payload));
+// A reader with the payload it reads: readers borrow their bytes (the slices are read in
+// place), so the bytes live as long as the reader.
+struct OpenedBsi {
+  std::vector<uint8_t> bytes;
+  std::unique_ptr<ColumnIndexReader> reader;
+  explicit operator bool() const { return reader != nullptr; }
+  const ColumnIndexReader& operator*() const { return *reader; }
+  const ColumnIndexReader* operator->() const { return reader.get(); }
+};
+
+OpenedBsi OpenBsi(const DataType& type, std::vector<uint8_t> payload) {
+  OpenedBsi opened;
+  opened.bytes = std::move(payload);
+  auto reader = BsiIndexType().OpenReader(type, ByteSpan(opened.bytes));
   EXPECT_TRUE(reader.ok()) << reader.status().ToString();
-  return reader.ok() ? std::move(reader).ValueOrDie() : nullptr;
+  if (reader.ok()) opened.reader = std::move(reader).ValueOrDie();
+  return opened;
 }
 
 Result<FileIndexResult> Ask(const ColumnIndexReader& reader, PredicateOp op,
@@ -1038,12 +1050,19 @@ TEST(BsiRobustnessTest, HandMadeDamage) {
   EXPECT_EQ(open("01 00000001 01 01 0000000000000000 4000000000000000 3a30000000000000 7fffffff 00")
                 .code(),
             StatusCode::kCorrupt);
-  // A slice holding a row the existence bitmap lacks.
-  EXPECT_EQ(open("01 00000002 01 01 0000000000000000 0000000000000001"
-                 " 3a300000 01000000 0000 0000 10000000 0000 00000001"
-                 " 3a300000 01000000 0000 0000 10000000 0100 00")
-                .code(),
-            StatusCode::kCorrupt);
+  // A slice holding a row (1) the existence bitmap {0} lacks: as in Java, comparisons start
+  // from the EBM, so row 1 is in no answer and row 0 keeps code 0.
+  const std::vector<uint8_t> stray = FromHex(
+      "01 00000002 01 01 0000000000000000 0000000000000001"
+      " 3a300000 01000000 0000 0000 10000000 0000 00000001"
+      " 3a300000 01000000 0000 0000 10000000 0100 00");
+  auto reader = BsiIndexType().OpenReader(type, ByteSpan(stray));
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  EXPECT_EQ(RowsOf(**reader, PredicateOp::kEqual, {Literal::Int(0)}), std::vector<uint32_t>{0});
+  EXPECT_TRUE(RowsOf(**reader, PredicateOp::kEqual, {Literal::Int(1)}).empty());
+  EXPECT_TRUE(RowsOf(**reader, PredicateOp::kGreaterThan, {Literal::Int(0)}).empty());
+  EXPECT_EQ(RowsOf(**reader, PredicateOp::kLessOrEqual, {Literal::Int(1)}),
+            std::vector<uint32_t>{0});
 }
 
 TEST(BsiRobustnessTest, RandomFlipsNeverCrash) {

@@ -1,5 +1,6 @@
 #include "index/bsi/bit_slice_index.h"
 
+#include "index/range_bitmap/code_range_scan.h"
 #include "io/endian.h"
 
 #include <algorithm>
@@ -14,16 +15,26 @@ constexpr size_t kEmptyRoaringBytes = 8;  // the smallest portable bitmap
 
 int BitLength(uint64_t x) { return x == 0 ? 0 : 64 - __builtin_clzll(x); }
 
-Result<roaring::Bitmap32> ReadBitmap(io::ByteReader* reader, const char* what) {
-  size_t consumed = 0;
-  io::ByteSpan rest = reader->Rest();
-  auto bitmap = roaring::Bitmap32::Deserialize(rest.data(), rest.size(), &consumed);
-  if (!bitmap.ok()) {
-    return bitmap.status().WithContext(std::string("bsi ") + what + " at offset " +
-                                       std::to_string(reader->base_offset() + reader->position()));
+std::string Where(const io::ByteReader& reader, const char* what) {
+  return std::string("bsi ") + what + " at offset " +
+         std::to_string(reader.base_offset() + reader.position());
+}
+
+// The bitmap at the cursor, deserialized (`bitmap`, may be null) and as a view; the cursor
+// moves past it.
+Result<range_bitmap::RoaringView> ReadBitmap(io::ByteReader* reader, const char* what,
+                                             roaring::Bitmap32* bitmap) {
+  const io::ByteSpan rest = reader->Rest();
+  Result<range_bitmap::RoaringView> view =
+      range_bitmap::RoaringView::Parse(rest.data(), rest.size());
+  if (!view.ok()) return view.status().WithContext(Where(*reader, what));
+  if (bitmap != nullptr) {
+    auto read = roaring::Bitmap32::Deserialize(rest.data(), view->bytes());
+    if (!read.ok()) return read.status().WithContext(Where(*reader, what));
+    *bitmap = std::move(*read);
   }
-  PFI_RETURN_NOT_OK(reader->Skip(consumed, what));
-  return bitmap;
+  PFI_RETURN_NOT_OK(reader->Skip(view->bytes(), what));
+  return view;
 }
 
 }  // namespace
@@ -43,7 +54,7 @@ Result<BitSliceIndex> BitSliceIndex::Read(io::ByteReader* reader) {
     return Status::Corrupt("bsi: bounds min=" + std::to_string(bsi.min_) + " max=" +
                            std::to_string(bsi.max_) + " are not 0 <= min <= max");
   }
-  PFI_ASSIGN_OR_RETURN(bsi.ebm_, ReadBitmap(reader, "existence bitmap"));
+  PFI_ASSIGN_OR_RETURN(bsi.ebm_view_, ReadBitmap(reader, "existence bitmap", &bsi.ebm_));
   PFI_ASSIGN_OR_RETURN(int32_t slice_count, reader->ReadI32BE("bsi slice count"));
   const int expected = BitLength(static_cast<uint64_t>(bsi.max_ - bsi.min_));
   if (slice_count != expected) {
@@ -55,11 +66,7 @@ Result<BitSliceIndex> BitSliceIndex::Read(io::ByteReader* reader) {
                                     "bsi slices"));
   bsi.slices_.reserve(static_cast<size_t>(slice_count));
   for (int32_t i = 0; i < slice_count; ++i) {
-    PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 slice, ReadBitmap(reader, "slice"));
-    if (!(slice - bsi.ebm_).IsEmpty()) {
-      return Status::Corrupt("bsi: slice " + std::to_string(i) +
-                             " holds rows that are not in the existence bitmap");
-    }
+    PFI_ASSIGN_OR_RETURN(range_bitmap::RoaringView slice, ReadBitmap(reader, "slice", nullptr));
     bsi.slices_.push_back(std::move(slice));
   }
   return bsi;
@@ -108,31 +115,33 @@ bool BitSliceIndex::CompareUsingMinMax(CompareOp op, int64_t p, roaring::Bitmap3
   return none;
 }
 
+roaring::Bitmap32 BitSliceIndex::CodesBetween(uint64_t lo, uint64_t hi) const {
+  const int bits = static_cast<int>(slices_.size());
+  const uint64_t all_ones = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  hi = std::min(hi, all_ones);
+  if (lo > hi) return roaring::Bitmap32();
+  if (lo == 0 && hi == all_ones) return ebm_;  // every code: the EBM itself
+  const range_bitmap::CodeRangeScan scan(bits, lo, hi);
+  std::vector<const range_bitmap::RoaringView*> slices(slices_.size());
+  for (size_t i = 0; i < slices_.size(); ++i) slices[i] = &slices_[i];
+  return scan.Run(ebm_view_, slices.data());
+}
+
 roaring::Bitmap32 BitSliceIndex::ONeilCompare(CompareOp op, int64_t q) const {
-  // O'Neil & Quass: walk the slices from the most significant digit, splitting the rows still
-  // equal to q so far into "greater" and "less".
-  roaring::Bitmap32 gt;
-  roaring::Bitmap32 lt;
-  roaring::Bitmap32 eq = ebm_;
-  for (size_t i = slices_.size(); i-- > 0;) {
-    const roaring::Bitmap32& slice = slices_[i];
-    if ((q >> (i & 63)) & 1) {  // Java shifts a long by i mod 64
-      lt |= eq - slice;
-      eq &= slice;
-    } else {
-      gt |= eq & slice;
-      eq -= slice;
-    }
-  }
+  // O'Neil & Quass compare the slices' binary value with q from the most significant digit;
+  // every comparison is a range of codes. Here 0 <= q <= max - min (CompareUsingMinMax
+  // answered the rest).
+  const uint64_t code = static_cast<uint64_t>(q);
+  constexpr uint64_t kNoBound = ~uint64_t{0};
   switch (op) {
-    case CompareOp::kEq: return eq;
-    case CompareOp::kNeq: return ebm_ - eq;
-    case CompareOp::kGt: return gt;
-    case CompareOp::kLt: return lt;
-    case CompareOp::kLte: return lt | eq;
-    case CompareOp::kGte: return gt | eq;
+    case CompareOp::kEq: return CodesBetween(code, code);
+    case CompareOp::kNeq: return ebm_ - CodesBetween(code, code);
+    case CompareOp::kGt: return CodesBetween(code + 1, kNoBound);  // code < 2^63
+    case CompareOp::kGte: return CodesBetween(code, kNoBound);
+    case CompareOp::kLt: return code == 0 ? roaring::Bitmap32() : CodesBetween(0, code - 1);
+    case CompareOp::kLte: return CodesBetween(0, code);
   }
-  return eq;
+  return roaring::Bitmap32();
 }
 
 void BitSliceIndexBuilder::StartChunk(uint32_t chunk) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "index/range_bitmap/roaring_view.h"
 #include "io/byte_reader.h"
 #include "pyfileindex/status.h"
 #include "roaring/bitmap32.h"
@@ -17,14 +18,17 @@ namespace pyfileindex::index::bsi {
 
 enum class CompareOp : uint8_t { kEq, kNeq, kLt, kLte, kGt, kGte };
 
-// Reader side: an immutable BSI. All methods are const and safe to call concurrently.
+// Reader side: an immutable BSI over the index bytes it was read from (its slices are views
+// of them). All methods are const and safe to call concurrently.
 class BitSliceIndex {
  public:
   // The EMPTY BSI Java substitutes for an absent side: min = max = 0, no rows, no slices.
   BitSliceIndex() = default;
 
-  // Reads one BSI from the reader's cursor. Corrupt on truncation, a bitmap that does not parse,
-  // a slice count that disagrees with max - min, negative bounds, or slices outside the EBM.
+  // Reads one BSI from the reader's cursor: the EBM as a bitmap, the slices as views of the
+  // reader's bytes, which must outlive the BSI. Corrupt on truncation, a bitmap that does not
+  // parse, a slice count that disagrees with max - min, or negative bounds. A slice's rows
+  // outside the EBM never reach an answer (as in Java, whose comparisons start from the EBM).
   static Result<BitSliceIndex> Read(io::ByteReader* reader);
 
   int64_t min() const { return min_; }
@@ -38,12 +42,16 @@ class BitSliceIndex {
 
  private:
   bool CompareUsingMinMax(CompareOp op, int64_t predicate, roaring::Bitmap32* out) const;
+  // Rows whose code (value - min) lies in [lo, hi]: one top-down walk over the slices in
+  // place, the one range-bitmap answers its ranges with (range_bitmap/code_range_scan.h).
+  roaring::Bitmap32 CodesBetween(uint64_t lo, uint64_t hi) const;
   roaring::Bitmap32 ONeilCompare(CompareOp op, int64_t predicate) const;
 
   int64_t min_ = 0;
   int64_t max_ = 0;
   roaring::Bitmap32 ebm_;
-  std::vector<roaring::Bitmap32> slices_;
+  range_bitmap::RoaringView ebm_view_;
+  std::vector<range_bitmap::RoaringView> slices_;
 };
 
 // Writer side (Java's Appender with min = 0, which is what Paimon's writer always uses): rows

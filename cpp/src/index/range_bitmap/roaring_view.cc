@@ -17,14 +17,14 @@ using roaring::kBlockWords;
 constexpr uint32_t kArrayMax = 4096;
 
 Status Bad(const std::string& what) {
-  return Status::Corrupt("range-bitmap: roaring bitmap " + what);
+  return Status::Corrupt("roaring bitmap " + what);
 }
 
 }  // namespace
 
 Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size) {
   Result<roaring::PortableHeader> read = roaring::PortableHeader::Read(data, size);
-  if (!read.ok()) return read.status().WithContext("range-bitmap");
+  if (!read.ok()) return read.status();
   const roaring::PortableHeader& head = *read;
   RoaringView view;
   size_t pos = head.bodies;
@@ -63,6 +63,7 @@ Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size) {
       }
     }
   }
+  view.bytes_ = pos;
   return view;
 }
 

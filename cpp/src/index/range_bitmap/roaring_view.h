@@ -21,6 +21,8 @@ class RoaringView {
   static Result<RoaringView> Parse(const uint8_t* data, size_t size);
 
   size_t container_count() const { return containers_.size(); }
+  // Bytes of the bitmap (where the next one would start).
+  size_t bytes() const { return bytes_; }
   uint16_t key(size_t i) const { return containers_[i].key; }
   // The largest value (false when the bitmap is empty).
   bool Maximum(uint32_t* value) const;
@@ -45,6 +47,7 @@ class RoaringView {
     const uint8_t* data;
   };
   std::vector<Container> containers_;
+  size_t bytes_ = 0;
 };
 
 }  // namespace pyfileindex::index::range_bitmap
