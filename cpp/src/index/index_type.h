@@ -44,10 +44,9 @@ class ColumnIndexWriter {
     prepared_ = std::move(bytes).ValueOrDie();
     return prepared_.size();
   }
-  virtual void SerializeTo(uint8_t* out) {
-    std::copy(prepared_.begin(), prepared_.end(), out);
-    prepared_ = std::vector<uint8_t>();
-  }
+  // Moves the kept bytes into `out` piece by piece, handing each copied piece's pages back,
+  // so the payload and its copy are never both whole (a bloom filter's 1.2 MiB bit set).
+  virtual void SerializeTo(uint8_t* out);
 
  private:
   std::vector<uint8_t> prepared_;
