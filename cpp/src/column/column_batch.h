@@ -5,6 +5,7 @@
 // Index writers read values through the typed accessors below; nothing here allocates per row.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -55,6 +56,20 @@ struct ColumnBatch {
     return (validity[bit >> 3] >> (bit & 7)) & 1;
   }
   bool IsNull(int64_t i) const { return !IsValid(i); }
+
+  // Compacts the valid rows of [begin, begin + n): put(slot, i) is called for every row i
+  // (offset from begin) and `slot` moves on only past valid rows, so whatever put writes
+  // for the valid rows ends up at [0, returned count), in row order. No branch per row:
+  // nulls at random rows would mispredict one in every few.
+  template <typename Put>
+  size_t KeepValid(int64_t begin, int64_t n, Put&& put) const {
+    size_t slot = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      put(slot, i);
+      slot += IsValid(begin + i) ? 1 : 0;
+    }
+    return slot;
+  }
 
   template <typename T>
   const T* values_as() const { return static_cast<const T*>(values); }

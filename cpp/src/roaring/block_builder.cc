@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <new>
 
+#include "roaring/block_ops.h"
+
 namespace pyfileindex::roaring {
 
 using namespace ::roaring::internal;  // CRoaring's container layer
@@ -37,6 +39,18 @@ void BlockBuilder::CommitWords(uint16_t key, uint32_t cardinality) {
   pending_->cardinality = static_cast<int32_t>(cardinality);
   ra_append(&bitmap_->high_low_container, key, pending_, BITSET_CONTAINER_TYPE);
   pending_ = nullptr;
+}
+
+void BlockBuilder::CommitBlock(uint16_t key) {
+  const BlockOps& ops = Ops();
+  const uint32_t cardinality = ops.cardinality(pending_->words);
+  if (cardinality == 0) return;  // Words() keeps the block for the next one
+  if (cardinality > static_cast<uint32_t>(kArrayMax)) {
+    CommitWords(key, cardinality);
+  } else {
+    // positions() writes up to two entries past the values: the array's slack.
+    ops.positions(pending_->words, AddArray(key, cardinality, 2));
+  }
 }
 
 uint16_t* BlockBuilder::AddArray(uint16_t key, uint32_t cardinality, uint32_t slack) {

@@ -25,6 +25,9 @@ class BlockBuilder {
   // Adds the block written into Words(), holding `cardinality` (> 4096) values, as the
   // container for high bits `key`. Keys must ascend across all Commit/Add calls.
   void CommitWords(uint16_t key, uint32_t cardinality);
+  // Adds the block written into Words() whatever it holds: nothing when empty, an array
+  // container up to 4096 values, else the words in place.
+  void CommitBlock(uint16_t key);
   // Adds an array container of `cardinality` (1..4096) values for `key` and returns its
   // storage, with room for `cardinality + slack` values: the caller writes the values there,
   // ascending, before the next call.

@@ -8,6 +8,9 @@
 
 namespace pyfileindex::roaring {
 
+// One block of zero words: the stand-in for a container a bitmap does not have.
+alignas(64) inline constexpr uint64_t kZeroBlock[1024] = {};
+
 struct BlockOps {
   // Set bits of a block, and the number of maximal runs of set bits.
   uint32_t (*cardinality)(const uint64_t* words);

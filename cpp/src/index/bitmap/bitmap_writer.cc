@@ -144,12 +144,8 @@ size_t BitmapIndexWriter::PrepareValidRows(const ColumnBatch& batch, int64_t beg
   std::fill(ids_.begin(), ids_.begin() + n, kNullId);
   valid_rows_.resize(static_cast<size_t>(n));
   uint32_t* rows = valid_rows_.data();
-  size_t valid = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    rows[valid] = static_cast<uint32_t>(i);
-    valid += batch.IsValid(begin + i) ? 1 : 0;
-  }
-  return valid;
+  return batch.KeepValid(begin, n,
+                         [rows](size_t slot, int64_t i) { rows[slot] = static_cast<uint32_t>(i); });
 }
 
 void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int64_t n) {

@@ -52,8 +52,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
   void AddStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   // Prepares ids_ for a chunk with nulls: every id kNullId, and valid_rows_ the offsets from
-  // `begin` of the rows with a value, gathered without a branch per row (nulls at random rows
-  // would mispredict one in every few). Returns how many there are.
+  // `begin` of the rows with a value (ColumnBatch::KeepValid). Returns how many there are.
   size_t PrepareValidRows(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls).
   void Distribute(uint32_t first_row, int64_t n);

@@ -104,17 +104,12 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
       for (int64_t begin = 0; begin < n; begin += hash::kXxh64ManyMax) {
         const int64_t count = std::min<int64_t>(hash::kXxh64ManyMax, n - begin);
         hash::Xxh64Many(strings + begin, static_cast<size_t>(count), hashes);
-        int64_t kept = count;
-        if (batch.validity != nullptr) {
-          // Valid rows' hashes moved to the front without a branch per row (nulls are
-          // scattered: a branch would be mispredicted on each of them).
-          kept = 0;
-          for (int64_t i = 0; i < count; ++i) {
-            hashes[kept] = hashes[i];
-            kept += batch.IsValid(begin + i) ? 1 : 0;
-          }
+        size_t kept = static_cast<size_t>(count);
+        if (batch.validity != nullptr) {  // valid rows' hashes moved to the front
+          kept = batch.KeepValid(begin, count,
+                                 [&hashes](size_t slot, int64_t i) { hashes[slot] = hashes[i]; });
         }
-        for (int64_t i = 0; i < kept; ++i) sink(hashes[i]);
+        for (size_t i = 0; i < kept; ++i) sink(hashes[i]);
       }
       return Status::OK();
     }

@@ -17,9 +17,8 @@ namespace {
 
 using roaring::Bitmap32;
 using roaring::BlockBuilder;
-using roaring::BlockOps;
 using roaring::kBlockWords;
-using roaring::Ops;
+using roaring::kZeroBlock;
 
 // Below this many live words a block reads only the slice words under its ties.
 constexpr uint32_t kSparseWords = kBlockWords / 8;
@@ -27,7 +26,6 @@ constexpr uint32_t kSparseWords = kBlockWords / 8;
 uint64_t BitsBelow(int i) { return i >= 64 ? ~uint64_t{0} : (uint64_t{1} << i) - 1; }
 uint64_t Mask(bool set) { return set ? ~uint64_t{0} : 0; }
 
-alignas(64) const uint64_t kZeroBlock[kBlockWords] = {};
 
 // Walks the steps over each block of the EBM; holds the buffers all blocks reuse.
 class Walker {
@@ -136,17 +134,8 @@ class Walker {
     Commit(ebm_.key(e));
   }
 
-  // Adds in_ to the answer: as an array container when sparse enough, else in place.
-  void Commit(uint16_t key) {
-    const BlockOps& block = Ops();
-    const uint32_t card = block.cardinality(in_);
-    if (card == 0) return;
-    if (card <= 4096) {
-      block.positions(in_, out_.AddArray(key, card, /*slack=*/2));
-    } else {
-      out_.CommitWords(key, card);
-    }
-  }
+  // Adds in_ (out_'s Words()) to the answer.
+  void Commit(uint16_t key) { out_.CommitBlock(key); }
 
   // A block whose EBM container is runs, walked on intervals until a slice has a bitmap
   // container there; the rest of the walk is then dense.

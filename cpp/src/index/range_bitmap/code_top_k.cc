@@ -22,9 +22,7 @@ using roaring::kBlockWords;
 
 // A block on words whose E has at most this many non-zero words visits only those.
 constexpr uint32_t kSparseWords = kBlockWords / 8;
-constexpr uint32_t kArrayMax = 4096;
 
-alignas(64) const uint64_t kZeroWords[kBlockWords] = {};
 
 const uint64_t* AllOnes() {
   static const std::vector<uint64_t> ones(kBlockWords, ~uint64_t{0});
@@ -78,7 +76,7 @@ class SelectionWords {
   const uint64_t* Of(uint16_t key, uint64_t* scratch) const {
     if (bitset_ == nullptr) return AllOnes();
     const size_t begin = size_t{key} * kBlockWords;
-    if (begin >= bitset_->arraysize) return kZeroWords;
+    if (begin >= bitset_->arraysize) return roaring::kZeroBlock;
     const size_t n = std::min<size_t>(kBlockWords, bitset_->arraysize - begin);
     if (n == kBlockWords) return bitset_->array + begin;
     std::memcpy(scratch, bitset_->array + begin, 8 * n);
@@ -187,7 +185,6 @@ void DropLowest(Block* b, uint64_t n) {
 
 // G | E of every block, in key order.
 Bitmap32 Assemble(std::vector<Block>& blocks) {
-  const roaring::BlockOps& ops = roaring::Ops();
   BlockBuilder out;
   for (Block& b : blocks) {
     if (!b.on_words) {
@@ -211,14 +208,7 @@ Bitmap32 Assemble(std::vector<Block>& blocks) {
         for (uint32_t w = 0; w < kBlockWords; ++w) words[w] |= e[w];
       }
     }
-    const uint32_t count = ops.cardinality(words);
-    if (count == 0) continue;
-    if (count > kArrayMax) {
-      out.CommitWords(b.key, count);
-    } else {
-      // positions() writes up to two entries past the values: the array's slack.
-      ops.positions(words, out.AddArray(b.key, count, 2));
-    }
+    out.CommitBlock(b.key);
   }
   return out.Finish();
 }
@@ -279,7 +269,7 @@ Bitmap32 TopKWalk(const RoaringView& ebm, const RoaringView* const* slices, int 
       if (!b->on_words && bitmap) MoveToWords(b);
       if (b->on_words) {
         const uint8_t* s = present ? slice.Words(at, scratch.get())
-                                   : reinterpret_cast<const uint8_t*>(kZeroWords);
+                                   : reinterpret_cast<const uint8_t*>(roaring::kZeroBlock);
         b->winner_count = WordWinners(b, s, flip);
       } else {
         slice_runs.clear();

@@ -73,7 +73,7 @@ void AppendMapped(const ColumnBatch& batch, std::vector<Out>* out, Map&& map) {
 }
 
 // AppendMapped for a map without side effects: with nulls, every row is mapped and only the
-// valid ones kept, without a branch per row (random nulls would mispredict it).
+// valid ones kept (ColumnBatch::KeepValid: no branch per row).
 template <typename T, typename Out, typename Map>
 void AppendPureMapped(const ColumnBatch& batch, std::vector<Out>* out, Map&& map) {
   if (batch.validity == nullptr || batch.null_count == 0) {
@@ -84,11 +84,8 @@ void AppendPureMapped(const ColumnBatch& batch, std::vector<Out>* out, Map&& map
   const size_t size = out->size();
   out->resize(size + static_cast<size_t>(batch.length));
   Out* dst = out->data() + size;
-  size_t kept = 0;
-  for (int64_t i = 0; i < batch.length; ++i) {
-    dst[kept] = map(values[i]);
-    kept += batch.IsValid(i) ? 1 : 0;
-  }
+  const size_t kept =
+      batch.KeepValid(0, batch.length, [&](size_t slot, int64_t i) { dst[slot] = map(values[i]); });
   out->resize(size + kept);
 }
 
