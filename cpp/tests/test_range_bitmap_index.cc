@@ -16,12 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include "hash/mix64.h"
-#include "mix64_inverse.h"
 #include "index/index_type.h"
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "roaring/dense_roaring_encoder.h"
-#include "index/range_bitmap/key_codes.h"
 #include "index/range_bitmap/key_kind.h"
 #include "index/range_bitmap/range_bitmap_reader.h"
 #include "java/float_bits.h"
@@ -899,102 +896,6 @@ TEST(RangeBitmapRoaringTest, RandomContentMatchesCanonicalSerialize) {
   }
 }
 
-// ---- code assignment ------------------------------------------------------------------------
-
-// AssignFixedCodes(keys) must give the sorted distinct keys and, per row, its key's rank.
-// (32-bit keys are coded in place: the keys passed in are a copy.)
-template <typename U>
-void ExpectCodesMatchSorting(const std::vector<U>& keys) {
-  std::vector<U> distinct = keys;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  FixedCodes<U> codes = AssignFixedCodes(keys);
-  ASSERT_EQ(codes.distinct, distinct);
-  ASSERT_EQ(codes.codes.size(), keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(distinct[codes.codes[i]], keys[i]);
-}
-
-TEST(RangeBitmapKeyCodesTest, DenseAndRadixPathsAgreeWithSorting) {
-  std::mt19937_64 rng(7);
-  for (int round = 0; round < 84; ++round) {
-    const size_t n = 1 + rng() % (round % 2 == 0 ? 5000 : 50000);
-    std::vector<uint64_t> keys(n);
-    const int shape = round % 7;
-    for (uint64_t& k : keys) {
-      switch (shape) {
-        case 0:
-          k = rng() % 100;
-          break;  // dense
-        case 1:
-          k = rng();
-          break;  // 8 radix bytes
-        case 2:
-          k = (uint64_t{1} << 40) + (rng() % 1000000) * 977;
-          break;  // some bytes shared
-        case 3:
-          k = (rng() % 7) << 50;
-          break;  // few distinct, wide
-        case 6:
-          // Wide, distinct keys on either side of the hashed path's limit (n / 8).
-          k = (uint64_t{1} << 62) +
-              (rng() % (n / (round % 3 == 0 ? 6 : 10) + 1)) * 0x10000000001ull;
-          break;
-        default:
-          k = rng() % 50000 * 1000003;
-          break;  // sorted below (ascending path), or out of order by one pair at the end
-      }
-    }
-    // The same shapes as 32-bit keys (INT columns): the high half folded in.
-    std::vector<uint32_t> keys32(n);
-    for (size_t i = 0; i < n; ++i) keys32[i] = static_cast<uint32_t>(keys[i] ^ (keys[i] >> 32));
-    if (shape == 4 || shape == 5) {
-      std::sort(keys.begin(), keys.end());
-      std::sort(keys32.begin(), keys32.end());
-      if (shape == 5 && n > 1) {
-        std::swap(keys[n - 2], keys[n - 1]);
-        std::swap(keys32[n - 2], keys32[n - 1]);
-      }
-    }
-    ASSERT_NO_FATAL_FAILURE(ExpectCodesMatchSorting(keys)) << "round " << round;
-    ASSERT_NO_FATAL_FAILURE(ExpectCodesMatchSorting(keys32)) << "32-bit round " << round;
-  }
-}
-
-TEST(RangeBitmapKeyCodesTest, ManyRowsAroundTheHashedDistinctCap) {
-  // 640k rows: an eighth is 80k distinct keys, so the hashed path's own cap (65536) decides.
-  std::mt19937_64 rng(11);
-  for (const uint64_t distinct_keys : {uint64_t{60000}, uint64_t{70000}}) {
-    std::vector<uint64_t> keys(640000);
-    for (uint64_t& k : keys) k = (uint64_t{1} << 60) + (rng() % distinct_keys) * 0x100000001ull;
-    ASSERT_NO_FATAL_FAILURE(ExpectCodesMatchSorting(keys)) << distinct_keys;
-  }
-}
-
-TEST(RangeBitmapKeyCodesTest, KeysBuiltToCollideInTheHashTableAreCodedToo) {
-  // Keys whose mixed bits are small: every one lands in the table's first slot. The hashed
-  // path must give up on the probe chains (the radix sort codes them) instead of walking them.
-  for (uint64_t i : {uint64_t{1}, uint64_t{12345}, ~uint64_t{0}}) {
-    ASSERT_EQ(hash::Mix64(testing::UnMix64(i)), i);
-  }
-  std::mt19937_64 rng(13);
-  std::vector<uint64_t> keys(200000);
-  for (uint64_t& k : keys) k = testing::UnMix64(rng() % 20000 + 1);
-  ExpectCodesMatchSorting(keys);
-}
-
-TEST(RangeBitmapKeyCodesTest, StringsSortAsUnsignedBytes) {
-  StringKeyTable table;
-  std::vector<std::string> inputs = {"b", "", "\x80", "a", "b", "ab", "\x7f", "a\x00"s, "a"};
-  std::vector<uint32_t> ids;
-  for (const std::string& s : inputs) ids.push_back(table.Intern(s));
-  EXPECT_EQ(table.size(), 7u);
-  StringCodes codes = AssignStringCodes(table, ids);
-  std::vector<std::string> sorted;
-  for (uint32_t id : codes.sorted_ids) sorted.emplace_back(table.Get(id));
-  EXPECT_EQ(sorted, std::vector<std::string>({"", "a", "a\x00"s, "ab", "b", "\x7f", "\x80"}));
-  for (size_t i = 0; i < inputs.size(); ++i) EXPECT_EQ(sorted[codes.codes[i]], inputs[i]);
-}
-
 // ---- payloads and answers of Java Paimon 2.0 ------------------------------------------------
 //
 // cpp/tests/data/range_bitmap/java_paimon_2_0_cases.txt was written by the real Paimon 2.0.0
@@ -1538,6 +1439,36 @@ TEST(RangeBitmapRandomTest, ManyChunksAndMultipleContainers) {
   }
 }
 
+// The writer keeps per-row key ids, not keys: ids are assigned in order of first occurrence
+// from a direct table over nearby keys until keys spread too far, then from a hash table,
+// and packed per 65536-row block at the width of that block's ids. Blocks before and after
+// the switch, blocks of a few neighbouring ids (sorted stretches) and NULL rows must all come
+// back as the right codes.
+TEST(RangeBitmapRandomTest, KeyIdsAcrossTheDirectToHashedSwitch) {
+  std::mt19937_64 rng(123);
+  for (const char* type_text : {"INT", "BIGINT"}) {
+    const DataType type = Type(type_text);
+    SCOPED_TRACE(type_text);
+    std::vector<Cell> cells;
+    for (size_t r = 0; r < 140000; ++r) {  // two blocks and more of nearby keys
+      cells.push_back(rng() % 10 == 0 ? Null() : Int(static_cast<int64_t>(rng() % 500) - 250));
+    }
+    for (size_t r = 0; r < 70000; ++r) {  // a sorted stretch: a few ids per block
+      cells.push_back(Int(static_cast<int64_t>(r / 1000)));
+    }
+    for (size_t r = 0; r < 90000; ++r) {  // then keys far apart: the table is hashed
+      const int64_t far = static_cast<int64_t>(rng() % 3000) * 1'000'003 - 1'500'000'000;
+      cells.push_back(rng() % 10 == 0 ? Null() : Int(rng() % 2 == 0 ? far : int64_t{7}));
+    }
+    auto bytes = WriteIndex(type, cells, Options(), &rng);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+    auto reader = OpenReader(type, *bytes);
+    ASSERT_NE(reader, nullptr);
+    CheckAllPredicates(type, cells, *reader, rng, 12);
+    CheckTopN(type, cells, *reader, rng, 4);
+  }
+}
+
 // TopN per 65536-row block: sorted columns (run slices: combined as roaring bitmaps),
 // shuffled ones (the word walk of code_top_k.h; E turns sparse in every block), the top values
 // in the last word of a block, ties that the strict cut splits across blocks, a NULL-only
@@ -1821,8 +1752,33 @@ TEST(RangeBitmapWriterTest, RejectsMismatchedBatchesAndOverflowingTimestamps) {
   ASSERT_TRUE(bytes.ok());
   auto reader = OpenReader(ts, *bytes);
   EXPECT_EQ(reader->row_count(), 1u);
+  EXPECT_EQ(reader->cardinality(), 1) << "the refused batch's key reached the dictionary";
   EXPECT_EQ(*Ask(*reader, PredicateOp::kEqual, {Literal::Timestamp(1, 0)}),
             std::vector<uint32_t>({0}));
+}
+
+TEST(RangeBitmapWriterTest, AllNullBatchesNeedNoValues) {
+  // Arrow lets an all-null batch come without a values buffer: nothing may read it.
+  for (const char* type_text : {"INT", "STRING"}) {
+    const DataType type = Type(type_text);
+    auto writer = RangeBitmapIndexType().MakeWriter(type, Options());
+    ASSERT_TRUE(writer.ok());
+    const std::vector<Cell> nulls = {Null(), Null(), Null()};
+    auto empty = MakeBatch(type, nulls.data(), 3, 0, column::TimeUnit::kMilli);
+    empty->batch.values = nullptr;
+    empty->batch.strings = nullptr;
+    ASSERT_TRUE((*writer)->Write(empty->batch).ok()) << type_text;
+    const std::vector<Cell> one = {std::string(type_text) == "INT" ? Int(5) : Str("five")};
+    auto rest = MakeBatch(type, one.data(), 1, 0, column::TimeUnit::kMilli);
+    ASSERT_TRUE((*writer)->Write(rest->batch).ok()) << type_text;
+    auto bytes = (*writer)->Serialize();
+    ASSERT_TRUE(bytes.ok());
+    auto reader = OpenReader(type, *bytes);
+    ASSERT_NE(reader, nullptr);
+    EXPECT_EQ(reader->row_count(), 4u);
+    EXPECT_EQ(reader->cardinality(), 1);
+    EXPECT_EQ(*Ask(*reader, PredicateOp::kIsNull, {}), std::vector<uint32_t>({0, 1, 2}));
+  }
 }
 
 TEST(RangeBitmapWriterTest, TimestampUnitsMapToMillisOrMicros) {

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 namespace pyfileindex::memory {
 
@@ -24,5 +26,17 @@ void ReturnPages(void* data, size_t size);
 // blocks, which the allocator would otherwise keep resident. It walks the heap's free
 // chunks, so call it every few MiB freed, not per block.
 void ReturnFreeHeapPages();
+
+// Copies [src, src + size) to `dst` a 256 KiB piece at a time, handing each copied piece's
+// pages back (ReturnPages), so a buffer moving into its final place is never resident twice.
+// `src` reads as zeros afterwards; free it next.
+void MoveOutInPieces(uint8_t* dst, uint8_t* src, size_t size);
+
+// Empties `v` and frees its buffer, handing the buffer's pages back first.
+template <typename T>
+void ReleaseVector(std::vector<T>* v) {
+  ReturnPages(v->data(), v->capacity() * sizeof(T));
+  std::vector<T>().swap(*v);
+}
 
 }  // namespace pyfileindex::memory

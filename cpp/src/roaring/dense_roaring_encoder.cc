@@ -144,6 +144,23 @@ void DenseRoaringEncoder::WriteTo(uint8_t* out) const {
   if (!body_.empty()) std::memcpy(p, body_.data(), body_.size());
 }
 
+void DenseRoaringEncoder::MoveTo(uint8_t* out) {
+  // The head (cookie, keys, offsets) is written by WriteTo from an empty body; then the bodies.
+  const size_t head = SerializedSize() - body_.size();
+  std::vector<uint8_t> body;
+  body.swap(body_);
+  WriteTo(out);
+  memory::MoveOutInPieces(out + head, body.data(), body.size());
+  body_.swap(body);
+  Release();
+}
+
+void DenseRoaringEncoder::ReserveBlocks(size_t blocks) {
+  // A container never takes more than a bitmap's 8 KiB: Java picks the smallest kind.
+  body_.reserve(body_.size() + blocks * 8192);
+  containers_.reserve(containers_.size() + blocks);
+}
+
 void DenseRoaringEncoder::Release() {
   memory::ReturnPages(body_.data(), body_.capacity());
   body_ = std::vector<uint8_t>();

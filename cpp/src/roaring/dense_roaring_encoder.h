@@ -35,6 +35,12 @@ class DenseRoaringEncoder {
   void WriteTo(uint8_t* out) const;
   // Frees the encoded containers (after they were written).
   void Release();
+  // WriteTo then Release, the container bodies moved out piece by piece: the bitmap is never
+  // resident twice.
+  void MoveTo(uint8_t* out);
+  // Room for `blocks` more blocks of any content, taken up front: a bitmap growing block by
+  // block then never copies itself into a larger buffer. Only the pages used become resident.
+  void ReserveBlocks(size_t blocks);
 
   uint64_t cardinality() const { return cardinality_; }
 

@@ -195,8 +195,7 @@ uint8_t* BitSliceIndexBuilder::SerializeTo(uint8_t* out) {
   out += 17;
   // Each bitmap goes as soon as it is written: the payload and the slices are not both whole.
   auto write = [&out](roaring::DenseRoaringEncoder* bitmap, size_t size) {
-    bitmap->WriteTo(out);
-    bitmap->Release();
+    bitmap->MoveTo(out);
     out += size;
   };
   write(&ebm_, sizes_[0]);

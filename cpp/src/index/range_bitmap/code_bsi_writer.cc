@@ -67,53 +67,32 @@ int SliceCount(int64_t cardinality) {
   return 64 - __builtin_clzll(static_cast<uint64_t>(max));  // max = -1 -> 64
 }
 
-CodeBsi::CodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
-                 const uint32_t* codes)
-    : slices_(SliceCount(cardinality)), slice_encoders_(static_cast<size_t>(slices_)) {
-  // Codes have at most 31 significant bits; slices past that stay empty (only the
-  // cardinality-0 index has them, and it has no codes at all).
-  const int code_bits = std::min(slices_, 32);
-  std::vector<uint64_t> slice_words(static_cast<size_t>(code_bits) * kBlockWords);
-  uint64_t block_words[kBlockWords];
+CodeBsi::CodeBsi(int64_t cardinality, size_t blocks)
+    : slices_(SliceCount(cardinality)),
+      // Codes have at most 31 significant bits; slices past that stay empty (only the
+      // cardinality-0 index has them, and it has no codes at all).
+      code_bits_(std::min(slices_, 32)),
+      slice_encoders_(static_cast<size_t>(slices_)),
+      slice_words_(static_cast<size_t>(code_bits_) * kBlockWords) {
+  ebm_.ReserveBlocks(blocks);
+  for (int i = 0; i < code_bits_; ++i) slice_encoders_[i].ReserveBlocks(blocks);
+}
 
-  const uint32_t blocks = (row_count + kBlockRows - 1) / kBlockRows;
-  size_t next_code = 0;
-  for (uint32_t b = 0; b < blocks; ++b) {
-    const size_t first_word = size_t{b} * kBlockWords;
-    const size_t word_count =
-        std::min<size_t>(kBlockWords, (size_t{row_count} + 63) / 64 - first_word);
-    std::memset(block_words, 0, sizeof block_words);
-    std::memcpy(block_words, validity + first_word, word_count * sizeof(uint64_t));
-    std::fill(slice_words.begin(), slice_words.end(), 0);
-
-    // Transpose 64 rows at a time: bit i of a row's code is that row's bit in slice i.
-    for (size_t wi = 0; wi < word_count && code_bits > 0; ++wi) {
-      uint64_t rows = block_words[wi];
-      if (rows == 0) continue;
-      uint32_t gathered[64];
-      const uint32_t* row_codes = codes + next_code;
-      if (rows == ~uint64_t{0}) {
-        next_code += 64;
-      } else {
-        std::memset(gathered, 0, sizeof gathered);  // NULL rows: code 0, no slice bits
-        while (rows != 0) {
-          gathered[__builtin_ctzll(rows)] = codes[next_code++];
-          rows &= rows - 1;
-        }
-        row_codes = gathered;
-      }
-      uint64_t transposed[32];
-      Transpose64(row_codes, code_bits, transposed);
-      for (int i = 0; i < code_bits; ++i) {
-        slice_words[static_cast<size_t>(i) * kBlockWords + wi] = transposed[i];
-      }
+void CodeBsi::AddBlock(uint16_t key, const uint64_t* validity, const uint32_t* codes) {
+  std::fill(slice_words_.begin(), slice_words_.end(), 0);
+  // Transpose 64 rows at a time: bit i of a row's code is that row's bit in slice i.
+  for (size_t wi = 0; wi < kBlockWords && code_bits_ > 0; ++wi) {
+    const uint64_t rows = validity[wi];
+    if (rows == 0) continue;
+    uint64_t transposed[32];
+    Transpose64(codes + 64 * wi, code_bits_, transposed);
+    for (int i = 0; i < code_bits_; ++i) {
+      slice_words_[static_cast<size_t>(i) * kBlockWords + wi] = transposed[i] & rows;
     }
-
-    const uint16_t key = static_cast<uint16_t>(b);
-    ebm_.AddBlock(key, block_words);
-    for (int i = 0; i < code_bits; ++i) {
-      slice_encoders_[i].AddBlock(key, slice_words.data() + static_cast<size_t>(i) * kBlockWords);
-    }
+  }
+  ebm_.AddBlock(key, validity);
+  for (int i = 0; i < code_bits_; ++i) {
+    slice_encoders_[i].AddBlock(key, slice_words_.data() + static_cast<size_t>(i) * kBlockWords);
   }
 }
 
@@ -142,20 +121,33 @@ void CodeBsi::WriteTo(uint8_t* out) {
     p += 8;
   }
   const size_t ebm_size = ebm_.SerializedSize();
-  ebm_.WriteTo(p);
-  ebm_.Release();
+  ebm_.MoveTo(p);
   p += ebm_size;
   for (DenseRoaringEncoder& slice : slice_encoders_) {
     const size_t size = slice.SerializedSize();
-    slice.WriteTo(p);
-    slice.Release();
+    slice.MoveTo(p);
     p += size;
   }
 }
 
 void WriteCodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
                   const uint32_t* codes, std::vector<uint8_t>* out) {
-  CodeBsi bsi(row_count, cardinality, validity, codes);
+  const size_t words = (size_t{row_count} + 63) / 64;
+  CodeBsi bsi(cardinality, (words + kBlockWords - 1) / kBlockWords);
+  std::vector<uint32_t> block_codes(kBlockRows);
+  uint64_t block_validity[kBlockWords];
+  size_t next_code = 0;
+  for (size_t first = 0; first < words; first += kBlockWords) {
+    const size_t count = std::min(kBlockWords, words - first);
+    std::memset(block_validity, 0, sizeof block_validity);
+    std::memcpy(block_validity, validity + first, count * sizeof(uint64_t));
+    for (size_t wi = 0; wi < count; ++wi) {
+      for (uint64_t rows = block_validity[wi]; rows != 0; rows &= rows - 1) {
+        block_codes[64 * wi + __builtin_ctzll(rows)] = codes[next_code++];
+      }
+    }
+    bsi.AddBlock(static_cast<uint16_t>(first / kBlockWords), block_validity, block_codes.data());
+  }
   const size_t start = out->size();
   out->resize(start + bsi.size());
   bsi.WriteTo(out->data() + start);

@@ -14,13 +14,17 @@ namespace pyfileindex::index::range_bitmap {
 // so an index without keys (max = -1) has 64 slices.
 int SliceCount(int64_t cardinality);
 
-// The BSI section for rows [0, row_count), encoded and ready to be written. Bit r of
-// `validity` (LSB-first words, at least ceil(row_count / 64) of them, zero past row_count)
-// marks a row with a key; `codes` holds those rows' codes, in row order, each < cardinality.
+// The BSI section, built a 65536-row block at a time and then written.
 class CodeBsi {
  public:
-  CodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
-          const uint32_t* codes);
+  // `blocks`: how many blocks will be added (room is taken for them up front).
+  CodeBsi(int64_t cardinality, size_t blocks);
+
+  // Adds the block of rows [65536 * key, 65536 * key + 65536); blocks in ascending order.
+  // Bit r of `validity` (kBlockWords words) marks row r as holding a key, whose code (less
+  // than the cardinality) is codes[r]. `codes` has 65536 readable entries; those of rows
+  // without a key are ignored.
+  void AddBlock(uint16_t key, const uint64_t* validity, const uint32_t* codes);
 
   // Bytes of the section.
   size_t size() const;
@@ -31,11 +35,15 @@ class CodeBsi {
   size_t HeaderSize() const;
 
   int slices_;
+  int code_bits_;  // slices that can hold a bit of a code
   roaring::DenseRoaringEncoder ebm_;
   std::vector<roaring::DenseRoaringEncoder> slice_encoders_;
+  std::vector<uint64_t> slice_words_;  // one block of every code slice
 };
 
-// Appends the BSI section to `out` (CodeBsi in one step).
+// Appends the BSI section for rows [0, row_count) to `out`. Bit r of `validity` (LSB-first
+// words, at least ceil(row_count / 64) of them, zero past row_count) marks a row with a key;
+// `codes` holds those rows' codes, in row order, each < cardinality.
 void WriteCodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
                   const uint32_t* codes, std::vector<uint8_t>* out);
 

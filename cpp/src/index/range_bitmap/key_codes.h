@@ -1,5 +1,6 @@
-// Code assignment: sort the distinct keys of a column and give every non-null row the code
-// (ascending rank) of its key -- what Java's TreeMap + iteration order produces, done in bulk.
+// String keys of the range-bitmap writer: distinct strings interned as rows arrive, then
+// ranked (a key's code is its rank) -- what Java's TreeMap iteration order produces, in bulk.
+// Fixed-width keys: ordered_key_interner.h.
 #pragma once
 
 #include <cstddef>
@@ -11,20 +12,6 @@
 #include "hash/table_seed.h"
 
 namespace pyfileindex::index::range_bitmap {
-
-// Fixed-width keys as ordered integers (key_kind.h), U = uint32_t or uint64_t.
-template <typename U>
-struct FixedCodes {
-  std::vector<U> distinct;      // ascending
-  std::vector<uint32_t> codes;  // one per input key, same order
-};
-
-// Consumes `keys` (its memory is reused). Keys already ascending are coded in one pass; else
-// small key ranges use a direct-address table, wide ones with few distinct keys a hash table
-// (then only the distinct keys are sorted), the rest an LSD radix sort over only the bytes the
-// range needs.
-template <typename U>
-FixedCodes<U> AssignFixedCodes(std::vector<U> keys);
 
 // Distinct strings, deduplicated as rows arrive (strings are copied into an arena, once each).
 // A lookup touches one slot and, on a tag match, the string's arena bytes; Prefetch() lets a
@@ -63,13 +50,12 @@ class StringKeyTable {
   std::vector<Slot> slots_;        // open addressing, power-of-two size, at most half full
 };
 
-struct StringCodes {
+struct StringRanks {
   std::vector<uint32_t> sorted_ids;  // ids of the distinct strings, ascending (unsigned bytes)
-  std::vector<uint32_t> codes;       // one per input id, same order
+  std::vector<uint32_t> rank;        // by id: the string's position in sorted_ids
 };
 
-// Sorts the table's strings (Paimon BinaryString order: unsigned bytes, then shorter first)
-// and maps `ids` (consumed) to codes.
-StringCodes AssignStringCodes(const StringKeyTable& table, std::vector<uint32_t> ids);
+// Sorts the table's strings (Paimon BinaryString order: unsigned bytes, then shorter first).
+StringRanks RankStrings(const StringKeyTable& table);
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -7,6 +7,7 @@
 
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "io/byte_writer.h"
+#include "memory/return_pages.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -18,6 +19,8 @@ using column::PhysicalName;
 
 constexpr uint8_t kVersion = 1;
 constexpr uint64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java's int row counter
+constexpr uint32_t kBlockRows = 65536;  // one roaring container of the slices
+constexpr size_t kMaxStringBytes = static_cast<size_t>(std::numeric_limits<int32_t>::max() - 4);
 
 Physical ExpectedPhysical(const KeySpec& spec) {
   switch (spec.kind) {
@@ -52,41 +55,6 @@ void SetBits(std::vector<uint64_t>* words, uint64_t begin, uint64_t end) {
     (*words)[word] |= mask;
     r += take;
   }
-}
-
-// Visits the values of the valid rows of `batch` in row order.
-template <typename F>
-void ForEachValid(const ColumnBatch& batch, F&& visit) {
-  if (batch.validity == nullptr || batch.null_count == 0) {
-    for (int64_t i = 0; i < batch.length; ++i) visit(i);
-  } else {
-    for (int64_t i = 0; i < batch.length; ++i) {
-      if (batch.IsValid(i)) visit(i);
-    }
-  }
-}
-
-template <typename T, typename Out, typename Map>
-void AppendMapped(const ColumnBatch& batch, std::vector<Out>* out, Map&& map) {
-  const T* values = batch.values_as<T>();
-  ForEachValid(batch, [&](int64_t i) { out->push_back(map(values[i])); });
-}
-
-// AppendMapped for a map without side effects: with nulls, every row is mapped and only the
-// valid ones kept (ColumnBatch::KeepValid: no branch per row).
-template <typename T, typename Out, typename Map>
-void AppendPureMapped(const ColumnBatch& batch, std::vector<Out>* out, Map&& map) {
-  if (batch.validity == nullptr || batch.null_count == 0) {
-    AppendMapped<T>(batch, out, map);
-    return;
-  }
-  const T* values = batch.values_as<T>();
-  const size_t size = out->size();
-  out->resize(size + static_cast<size_t>(batch.length));
-  Out* dst = out->data() + size;
-  const size_t kept =
-      batch.KeepValid(0, batch.length, [&](size_t slot, int64_t i) { dst[slot] = map(values[i]); });
-  out->resize(size + kept);
 }
 
 }  // namespace
@@ -125,39 +93,137 @@ Status RangeBitmapWriter::CheckBatch(const ColumnBatch& batch) const {
   return Status::OK();
 }
 
-void RangeBitmapWriter::AppendValidity(const ColumnBatch& batch) {
-  const uint64_t end = rows_ + static_cast<uint64_t>(batch.length);
+Status RangeBitmapWriter::CheckKeys(const ColumnBatch& batch) const {
+  if (batch.null_count == batch.length) return Status::OK();  // values may be absent
+  if (spec_.kind == KeyKind::kString) {
+    const std::string_view* strings = batch.strings;
+    bool too_long = false;
+    for (int64_t i = 0; i < batch.length; ++i) too_long |= strings[i].size() > kMaxStringBytes;
+    // Null rows' views are empty or point at real bytes: only a valid row can be refused.
+    if (too_long) {
+      for (int64_t i = 0; i < batch.length; ++i) {
+        if (batch.IsValid(i) && strings[i].size() > kMaxStringBytes) {
+          return Status::InvalidArgument("range-bitmap: a string longer than 2^31-5 bytes");
+        }
+      }
+    }
+    return Status::OK();
+  }
+  if (spec_.kind != KeyKind::kInt64 || !spec_.timestamp) return Status::OK();
+  bool overflow = false;
+  const int64_t* values = batch.values_as<int64_t>();
+  const column::TimeUnit unit = batch.timestamp_unit;
+  for (int64_t i = 0; i < batch.length; ++i) {
+    if (!batch.IsValid(i)) continue;
+    if (spec_.timestamp_micros) {
+      column::ToEpochMicros(values[i], unit, &overflow);
+    } else {
+      column::ToEpochMillis(values[i], unit, &overflow);
+    }
+    if (overflow) {
+      return Status::InvalidArgument("range-bitmap: a timestamp of column type " +
+                                     type_.ToString() + " overflows epoch " +
+                                     (spec_.timestamp_micros ? "microseconds" : "milliseconds"));
+    }
+  }
+  return Status::OK();
+}
+
+void RangeBitmapWriter::AppendValidity(const ColumnBatch& batch, int64_t begin, int64_t n) {
+  const uint64_t end = rows_ + static_cast<uint64_t>(n);
   validity_.resize((end + 63) / 64, 0);
   if (batch.validity == nullptr || batch.null_count == 0) {
     SetBits(&validity_, rows_, end);
   } else {
-    for (int64_t i = 0; i < batch.length; ++i) {
+    for (int64_t i = 0; i < n; ++i) {
       const uint64_t r = rows_ + static_cast<uint64_t>(i);
-      validity_[r >> 6] |= uint64_t{batch.IsValid(i)} << (r & 63);
+      validity_[r >> 6] |= uint64_t{batch.IsValid(begin + i)} << (r & 63);
     }
   }
 }
 
-Status RangeBitmapWriter::AppendKeys(const ColumnBatch& batch) {
+// Maps the valid rows' values to ordered keys and interns them. A row without a key gets the
+// id of the next row with one (an id the block holds anyway, so packing stays as narrow), or
+// that of the last one. `pure`: `map` has no side effects, so with nulls every row can be
+// mapped and the valid ones kept without a branch per row.
+template <typename T, typename U, typename Map>
+void RangeBitmapWriter::InternMapped(const ColumnBatch& batch, int64_t begin, int64_t n,
+                                     uint32_t* ids, OrderedKeyInterner<U>* interner,
+                                     std::vector<U>* keys, bool pure, Map&& map) {
+  const T* values = batch.values_as<T>() + begin;
+  U* out = keys->data();
+  if (batch.validity == nullptr || batch.null_count == 0) {
+    for (int64_t i = 0; i < n; ++i) out[i] = map(values[i]);
+    interner->InternMany(out, static_cast<size_t>(n), ids);
+    return;
+  }
+  size_t kept = 0;
+  if (pure) {
+    kept = batch.KeepValid(begin, n, [&](size_t slot, int64_t i) { out[slot] = map(values[i]); });
+  } else {
+    for (int64_t i = 0; i < n; ++i) {
+      if (batch.IsValid(begin + i)) out[kept++] = map(values[i]);
+    }
+  }
+  uint32_t* kept_ids = scratch_ids_.data();
+  interner->InternMany(out, kept, kept_ids);
+  kept_ids[kept] = kept > 0 ? kept_ids[kept - 1] : 0;
+  size_t k = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    ids[i] = kept_ids[k];
+    k += batch.IsValid(begin + i) ? 1 : 0;
+  }
+}
+
+void RangeBitmapWriter::InternStrings(const ColumnBatch& batch, int64_t begin, int64_t n,
+                                      uint32_t* ids) {
+  const std::string_view* strings = batch.strings + begin;
+  // Hash a group of rows and prefetch their table slots before probing, so the cache misses
+  // of different rows overlap.
+  constexpr int64_t kGroup = 16;
+  uint64_t hashes[kGroup];
+  uint32_t last = 0;
+  for (int64_t first = 0; first < n; first += kGroup) {
+    const int64_t end = std::min(n, first + kGroup);
+    for (int64_t i = first; i < end; ++i) {
+      if (!batch.IsValid(begin + i)) continue;
+      hashes[i - first] = strings_.Hash(strings[i]);
+      strings_.Prefetch(hashes[i - first]);
+    }
+    for (int64_t i = first; i < end; ++i) {
+      if (batch.IsValid(begin + i)) last = strings_.Intern(strings[i], hashes[i - first]);
+      ids[i] = last;
+    }
+  }
+}
+
+void RangeBitmapWriter::InternKeys(const ColumnBatch& batch, int64_t begin, int64_t n,
+                                   uint32_t* ids) {
+  if (batch.null_count == batch.length) {  // no keys, and the values may be absent
+    std::fill(ids, ids + n, 0u);
+    return;
+  }
   switch (spec_.kind) {
     case KeyKind::kBool:
-      AppendPureMapped<uint8_t>(batch, &keys32_, [](uint8_t v) { return uint32_t{v != 0}; });
-      return Status::OK();
+      InternMapped<uint8_t>(batch, begin, n, ids, &keys32_, &scratch32_, true,
+                            [](uint8_t v) { return uint32_t{v != 0}; });
+      return;
     case KeyKind::kInt8:
-      AppendPureMapped<int8_t>(batch, &keys32_,
-                               [](int8_t v) { return uint32_t(int32_t{v}) ^ 0x80000000u; });
-      return Status::OK();
+      InternMapped<int8_t>(batch, begin, n, ids, &keys32_, &scratch32_, true,
+                           [](int8_t v) { return uint32_t(int32_t{v}) ^ 0x80000000u; });
+      return;
     case KeyKind::kInt16:
-      AppendPureMapped<int16_t>(batch, &keys32_,
-                                [](int16_t v) { return uint32_t(int32_t{v}) ^ 0x80000000u; });
-      return Status::OK();
+      InternMapped<int16_t>(batch, begin, n, ids, &keys32_, &scratch32_, true,
+                            [](int16_t v) { return uint32_t(int32_t{v}) ^ 0x80000000u; });
+      return;
     case KeyKind::kInt32:
-      AppendPureMapped<int32_t>(batch, &keys32_,
-                                [](int32_t v) { return uint32_t(v) ^ 0x80000000u; });
-      return Status::OK();
+      InternMapped<int32_t>(batch, begin, n, ids, &keys32_, &scratch32_, true,
+                            [](int32_t v) { return uint32_t(v) ^ 0x80000000u; });
+      return;
     case KeyKind::kFloat:
       // Raw bits, never through a float register, so a signalling NaN keeps its payload.
-      AppendMapped<uint32_t>(batch, &keys32_, [this](uint32_t raw) {
+      InternMapped<uint32_t>(batch, begin, n, ids, &keys32_, &scratch32_, false,
+                             [this](uint32_t raw) {
         const int32_t canonical = CanonicalFloatBits(static_cast<int32_t>(raw));
         if (canonical != static_cast<int32_t>(raw) || canonical == java::kCanonicalFloatNaNBits) {
           if (!seen_nan_) {
@@ -167,9 +233,10 @@ Status RangeBitmapWriter::AppendKeys(const ColumnBatch& batch) {
         }
         return OrderedFromFloatBits(canonical);
       });
-      return Status::OK();
+      return;
     case KeyKind::kDouble:
-      AppendMapped<uint64_t>(batch, &keys64_, [this](uint64_t raw) {
+      InternMapped<uint64_t>(batch, begin, n, ids, &keys64_, &scratch64_, false,
+                             [this](uint64_t raw) {
         const int64_t canonical = CanonicalDoubleBits(static_cast<int64_t>(raw));
         if (canonical != static_cast<int64_t>(raw) || canonical == java::kCanonicalDoubleNaNBits) {
           if (!seen_nan_) {
@@ -179,103 +246,71 @@ Status RangeBitmapWriter::AppendKeys(const ColumnBatch& batch) {
         }
         return OrderedFromDoubleBits(canonical);
       });
-      return Status::OK();
+      return;
     case KeyKind::kInt64: {
       if (!spec_.timestamp) {
-        AppendPureMapped<int64_t>(batch, &keys64_, [](int64_t v) { return OrderedFromSigned(v); });
-        return Status::OK();
+        InternMapped<int64_t>(batch, begin, n, ids, &keys64_, &scratch64_, true,
+                              [](int64_t v) { return OrderedFromSigned(v); });
+        return;
       }
-      bool overflow = false;
+      // CheckKeys has refused batches that overflow.
       const column::TimeUnit unit = batch.timestamp_unit;
+      bool overflow = false;
       if (spec_.timestamp_micros) {
-        AppendMapped<int64_t>(batch, &keys64_, [&](int64_t v) {
+        InternMapped<int64_t>(batch, begin, n, ids, &keys64_, &scratch64_, true, [&](int64_t v) {
           return OrderedFromSigned(column::ToEpochMicros(v, unit, &overflow));
         });
       } else {
-        AppendMapped<int64_t>(batch, &keys64_, [&](int64_t v) {
+        InternMapped<int64_t>(batch, begin, n, ids, &keys64_, &scratch64_, true, [&](int64_t v) {
           return OrderedFromSigned(column::ToEpochMillis(v, unit, &overflow));
         });
       }
-      if (overflow) {
-        return Status::InvalidArgument("range-bitmap: a timestamp of column type " +
-                                       type_.ToString() + " overflows epoch " +
-                                       (spec_.timestamp_micros ? "microseconds" : "milliseconds"));
-      }
-      return Status::OK();
+      return;
     }
-    case KeyKind::kString: {
-      const std::string_view* strings = batch.strings;
-      bool too_long = false;
-      // Hash a group of rows and prefetch their table slots before probing, so the cache
-      // misses of different rows overlap.
-      constexpr int64_t kGroup = 16;
-      uint64_t hashes[kGroup];
-      for (int64_t begin = 0; begin < batch.length; begin += kGroup) {
-        const int64_t end = std::min(batch.length, begin + kGroup);
-        for (int64_t i = begin; i < end; ++i) {
-          if (!batch.IsValid(i)) continue;
-          hashes[i - begin] = strings_.Hash(strings[i]);
-          strings_.Prefetch(hashes[i - begin]);
-        }
-        for (int64_t i = begin; i < end; ++i) {
-          if (!batch.IsValid(i)) continue;
-          if (strings[i].size() > static_cast<size_t>(std::numeric_limits<int32_t>::max() - 4)) {
-            too_long = true;
-          }
-          string_ids_.push_back(strings_.Intern(strings[i], hashes[i - begin]));
-        }
-      }
-      if (too_long)
-        return Status::InvalidArgument("range-bitmap: a string longer than 2^31-5 bytes");
-      return Status::OK();
-    }
+    case KeyKind::kString:
+      InternStrings(batch, begin, n, ids);
+      return;
   }
-  return Status::Internal("range-bitmap: unknown key kind");
 }
-
-namespace {
-// Room for `needed` elements; at least doubling, so hints batch by batch stay amortized.
-template <typename T>
-void ReserveAtLeast(std::vector<T>* v, size_t needed) {
-  if (needed > v->capacity()) v->reserve(std::max(needed, 2 * v->capacity()));
-}
-}  // namespace
 
 void RangeBitmapWriter::ExpectRows(int64_t rows) {
   if (rows <= 0 || serialized_) return;
   const uint64_t total = rows_ + static_cast<uint64_t>(rows);
   if (total > kMaxRows) return;  // Write will refuse the batch
-  ReserveAtLeast(&validity_, static_cast<size_t>((total + 63) / 64));
-  // Only the vector of this column's key width; nulls leave their share untouched (and so
-  // never resident).
-  switch (spec_.kind) {
-    case KeyKind::kString:
-      ReserveAtLeast(&string_ids_, static_cast<size_t>(total));
-      break;
-    case KeyKind::kDouble:
-    case KeyKind::kInt64:
-      ReserveAtLeast(&keys64_, static_cast<size_t>(total));
-      break;
-    default:
-      ReserveAtLeast(&keys32_, static_cast<size_t>(total));
-      break;
-  }
+  keys32_.ExpectRows(total);
+  keys64_.ExpectRows(total);
+  validity_.reserve(static_cast<size_t>((total + 63) / 64));
+  blocks_.reserve(static_cast<size_t>(total / kBlockRows + 1));
 }
 
 Status RangeBitmapWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
-  // Keys first: a failing batch (timestamp overflow) must leave no partial validity behind.
-  const size_t keys32 = keys32_.size(), keys64 = keys64_.size(), ids = string_ids_.size();
-  Status status = AppendKeys(batch);
-  if (!status.ok()) {
-    keys32_.resize(keys32);
-    keys64_.resize(keys64);
-    string_ids_.resize(ids);
-    return status;
+  PFI_RETURN_NOT_OK(CheckKeys(batch));
+  if (batch.length == 0) return Status::OK();
+  if (open_ids_.empty()) {
+    open_ids_.assign(kBlockRows, 0);
+    scratch_ids_.assign(kBlockRows + 1, 0);
+    if (spec_.width == 8) {
+      scratch64_.assign(kBlockRows, 0);
+    } else if (spec_.kind != KeyKind::kString) {
+      scratch32_.assign(kBlockRows, 0);
+    }
   }
-  AppendValidity(batch);
-  rows_ += static_cast<uint64_t>(batch.length);
+  for (int64_t begin = 0; begin < batch.length;) {
+    const uint32_t at = static_cast<uint32_t>(rows_ % kBlockRows);
+    const int64_t n = std::min<int64_t>(batch.length - begin, kBlockRows - at);
+    InternKeys(batch, begin, n, open_ids_.data() + at);
+    AppendValidity(batch, begin, n);
+    rows_ += static_cast<uint64_t>(n);
+    begin += n;
+    if (rows_ % kBlockRows == 0) CloseBlock();
+  }
   return Status::OK();
+}
+
+void RangeBitmapWriter::CloseBlock() {
+  const uint32_t rows = rows_ % kBlockRows == 0 ? kBlockRows : rows_ % kBlockRows;
+  blocks_.emplace_back(open_ids_.data(), rows);
 }
 
 Result<std::vector<uint8_t>> RangeBitmapWriter::Serialize() {
@@ -286,80 +321,117 @@ Result<std::vector<uint8_t>> RangeBitmapWriter::Serialize() {
 }
 
 void RangeBitmapWriter::SerializeTo(uint8_t* out) {
-  std::copy(head_.begin(), head_.end(), out);
+  memory::MoveOutInPieces(out, head_.data(), head_.size());
   bsi_->WriteTo(out + head_.size());
   head_ = std::vector<uint8_t>();
   bsi_.reset();
+}
+
+void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t cardinality) {
+  bsi_ = std::make_unique<CodeBsi>(static_cast<int64_t>(cardinality), blocks_.size());
+  std::vector<uint32_t> codes(kBlockRows, 0);
+  uint64_t validity[roaring::kBlockWords];
+  const size_t words = validity_.size();
+  for (size_t b = 0; b < blocks_.size(); ++b) {
+    PackedRowIds& block = blocks_[b];
+    block.Unpack(codes.data());
+    // Every stored id, null rows' included, is a key's id; with no keys there is no rank.
+    if (cardinality > 0) {
+      for (uint32_t r = 0; r < block.rows(); ++r) codes[r] = rank[codes[r]];
+    }
+    const size_t first = b * roaring::kBlockWords;
+    const size_t count = std::min(roaring::kBlockWords, words - first);
+    std::memcpy(validity, validity_.data() + first, count * sizeof(uint64_t));
+    std::memset(validity + count, 0, (roaring::kBlockWords - count) * sizeof(uint64_t));
+    bsi_->AddBlock(static_cast<uint16_t>(b), validity, codes.data());
+    block.Release();
+  }
+  blocks_ = std::vector<PackedRowIds>();
+  memory::ReleaseVector(&validity_);
 }
 
 Result<size_t> RangeBitmapWriter::PrepareSerialize() {
   if (serialized_) return Status::InvalidArgument("range-bitmap: Serialize called twice");
   serialized_ = true;
   validity_.resize((rows_ + 63) / 64, 0);
+  if (rows_ % kBlockRows != 0) CloseBlock();
+  memory::ReleaseVector(&open_ids_);
+  memory::ReleaseVector(&scratch32_);
+  memory::ReleaseVector(&scratch64_);
+  memory::ReleaseVector(&scratch_ids_);
+  return spec_.kind == KeyKind::kString ? PrepareStrings() : PrepareFixed();
+}
 
-  if (spec_.kind == KeyKind::kString) {
-    const StringKeyTable& table = strings_;
-    StringCodes codes = AssignStringCodes(table, std::move(string_ids_));
-    std::vector<std::string_view> views(codes.sorted_ids.size());
-    for (size_t i = 0; i < views.size(); ++i) views[i] = table.Get(codes.sorted_ids[i]);
-    SortedKeys keys;
-    keys.width = 0;
-    keys.strings = views.data();
-    keys.count = views.size();
-    PFI_ASSIGN_OR_RETURN(size_t size, Assemble(keys, codes.codes.data()));
-    strings_ = StringKeyTable();  // the dictionary holds the keys now
-    return size;
+Result<size_t> RangeBitmapWriter::PrepareStrings() {
+  StringRanks ranks = RankStrings(strings_);
+  EncodeSlices(ranks.rank, ranks.sorted_ids.size());
+  memory::ReleaseVector(&ranks.rank);
+  std::vector<std::string_view> views(ranks.sorted_ids.size());
+  for (size_t i = 0; i < views.size(); ++i) views[i] = strings_.Get(ranks.sorted_ids[i]);
+  SortedKeys keys;
+  keys.width = 0;
+  keys.strings = views.data();
+  keys.count = views.size();
+  PFI_ASSIGN_OR_RETURN(size_t size, Assemble(keys));
+  strings_ = StringKeyTable();  // the dictionary holds the keys now
+  return size;
+}
+
+namespace {
+// Rewrites ordered keys, in place, as Java's stored form of each: `width` bytes apiece, packed
+// from the front (width <= sizeof(U), and key i is read before its bytes are written).
+template <typename U, typename Encode>
+const uint8_t* EncodeInPlace(std::vector<U>* keys, int width, Encode&& encode) {
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(keys->data());
+  for (size_t i = 0; i < keys->size(); ++i) {
+    const uint64_t key = (*keys)[i];
+    encode(key, bytes + i * static_cast<size_t>(width));
   }
+  return bytes;
+}
+}  // namespace
 
-  // Fixed-width keys: sort, then encode the distinct keys in Java's stored form.
-  std::vector<uint8_t> encoded;
-  std::vector<uint32_t> codes;
-  size_t count = 0;
+Result<size_t> RangeBitmapWriter::PrepareFixed() {
   const uint64_t nan_ordered = spec_.kind == KeyKind::kFloat
                                    ? OrderedFromFloatBits(java::kCanonicalFloatNaNBits)
                                    : OrderedFromDoubleBits(java::kCanonicalDoubleNaNBits);
   const bool has_nan_key = spec_.kind == KeyKind::kFloat || spec_.kind == KeyKind::kDouble;
-  // Integers narrower than 8 bytes are buffered with a 32-bit sign flip; key_kind.h's
+  // Integers narrower than 8 bytes are interned with a 32-bit sign flip; key_kind.h's
   // ordered form flips bit 63.
   const bool narrow_int = spec_.kind == KeyKind::kInt8 || spec_.kind == KeyKind::kInt16 ||
                           spec_.kind == KeyKind::kInt32;
-  auto ToKeyOrdered = [narrow_int](uint64_t buffered) {
-    if (!narrow_int) return buffered;
-    return OrderedFromSigned(static_cast<int32_t>(static_cast<uint32_t>(buffered) ^ 0x80000000u));
-  };
-  auto encode_all = [&](const auto& distinct) {
-    count = distinct.size();
-    encoded.resize(count * static_cast<size_t>(spec_.width));
-    for (size_t i = 0; i < count; ++i) {
-      uint8_t* out = encoded.data() + i * static_cast<size_t>(spec_.width);
-      if (has_nan_key && seen_nan_ && uint64_t{distinct[i]} == nan_ordered) {
-        if (spec_.width == 4) {
-          io::StoreU32BE(out, static_cast<uint32_t>(first_nan_bits_));
-        } else {
-          io::StoreU64BE(out, first_nan_bits_);
-        }
+  auto encode = [&](uint64_t interned, uint8_t* out) {
+    if (has_nan_key && seen_nan_ && interned == nan_ordered) {
+      if (spec_.width == 4) {
+        io::StoreU32BE(out, static_cast<uint32_t>(first_nan_bits_));
       } else {
-        EncodeOrdered(spec_.kind, ToKeyOrdered(distinct[i]), out);
+        io::StoreU64BE(out, first_nan_bits_);
       }
+      return;
     }
+    const uint64_t ordered =
+        narrow_int ? OrderedFromSigned(static_cast<int32_t>(static_cast<uint32_t>(interned) ^
+                                                            0x80000000u))
+                   : interned;
+    EncodeOrdered(spec_.kind, ordered, out);
   };
-  if (spec_.width == 8) {
-    FixedCodes<uint64_t> fixed = AssignFixedCodes(std::move(keys64_));
-    encode_all(fixed.distinct);
-    codes = std::move(fixed.codes);
-  } else {
-    FixedCodes<uint32_t> fixed = AssignFixedCodes(std::move(keys32_));
-    encode_all(fixed.distinct);
-    codes = std::move(fixed.codes);
-  }
-  SortedKeys keys;
-  keys.width = spec_.width;
-  keys.fixed = encoded.data();
-  keys.count = count;
-  return Assemble(keys, codes.data());
+  auto prepare = [&](auto* interner) -> Result<size_t> {
+    auto ranked = interner->TakeRanked();
+    EncodeSlices(ranked.rank, ranked.sorted.size());
+    memory::ReleaseVector(&ranked.rank);
+    SortedKeys keys;
+    keys.width = spec_.width;
+    keys.count = ranked.sorted.size();
+    keys.fixed = EncodeInPlace(&ranked.sorted, spec_.width, encode);
+    Result<size_t> size = Assemble(keys);
+    memory::ReleaseVector(&ranked.sorted);
+    return size;
+  };
+  if (spec_.width == 8) return prepare(&keys64_);
+  return prepare(&keys32_);
 }
 
-Result<size_t> RangeBitmapWriter::Assemble(const SortedKeys& keys, const uint32_t* codes) {
+Result<size_t> RangeBitmapWriter::Assemble(const SortedKeys& keys) {
   const size_t cardinality = keys.count;
   auto key_size = [&](size_t i) { return (keys.width > 0 ? 0 : 4) + keys.Get(i).size(); };
   const size_t header_size =
@@ -386,9 +458,6 @@ Result<size_t> RangeBitmapWriter::Assemble(const SortedKeys& keys, const uint32_
   PFI_RETURN_NOT_OK(WriteDictionary(keys, chunk_size_, &head_));
   io::StoreU32BE(head_.data() + dictionary_length_at,
                  static_cast<uint32_t>(head_.size() - dictionary_start));
-  bsi_ = std::make_unique<CodeBsi>(static_cast<uint32_t>(rows_),
-                                   static_cast<int64_t>(cardinality), validity_.data(), codes);
-  validity_ = std::vector<uint64_t>();
   return head_.size() + bsi_->size();
 }
 

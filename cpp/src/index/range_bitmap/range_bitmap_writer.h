@@ -1,7 +1,11 @@
 // The range-bitmap index writer (Paimon's RangeBitmapFileIndex.Writer + RangeBitmap.Appender).
 //
-// Rows are buffered as ordered keys (key_kind.h) plus a validity bitset; Serialize() sorts the
-// distinct keys once, assigns codes and writes header, chunked dictionary and code BSI.
+// Rows arrive 65536 at a time into blocks: each non-null row's key is interned as it comes
+// (distinct keys -> ids in order of first occurrence) and the block keeps only the rows' ids,
+// bit-packed (packed_row_ids.h), plus a validity bitset. PrepareSerialize sorts the distinct
+// keys once, turns the blocks' ids into codes (ranks) and bit slices block by block, freeing
+// each block as it goes, then writes header and chunked dictionary. So a build holds a few bits
+// per row and the distinct keys, never a key per row.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +17,8 @@
 #include "index/range_bitmap/dictionary_writer.h"
 #include "index/range_bitmap/key_codes.h"
 #include "index/range_bitmap/key_kind.h"
+#include "index/range_bitmap/ordered_key_interner.h"
+#include "index/range_bitmap/packed_row_ids.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -25,13 +31,12 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
                                                          const Options& options);
 
   Status Write(const column::ColumnBatch& batch) override;
-  // Sizes the per-row keys for the rows to come: one allocation instead of doubling ones,
-  // each of which copies the keys so far into fresh pages.
+  // Lets the key interner size its direct window for the rows to come.
   void ExpectRows(int64_t rows) override;
   Result<std::vector<uint8_t>> Serialize() override;
-  // In place: the row keys are gone once PrepareSerialize has encoded the bit slices, and
-  // each slice is released as soon as it is written.
+  // Encodes the bit slices and the dictionary; the blocks are gone afterwards.
   Result<size_t> PrepareSerialize() override;
+  // Each part is released as soon as it is written.
   void SerializeTo(uint8_t* out) override;
 
  private:
@@ -39,21 +44,37 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
       : type_(std::move(type)), spec_(spec), chunk_size_(chunk_size) {}
 
   Status CheckBatch(const column::ColumnBatch& batch) const;
-  void AppendValidity(const column::ColumnBatch& batch);
-  Status AppendKeys(const column::ColumnBatch& batch);
-  // Header + dictionary into head_, the code BSI encoded into bsi_, from the sorted distinct
-  // keys and the per-row codes; returns the payload's size.
-  Result<size_t> Assemble(const SortedKeys& keys, const uint32_t* codes);
+  // What could fail in a batch's keys, checked before any of it is kept.
+  Status CheckKeys(const column::ColumnBatch& batch) const;
+  // Rows [begin, begin + n) of `batch`, all in the open block: their ids into ids[0, n).
+  void InternKeys(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t* ids);
+  template <typename T, typename U, typename Map>
+  void InternMapped(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t* ids,
+                    OrderedKeyInterner<U>* interner, std::vector<U>* keys, bool pure, Map&& map);
+  void InternStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t* ids);
+  void AppendValidity(const column::ColumnBatch& batch, int64_t begin, int64_t n);
+  void CloseBlock();
+  // The code BSI from the blocks and each id's code (rank); frees the blocks.
+  void EncodeSlices(const std::vector<uint32_t>& rank, size_t cardinality);
+  Result<size_t> PrepareFixed();
+  Result<size_t> PrepareStrings();
+  // Header + dictionary into head_; returns the payload's size (the slices are in bsi_).
+  Result<size_t> Assemble(const SortedKeys& keys);
 
   DataType type_;
   KeySpec spec_;
   int32_t chunk_size_;
   uint64_t rows_ = 0;
   std::vector<uint64_t> validity_;  // bit r: row r has a key
-  std::vector<uint32_t> keys32_;    // ordered keys of 1..4-byte kinds, per non-null row
-  std::vector<uint64_t> keys64_;    // ordered keys of 8-byte kinds, per non-null row
+  OrderedKeyInterner<uint32_t> keys32_;  // ordered keys of 1..4-byte kinds
+  OrderedKeyInterner<uint64_t> keys64_;  // ordered keys of 8-byte kinds
   StringKeyTable strings_;
-  std::vector<uint32_t> string_ids_;  // per non-null row
+  std::vector<PackedRowIds> blocks_;  // closed blocks
+  std::vector<uint32_t> open_ids_;    // the open block's ids, by row
+  // Per-batch scratch: one block's valid keys and their ids.
+  std::vector<uint32_t> scratch32_;
+  std::vector<uint64_t> scratch64_;
+  std::vector<uint32_t> scratch_ids_;
   // Java keeps the first key object of each TreeMap entry: for the one NaN entry, the raw bits
   // of the first NaN written.
   bool seen_nan_ = false;

@@ -1,0 +1,170 @@
+// The range-bitmap writer's per-column state: the key interner (ids in order of first
+// occurrence, ranks from sorting), the bit-packed row ids, and the string ranks.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hash/mix64.h"
+#include "index/range_bitmap/key_codes.h"
+#include "index/range_bitmap/ordered_key_interner.h"
+#include "index/range_bitmap/packed_row_ids.h"
+#include "mix64_inverse.h"
+
+namespace pyfileindex::index::range_bitmap {
+namespace {
+
+using namespace std::string_literals;
+
+// Interns `keys` in batches of random sizes and checks what the writer relies on: ids are
+// dense in order of first occurrence, and after TakeRanked the sorted keys are the distinct
+// keys ascending and sorted[rank[id]] is the key of that id.
+template <typename U>
+void ExpectInternedAndRanked(const std::vector<U>& keys, uint64_t expect_rows, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  OrderedKeyInterner<U> interner;
+  if (expect_rows > 0) interner.ExpectRows(expect_rows);
+  std::vector<uint32_t> ids(keys.size(), 0xDEADBEEF);
+  for (size_t begin = 0; begin < keys.size();) {
+    const size_t n = std::min(keys.size() - begin, size_t{1} + rng() % 70000);
+    interner.InternMany(keys.data() + begin, n, ids.data() + begin);
+    begin += n;
+  }
+  std::map<U, uint32_t> first_seen;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    auto [it, added] = first_seen.emplace(keys[i], static_cast<uint32_t>(first_seen.size()));
+    ASSERT_EQ(ids[i], it->second) << "row " << i << (added ? " (first occurrence)" : "");
+  }
+  ASSERT_EQ(interner.size(), first_seen.size());
+
+  auto ranked = interner.TakeRanked();
+  EXPECT_EQ(interner.size(), 0u);
+  std::vector<U> distinct;
+  for (const auto& entry : first_seen) distinct.push_back(entry.first);
+  ASSERT_EQ(ranked.sorted, distinct);
+  ASSERT_EQ(ranked.rank.size(), distinct.size());
+  for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(ranked.sorted[ranked.rank[ids[i]]], keys[i]);
+}
+
+TEST(RangeBitmapKeyInternerTest, KeyShapesAgreeWithSorting) {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 96; ++round) {
+    const size_t n = 1 + rng() % (round % 2 == 0 ? 5000 : 200000);
+    std::vector<uint64_t> keys(n);
+    const int shape = round % 8;
+    for (uint64_t& k : keys) {
+      switch (shape) {
+        case 0:  // a few values: the direct window
+          k = rng() % 100;
+          break;
+        case 1:  // anything: hashed from the second key on
+          k = rng();
+          break;
+        case 2:  // strided over a range wider than the window allows
+          k = (uint64_t{1} << 40) + (rng() % 1000000) * 977;
+          break;
+        case 3:  // few distinct, wide
+          k = (rng() % 7) << 50;
+          break;
+        case 6:  // near the top of the key space: the window must not run past it
+          k = ~uint64_t{0} - rng() % 3000;
+          break;
+        case 7:  // near zero: nor below it
+          k = rng() % 3000;
+          break;
+        default:
+          k = rng() % 50000 * 3;
+          break;  // sorted below, ascending or descending
+      }
+    }
+    if (shape == 4) std::sort(keys.begin(), keys.end());
+    if (shape == 5) std::sort(keys.rbegin(), keys.rend());
+    // The same shapes as 32-bit keys (INT columns): the high half folded in.
+    std::vector<uint32_t> keys32(n);
+    for (size_t i = 0; i < n; ++i) keys32[i] = static_cast<uint32_t>(keys[i] ^ (keys[i] >> 32));
+    if (shape == 4) std::sort(keys32.begin(), keys32.end());
+    if (shape == 5) std::sort(keys32.rbegin(), keys32.rend());
+    const uint64_t expect = round % 3 == 0 ? 0 : n;  // with and without the rows hint
+    ASSERT_NO_FATAL_FAILURE(ExpectInternedAndRanked(keys, expect, round)) << "round " << round;
+    ASSERT_NO_FATAL_FAILURE(ExpectInternedAndRanked(keys32, expect, round))
+        << "32-bit round " << round;
+  }
+}
+
+TEST(RangeBitmapKeyInternerTest, WindowGrowsBothWaysThenGivesWayToHashing) {
+  // Keys spreading out from the first one, down and up, within the window's limit
+  // (2 x 300k rows), then one far key: every earlier key must survive the switch.
+  std::vector<uint32_t> keys;
+  for (uint32_t i = 0; i < 150000; ++i) {
+    keys.push_back(1000000 - i * 2);
+    keys.push_back(1000000 + i * 2);
+  }
+  keys.push_back(4000000000u);
+  keys.push_back(1000000);
+  keys.push_back(3);
+  ASSERT_NO_FATAL_FAILURE(ExpectInternedAndRanked(keys, keys.size(), 1));
+  ASSERT_NO_FATAL_FAILURE(ExpectInternedAndRanked(keys, 0, 2));
+}
+
+TEST(RangeBitmapKeyInternerTest, KeysBuiltToCollideUnderTheUnseededMixAreRankedToo) {
+  // Keys whose unseeded mix is small would all land in the table's first slots; the table's
+  // seed spreads them. They must be interned and ranked like any others.
+  for (uint64_t i : {uint64_t{1}, uint64_t{12345}, ~uint64_t{0}}) {
+    ASSERT_EQ(hash::Mix64(testing::UnMix64(i)), i);
+  }
+  std::mt19937_64 rng(13);
+  std::vector<uint64_t> keys(200000);
+  for (uint64_t& k : keys) k = testing::UnMix64(rng() % 20000 + 1);
+  ExpectInternedAndRanked(keys, keys.size(), 3);
+}
+
+TEST(RangeBitmapKeyInternerTest, EmptyInternerRanksNothing) {
+  OrderedKeyInterner<uint64_t> interner;
+  auto ranked = interner.TakeRanked();
+  EXPECT_TRUE(ranked.sorted.empty());
+  EXPECT_TRUE(ranked.rank.empty());
+}
+
+TEST(RangeBitmapPackedRowIdsTest, RoundTripsAtTheBlocksOwnWidth) {
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 200; ++round) {
+    const uint32_t rows = round % 5 == 0 ? 65536 : 1 + static_cast<uint32_t>(rng() % 65536);
+    const uint32_t base = round % 4 == 0 ? 0 : static_cast<uint32_t>(rng() % 2000000000u);
+    const int spread_bits = round % 33;  // 0: every id the same; 32 only with base 0
+    const uint64_t spread = spread_bits == 0 ? 0 : (uint64_t{1} << spread_bits) - 1;
+    std::vector<uint32_t> ids(rows);
+    for (uint32_t& id : ids) {
+      const uint64_t v = spread == 0 ? 0 : rng() % (spread + 1);
+      id = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{base} + v, 0xFFFFFFFFu));
+    }
+    const uint32_t low = *std::min_element(ids.begin(), ids.end());
+    const uint32_t high = *std::max_element(ids.begin(), ids.end());
+    const PackedRowIds packed(ids.data(), rows);
+    EXPECT_EQ(packed.rows(), rows);
+    EXPECT_EQ(packed.width(), high == low ? 0 : 32 - __builtin_clz(high - low)) << round;
+    EXPECT_LE(packed.bytes(), (size_t{rows} * packed.width() + 7) / 8 + 8);
+    std::vector<uint32_t> out(rows + 1, 0xABCDABCD);
+    packed.Unpack(out.data());
+    ASSERT_TRUE(std::equal(ids.begin(), ids.end(), out.begin())) << "round " << round;
+    EXPECT_EQ(out[rows], 0xABCDABCDu) << "wrote past the rows";
+  }
+}
+
+TEST(RangeBitmapStringRanksTest, StringsSortAsUnsignedBytes) {
+  StringKeyTable table;
+  std::vector<std::string> inputs = {"b", "", "\x80", "a", "b", "ab", "\x7f", "a\x00"s, "a"};
+  std::vector<uint32_t> ids;
+  for (const std::string& s : inputs) ids.push_back(table.Intern(s));
+  EXPECT_EQ(table.size(), 7u);
+  StringRanks ranks = RankStrings(table);
+  std::vector<std::string> sorted;
+  for (uint32_t id : ranks.sorted_ids) sorted.emplace_back(table.Get(id));
+  EXPECT_EQ(sorted, std::vector<std::string>({"", "a", "a\x00"s, "ab", "b", "\x7f", "\x80"}));
+  for (size_t i = 0; i < inputs.size(); ++i) EXPECT_EQ(sorted[ranks.rank[ids[i]]], inputs[i]);
+}
+
+}  // namespace
+}  // namespace pyfileindex::index::range_bitmap
