@@ -118,5 +118,35 @@ TEST(WriterBatching, OneLargeArrayEqualsManySmallBatches) {
   }
 }
 
+TEST(WriterBatching, DecreasingStringOffsetsAreRefusedAtTheirRow) {
+  // Offsets of a valid row that go backwards name that row; a null row's offsets are not read.
+  for (const bool with_nulls : {false, true}) {
+    Column column = MakeColumn("u", /*lead=*/0, 5000, 7);
+    std::fill(column.validity.begin(), column.validity.end(), uint8_t{0xFF});
+    column.validity[4000 >> 3] &= static_cast<uint8_t>(~(1u << (4000 & 7)));  // row 4000 null
+    if (!with_nulls) column.validity.clear();
+    column.offsets[4001] = column.offsets[4000] - 1;  // row 4000 ends before it starts
+    column.offsets[3001] = with_nulls ? column.offsets[3001] : column.offsets[3000] - 2;
+    Options options;
+    options.Set("file-index.bloom-filter.columns", "c");
+    auto writer = FileIndexWriter::Make({{"c", *ParseDataType("STRING")}}, options);
+    ASSERT_TRUE(writer.ok());
+    ArrowSchema schema = column.Schema();
+    ArrowArray array = column.Array(0, 5000, /*exact_null_count=*/with_nulls);
+    if (!with_nulls) {
+      array.buffers[0] = nullptr;
+      array.null_count = 0;
+    }
+    const Status status = (*writer)->WriteColumn("c", schema, array);
+    if (with_nulls) {
+      EXPECT_TRUE(status.ok()) << status.ToString();
+    } else {
+      EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+      EXPECT_NE(status.ToString().find("decrease at row 3000"), std::string::npos)
+          << status.ToString();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pyfileindex

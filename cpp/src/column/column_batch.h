@@ -71,6 +71,11 @@ struct ColumnBatch {
     return slot;
   }
 
+  // KeepValid for 64-bit values already in place: moves values[i] of the valid rows i of
+  // [begin, begin + n) to values[0, returned count), in row order. Eight rows a step where
+  // the CPU has AVX-512 (a compress per validity byte).
+  size_t CompactValid(int64_t begin, int64_t n, uint64_t* values) const;
+
   template <typename T>
   const T* values_as() const { return static_cast<const T*>(values); }
   const uint8_t* bool_values() const { return values_as<uint8_t>(); }

@@ -104,11 +104,7 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
       for (int64_t begin = 0; begin < n; begin += hash::kXxh64ManyMax) {
         const int64_t count = std::min<int64_t>(hash::kXxh64ManyMax, n - begin);
         hash::Xxh64Many(strings + begin, static_cast<size_t>(count), hashes);
-        size_t kept = static_cast<size_t>(count);
-        if (batch.validity != nullptr) {  // valid rows' hashes moved to the front
-          kept = batch.KeepValid(begin, count,
-                                 [&hashes](size_t slot, int64_t i) { hashes[slot] = hashes[i]; });
-        }
+        const size_t kept = batch.CompactValid(begin, count, hashes);  // valid rows' hashes
         for (size_t i = 0; i < kept; ++i) sink(hashes[i]);
       }
       return Status::OK();
