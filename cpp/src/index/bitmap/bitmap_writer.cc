@@ -70,6 +70,7 @@ const WriterKeys& BitmapIndexWriter::keys() const {
 
 Status BitmapIndexWriter::CheckBatch(const ColumnBatch& batch) const {
   if (failed_) return Status::InvalidArgument("bitmap index: the writer failed earlier");
+  if (prepared_) return Status::InvalidArgument("bitmap index: Write after Serialize");
   if (batch.length < 0) return Status::InvalidArgument("bitmap index: negative batch length");
   if (batch.length > 0) {
     if (batch.physical != ExpectedPhysical(mapping_)) {
@@ -347,17 +348,33 @@ Status BitmapIndexWriter::AddChunk(const ColumnBatch& batch, int64_t begin, int6
 
 Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   if (failed_) return Status::InvalidArgument("bitmap index: the writer failed earlier");
+  if (prepared_) return Status::InvalidArgument("bitmap index: Serialize called twice");
+  prepared_ = true;
   const WriterKeys& keys = this->keys();
+  const KeyKind kind = keys.kind();
+  const size_t key_count = keys.size();
   java_order_ = keys.JavaOrder();
   std::vector<uint32_t> sorted_ids;
   if (options_.version == 2) sorted_ids = keys.SortedIds();
+  // The meta lists keys in HashMap order (V1) or sorted (V2).
+  const std::vector<uint32_t>& meta_order = options_.version == 2 ? sorted_ids : java_order_;
+  // Numeric keys are taken out of their dictionary in meta order, and the dictionary (slots,
+  // keys, HashMap replay: tens of MB with a million keys) goes before the plan is built.
+  // String keys stay in theirs until the meta is written (the meta's keys point into it).
+  std::vector<uint64_t> meta_bits;
+  if (numeric_ != nullptr) {
+    meta_bits.resize(meta_order.size());
+    for (size_t i = 0; i < meta_order.size(); ++i) meta_bits[i] = keys.key(meta_order[i]).bits;
+    numeric_.reset();
+    memory::ReturnFreeHeapPages();
+  }
 
   // Body: the null bitmap (only when it has >= 2 rows), then the bitmaps of keys with >= 2
   // rows, in HashMap order; a key with one row is inlined in the meta as -1 - row. Offsets
   // are body-relative, so every size is known before a byte is written.
-  std::vector<MetaEntry> entries(keys.size());  // by key id
-  key_bytes_.assign(keys.size(), 0);
-  key_offsets_.assign(keys.size(), 0);
+  std::vector<MetaEntry> entries(key_count);  // by key id
+  key_bytes_.assign(key_count, 0);
+  key_offsets_.assign(key_count, 0);
   const uint64_t null_count = nulls_.Count();
   // Java's meta records the null bitmap's serialized length even when it is not written.
   const size_t null_bytes = nulls_.SerializedSize();
@@ -393,14 +410,19 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
     body += size;
   }
 
-  // The meta lists keys in HashMap order (V1) or sorted (V2).
-  const std::vector<uint32_t>& meta_order = options_.version == 2 ? sorted_ids : java_order_;
-  std::vector<KeyRef> meta_keys(meta_order.size());
   std::vector<MetaEntry> ordered_entries(meta_order.size());
+  for (size_t i = 0; i < meta_order.size(); ++i) ordered_entries[i] = entries[meta_order[i]];
+  memory::ReleaseVector(&entries);
+  std::vector<KeyRef> meta_keys(meta_order.size());
   for (size_t i = 0; i < meta_order.size(); ++i) {
-    meta_keys[i] = keys.key(meta_order[i]);
-    ordered_entries[i] = entries[meta_order[i]];
+    if (strings_ != nullptr) {
+      meta_keys[i] = strings_->key(meta_order[i]);
+    } else {
+      meta_keys[i].bits = meta_bits[i];
+    }
   }
+  memory::ReleaseVector(&meta_bits);
+  memory::ReleaseVector(&sorted_ids);  // meta_order is not used past here
   MetaHead head;
   head.row_count = static_cast<int32_t>(row_count_);
   head.has_null = null_count > 0;
@@ -408,13 +430,19 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   head.null_length = static_cast<int32_t>(null_bytes);
   io::ByteWriter meta;
   if (options_.version == 2) {
-    PFI_RETURN_NOT_OK(WriteMetaV2(head, keys.kind(), meta_keys, ordered_entries.data(),
+    PFI_RETURN_NOT_OK(WriteMetaV2(head, kind, meta_keys, ordered_entries.data(),
                                   options_.block_size_limit, &meta));
   } else {
-    WriteMetaV1(head, keys.kind(), meta_keys, ordered_entries.data(), &meta);
+    WriteMetaV1(head, kind, meta_keys, ordered_entries.data(), &meta);
   }
   meta_ = meta.Take();
   body_bytes_ = body;
+  // The meta holds the keys now: the string dictionary and this plan's scratch go before the
+  // payload is written, their pages handed back.
+  memory::ReleaseVector(&meta_keys);
+  memory::ReleaseVector(&ordered_entries);
+  strings_.reset();
+  memory::ReturnFreeHeapPages();
   return meta_.size() + body;
 }
 
@@ -447,27 +475,45 @@ void BitmapIndexWriter::SerializeTo(uint8_t* out) {
 }
 
 void BitmapIndexWriter::SerializeRareKeys(const std::vector<uint32_t>& ids, uint8_t* body) {
-  // In the address order of their row arrays: each array freed after its key is written
-  // joins the free stretch behind the previous ones, and every few MiB of it goes back to
-  // the system, so the rows' pages empty as the body's fill. (Freed in Java's order, the
-  // small arrays left holes in every page, all resident until the end.)
-  std::vector<std::pair<uintptr_t, uint32_t>> by_address(ids.size());
-  for (size_t k = 0; k < ids.size(); ++k) {
-    const RowList& rows = rare_[ids[k] - static_cast<uint32_t>(kContainerKeys)];
-    by_address[k] = {reinterpret_cast<uintptr_t>(rows.storage()), ids[k]};
+  // `ids` are in body order. A million keys' row arrays lie scattered over the heap: written
+  // out in body order, each freed array leaves a hole in pages that stay resident; in address
+  // order, the body's pages are touched at random and all resident at once. So the rows are
+  // first gathered, in body order, into one array (the heap they leave is handed back whole),
+  // then written from it front to back, its pages handed back as they are passed.
+  size_t total = 0;
+  for (uint32_t id : ids) {
+    const RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
+    if (rows.AllPending()) total += rows.PendingEntries();
   }
-  std::sort(by_address.begin(), by_address.end());
-  constexpr size_t kReturnEveryBytes = size_t{8} << 20;
-  size_t freed = 0;
-  for (const auto& [address, id] : by_address) {
-    RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
-    freed += rows.StorageBytes();
-    rows.SerializeTo(body + key_offsets_[id]);  // frees the key's rows
-    if (freed >= kReturnEveryBytes) {
-      memory::ReturnFreeHeapPages();
-      freed = 0;
+  std::vector<uint32_t> gathered(total);
+  std::vector<uint32_t> counts(ids.size());
+  size_t at = 0;
+  for (size_t k = 0; k < ids.size(); ++k) {
+    RowList& rows = rare_[ids[k] - static_cast<uint32_t>(kContainerKeys)];
+    if (!rows.AllPending()) {
+      rows.SerializeTo(body + key_offsets_[ids[k]]);  // a bitmap already: written as it is
+      continue;
+    }
+    counts[k] = rows.PendingEntries();
+    rows.MoveEntriesTo(gathered.data() + at);
+    at += counts[k];
+  }
+  rare_ = RowSets();
+  memory::ReturnFreeHeapPages();
+
+  constexpr size_t kReturnEveryEntries = size_t{64} << 10;  // 256 KiB of entries
+  size_t returned = 0;
+  at = 0;
+  for (size_t k = 0; k < ids.size(); ++k) {
+    if (counts[k] == 0) continue;
+    RowList::SerializeEntries(gathered.data() + at, counts[k], body + key_offsets_[ids[k]]);
+    at += counts[k];
+    if (at - returned >= kReturnEveryEntries) {
+      memory::ReturnPages(gathered.data() + returned, (at - returned) * sizeof(uint32_t));
+      returned = at;
     }
   }
+  memory::ReleaseVector(&gathered);
 }
 
 Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {

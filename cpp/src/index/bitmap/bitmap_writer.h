@@ -81,6 +81,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   int64_t row_count_ = 0;
   int64_t expected_rows_ = 0;  // rows known to come (ExpectRows, the current batch)
   bool failed_ = false;  // a Write failed half-way; Serialize refuses
+  bool prepared_ = false;  // PrepareSerialize ran: the keys are in the meta, not here
 
   // Between PrepareSerialize and SerializeTo: the meta, the key ids in HashMap order, each
   // key's body size (0: no body, the row is inlined in the meta) and the null bitmap's

@@ -98,6 +98,29 @@ uint32_t RowList::FirstRow() const {
   return entries()[0];  // never a run end
 }
 
+void RowList::MoveEntriesTo(uint32_t* out) {
+  std::copy(entries(), entries() + size_, out);
+  Release();
+}
+
+namespace {
+bool AnyRunEnd(const uint32_t* entries, size_t n) {
+  return std::any_of(entries, entries + n, [](uint32_t v) { return (v & RowList::kRunEnd) != 0; });
+}
+}  // namespace
+
+size_t RowList::SerializedSizeOfEntries(const uint32_t* entries, size_t n) {
+  return AnyRunEnd(entries, n) ? JavaRoaringSizeOfRuns(entries, n) : JavaRoaringSize(entries, n);
+}
+
+void RowList::SerializeEntries(const uint32_t* entries, size_t n, uint8_t* out) {
+  if (AnyRunEnd(entries, n)) {
+    WriteJavaRoaringOfRuns(entries, n, out);
+  } else {
+    WriteJavaRoaring(entries, n, out);
+  }
+}
+
 size_t RowList::SerializedSize() {
   if (flushed_) {
     FlushToBitmap();  // the pending rows join the bitmap, which serializes itself
@@ -107,10 +130,7 @@ size_t RowList::SerializedSize() {
   return HasRuns() ? JavaRoaringSizeOfRuns(e, size_) : JavaRoaringSize(e, size_);
 }
 
-bool RowList::HasRuns() const {
-  const uint32_t* e = entries();
-  return std::any_of(e, e + size_, [](uint32_t v) { return (v & kRunEnd) != 0; });
-}
+bool RowList::HasRuns() const { return AnyRunEnd(entries(), size_); }
 
 void RowList::SerializeTo(uint8_t* out) {
   if (flushed_) {

@@ -68,9 +68,15 @@ class RowList {
   // (which releases the rows).
   size_t SerializedSize();
   void SerializeTo(uint8_t* out);
-  // Where the list's array lies (nullptr: none), for releasing lists in memory order.
-  const void* storage() const { return capacity_ > 0 ? heap_ : nullptr; }
-  size_t StorageBytes() const { return size_t{capacity_} * sizeof(uint32_t); }
+  // The list as entries (rows, or run ends marked kRunEnd) only, none in a bitmap yet: those
+  // can be moved out (MoveEntriesTo) and serialized later with SerializeEntries.
+  bool AllPending() const { return flushed_ == nullptr; }
+  uint32_t PendingEntries() const { return size_; }
+  // Copies the entries to `out` (PendingEntries() of them) and frees the list. AllPending().
+  void MoveEntriesTo(uint32_t* out);
+  // RoaringBitmap32.serialize() size and bytes of entries moved out of a list.
+  static size_t SerializedSizeOfEntries(const uint32_t* entries, size_t n);
+  static void SerializeEntries(const uint32_t* entries, size_t n, uint8_t* out);
 
  private:
   void AppendSlow(uint32_t entry);
