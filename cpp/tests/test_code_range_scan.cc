@@ -13,12 +13,15 @@
 
 #include "index/range_bitmap/code_bsi_reader.h"
 #include "index/range_bitmap/code_bsi_writer.h"
-#include "index/range_bitmap/code_range_scan.h"
+#include "index/slice_scan/code_range_scan.h"
 #include "io/byte_span.h"
 #include "roaring.h"
 #include "roaring/block_builder.h"
 
 namespace pyfileindex::index::range_bitmap {
+
+using slice_scan::CodeRangeScan;
+
 namespace {
 
 constexpr uint32_t kNull = UINT32_MAX;

@@ -2,16 +2,40 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "hash/mix64.h"
+#include "hash/table_bytes.h"
 #include "hash/table_seed.h"
 #include "index/bitmap/key_dictionary.h"
 #include "mix64_inverse.h"
 
 namespace pyfileindex {
 namespace {
+
+TEST(TableBytesTest, SameBytesIsEqualityAtEveryLength) {
+  // The compare reads overlapping words: a difference in any byte, at any length around the
+  // 4- and 8-byte steps, must be seen; equal bytes at different addresses must match.
+  std::mt19937_64 rng(3);
+  for (size_t n = 0; n <= 40; ++n) {
+    std::string a(n, '\0');
+    for (char& c : a) c = static_cast<char>(rng());
+    const std::string same = a;
+    EXPECT_TRUE(hash::SameBytes(a, same)) << n;
+    EXPECT_EQ(hash::TableBytesHash(7, a), hash::TableBytesHash(7, same)) << n;
+    for (size_t at = 0; at < n; ++at) {
+      std::string b = a;
+      b[at] = static_cast<char>(b[at] ^ (1 << (rng() % 8)));
+      EXPECT_FALSE(hash::SameBytes(a, b)) << n << " " << at;
+    }
+    EXPECT_FALSE(hash::SameBytes(a, a + "x")) << n;
+    if (n > 0) {
+      EXPECT_FALSE(hash::SameBytes(a, a.substr(0, n - 1))) << n;
+    }
+  }
+}
 
 TEST(TableSeedTest, OneSeedPerProcess) {
   EXPECT_EQ(hash::TableSeed(), hash::TableSeed());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hash/mix64.h"
+#include "hash/table_bytes.h"
 #include "hash/table_seed.h"
 #include "index/bitmap/bitmap_key.h"
 #include "io/byte_writer.h"
@@ -161,60 +162,8 @@ class StringKeyDictionary final : public WriterKeys {
   std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
   std::vector<uint32_t> SortedIds() const override;
 
-  // Equality for the probe loop, inline: a libc memcmp call costs ~50 instructions per row
-  // on short keys (profiled), more than the rest of the lookup.
-  static bool SameBytes(std::string_view a, std::string_view b) {
-    const size_t n = a.size();
-    if (n != b.size()) return false;
-    const uint8_t* p = reinterpret_cast<const uint8_t*>(a.data());
-    const uint8_t* q = reinterpret_cast<const uint8_t*>(b.data());
-    if (n >= 8) {
-      size_t i = 0;
-      for (; i + 8 < n; i += 8) {
-        if (io::LoadU64LE(p + i) != io::LoadU64LE(q + i)) return false;
-      }
-      return io::LoadU64LE(p + n - 8) == io::LoadU64LE(q + n - 8);  // overlapping tail
-    }
-    if (n >= 4) {
-      return io::LoadU32LE(p) == io::LoadU32LE(q) &&
-             io::LoadU32LE(p + n - 4) == io::LoadU32LE(q + n - 4);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      if (p[i] != q[i]) return false;
-    }
-    return true;
-  }
-
-  // A fast, well-mixed 64-bit hash for the table (not Java's hash): MurmurHash64A-style
-  // mixing of 8-byte words from the table's seed, the 1..7 tail bytes loaded without a
-  // variable-length copy.
-  uint64_t HashBytes(std::string_view bytes) const {
-    constexpr uint64_t kMul = 0xC6A4A7935BD1E995ull;
-    const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
-    const size_t n = bytes.size();
-    uint64_t h = seed_ ^ (n * kMul);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-      uint64_t k = io::LoadU64LE(p + i) * kMul;
-      k ^= k >> 47;
-      h = (h ^ (k * kMul)) * kMul;
-    }
-    const size_t r = n - i;
-    if (r > 0) {
-      const uint8_t* t = p + i;
-      uint64_t k;
-      if (r >= 4) {  // two overlapping 4-byte loads cover 4..7 bytes
-        k = io::LoadU32LE(t) | (uint64_t{io::LoadU32LE(t + r - 4)} << 32);
-      } else {
-        k = t[0] | (uint64_t{t[r / 2]} << 8) | (uint64_t{t[r - 1]} << 16);
-      }
-      h = (h ^ k) * kMul;
-    }
-    h ^= h >> 47;
-    h *= kMul;
-    h ^= h >> 47;
-    return h;
-  }
+  static bool SameBytes(std::string_view a, std::string_view b) { return hash::SameBytes(a, b); }
+  uint64_t HashBytes(std::string_view bytes) const { return hash::TableBytesHash(seed_, bytes); }
 
  private:
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;

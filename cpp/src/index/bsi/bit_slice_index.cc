@@ -1,6 +1,6 @@
 #include "index/bsi/bit_slice_index.h"
 
-#include "index/range_bitmap/code_range_scan.h"
+#include "index/slice_scan/code_range_scan.h"
 #include "io/endian.h"
 
 #include <algorithm>
@@ -22,11 +22,11 @@ std::string Where(const io::ByteReader& reader, const char* what) {
 
 // The bitmap at the cursor, deserialized (`bitmap`, may be null) and as a view; the cursor
 // moves past it.
-Result<range_bitmap::RoaringView> ReadBitmap(io::ByteReader* reader, const char* what,
+Result<roaring::RoaringView> ReadBitmap(io::ByteReader* reader, const char* what,
                                              roaring::Bitmap32* bitmap) {
   const io::ByteSpan rest = reader->Rest();
-  Result<range_bitmap::RoaringView> view =
-      range_bitmap::RoaringView::Parse(rest.data(), rest.size());
+  Result<roaring::RoaringView> view =
+      roaring::RoaringView::Parse(rest.data(), rest.size());
   if (!view.ok()) return view.status().WithContext(Where(*reader, what));
   if (bitmap != nullptr) {
     auto read = roaring::Bitmap32::Deserialize(rest.data(), view->bytes());
@@ -66,7 +66,7 @@ Result<BitSliceIndex> BitSliceIndex::Read(io::ByteReader* reader) {
                                     "bsi slices"));
   bsi.slices_.reserve(static_cast<size_t>(slice_count));
   for (int32_t i = 0; i < slice_count; ++i) {
-    PFI_ASSIGN_OR_RETURN(range_bitmap::RoaringView slice, ReadBitmap(reader, "slice", nullptr));
+    PFI_ASSIGN_OR_RETURN(roaring::RoaringView slice, ReadBitmap(reader, "slice", nullptr));
     bsi.slices_.push_back(std::move(slice));
   }
   return bsi;
@@ -121,8 +121,8 @@ roaring::Bitmap32 BitSliceIndex::CodesBetween(uint64_t lo, uint64_t hi) const {
   hi = std::min(hi, all_ones);
   if (lo > hi) return roaring::Bitmap32();
   if (lo == 0 && hi == all_ones) return ebm_;  // every code: the EBM itself
-  const range_bitmap::CodeRangeScan scan(bits, lo, hi);
-  std::vector<const range_bitmap::RoaringView*> slices(slices_.size());
+  const slice_scan::CodeRangeScan scan(bits, lo, hi);
+  std::vector<const roaring::RoaringView*> slices(slices_.size());
   for (size_t i = 0; i < slices_.size(); ++i) slices[i] = &slices_[i];
   return scan.Run(ebm_view_, slices.data());
 }

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "index/range_bitmap/roaring_view.h"
+#include "roaring/roaring_view.h"
 #include "io/byte_reader.h"
 #include "pyfileindex/status.h"
 #include "roaring/bitmap32.h"
@@ -50,8 +50,8 @@ class BitSliceIndex {
   int64_t min_ = 0;
   int64_t max_ = 0;
   roaring::Bitmap32 ebm_;
-  range_bitmap::RoaringView ebm_view_;
-  std::vector<range_bitmap::RoaringView> slices_;
+  roaring::RoaringView ebm_view_;
+  std::vector<roaring::RoaringView> slices_;
 };
 
 // Writer side (Java's Appender with min = 0, which is what Paimon's writer always uses): rows

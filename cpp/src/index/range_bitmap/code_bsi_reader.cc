@@ -5,11 +5,13 @@
 #include <vector>
 
 #include "index/range_bitmap/code_bsi_writer.h"
-#include "index/range_bitmap/code_range_scan.h"
+#include "index/slice_scan/code_range_scan.h"
 #include "index/range_bitmap/code_top_k.h"
 #include "io/byte_reader.h"
 
 namespace pyfileindex::index::range_bitmap {
+
+using slice_scan::CodeRangeScan;
 
 namespace {
 constexpr int8_t kMaxVersion = 1;

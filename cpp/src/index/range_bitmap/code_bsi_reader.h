@@ -11,12 +11,14 @@
 #include <memory>
 
 #include "index/range_bitmap/lazy_cell.h"
-#include "index/range_bitmap/roaring_view.h"
+#include "roaring/roaring_view.h"
 #include "io/byte_span.h"
 #include "pyfileindex/status.h"
 #include "roaring/bitmap32.h"
 
 namespace pyfileindex::index::range_bitmap {
+
+using roaring::RoaringView;
 
 using roaring::Bitmap32;
 

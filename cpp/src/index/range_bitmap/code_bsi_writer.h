@@ -22,8 +22,8 @@ class CodeBsi {
 
   // Adds the block of rows [65536 * key, 65536 * key + 65536); blocks in ascending order.
   // Bit r of `validity` (kBlockWords words) marks row r as holding a key, whose code (less
-  // than the cardinality) is codes[r]. `codes` has 65536 readable entries; those of rows
-  // without a key are ignored.
+  // than the cardinality) is codes[r]. `codes` is read for every row of each 64-row word with a
+  // key in it; the codes of rows without a key are ignored.
   void AddBlock(uint16_t key, const uint64_t* validity, const uint32_t* codes);
 
   // Bytes of the section.

@@ -7,12 +7,19 @@
 #include <utility>
 #include <vector>
 
-#include "index/range_bitmap/block_intervals.h"
+#include "index/slice_scan/block_intervals.h"
 #include "roaring/block_builder.h"
 #include "roaring/block_ops.h"
 #include "roaring/dense_roaring_encoder.h"
 
 namespace pyfileindex::index::range_bitmap {
+
+using slice_scan::IntervalRows;
+using slice_scan::Intervals;
+using slice_scan::SetIntervals;
+using slice_scan::SortAndJoin;
+using slice_scan::SplitBy;
+using slice_scan::ToIntervals;
 
 namespace {
 

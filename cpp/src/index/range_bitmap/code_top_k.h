@@ -12,10 +12,12 @@
 
 #include <cstdint>
 
-#include "index/range_bitmap/roaring_view.h"
+#include "roaring/roaring_view.h"
 #include "roaring/bitmap32.h"
 
 namespace pyfileindex::index::range_bitmap {
+
+using roaring::RoaringView;
 
 // G and E after the walk (all of E when it has at most k rows to begin with). `strict` cuts
 // the tie at the k-th code to the tied rows with the highest positions, so exactly k remain

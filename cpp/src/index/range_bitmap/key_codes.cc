@@ -8,26 +8,6 @@
 
 namespace pyfileindex::index::range_bitmap {
 
-uint64_t StringKeyTable::Hash(std::string_view bytes) const {
-  const char* p = bytes.data();
-  size_t n = bytes.size();
-  uint64_t h = seed_ ^ (n * 0xC2B2AE3D27D4EB4Full);
-  while (n >= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
-    h ^= h >> 32;
-    p += 8;
-    n -= 8;
-  }
-  uint64_t tail = 0;
-  if (n > 0) std::memcpy(&tail, p, n);
-  h = (h ^ tail) * 0xC4CEB9FE1A85EC53ull;
-  h ^= h >> 29;
-  h *= 0xFF51AFD7ED558CCDull;
-  return h ^ (h >> 32);
-}
-
 uint32_t StringKeyTable::Intern(std::string_view bytes, uint64_t hash) {
   if (2 * (offsets_.size() + 1) > slots_.size()) Grow();
   const uint32_t tag = static_cast<uint32_t>(hash >> 32);
@@ -47,7 +27,9 @@ uint32_t StringKeyTable::Intern(std::string_view bytes, uint64_t hash) {
       slot.offset = offset;
       return id;
     }
-    if (slot.tag == tag && At(slot.offset) == bytes) return slot.id_plus_1 - 1;
+    if (slot.tag == tag && ::pyfileindex::hash::SameBytes(At(slot.offset), bytes)) {
+      return slot.id_plus_1 - 1;
+    }
   }
 }
 

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hash/table_bytes.h"
 #include "hash/table_seed.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -18,7 +19,7 @@ namespace pyfileindex::index::range_bitmap {
 // caller overlap the slot misses of several rows.
 class StringKeyTable {
  public:
-  uint64_t Hash(std::string_view bytes) const;  // seeded (hash/table_seed.h)
+  uint64_t Hash(std::string_view bytes) const { return hash::TableBytesHash(seed_, bytes); }
   void Prefetch(uint64_t hash) const {
     if (!slots_.empty())
       __builtin_prefetch(&slots_[static_cast<size_t>(hash) & (slots_.size() - 1)]);

@@ -1,7 +1,9 @@
 #include "index/range_bitmap/packed_row_ids.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <utility>
 
 #include "io/endian.h"
 #include "memory/return_pages.h"
@@ -9,13 +11,63 @@
 namespace pyfileindex::index::range_bitmap {
 
 namespace {
-// Loads and stores run 8 bytes wide at any bit offset: a value of up to 32 bits starting at
-// bit 7 of its first byte still ends inside those 8 bytes.
+// The ids are one LSB-first bit stream in little-endian 64-bit words. A group of 64 ids at W
+// bits fills exactly W words, so groups start on word boundaries and are packed by code made
+// for their width (every shift a constant, no branch); the last partial group goes bit by bit.
+constexpr uint32_t kGroup = 64;
+// Loads run 8 bytes wide at any bit offset: a value of up to 32 bits starting at bit 7 of its
+// first byte still ends inside those 8 bytes.
 constexpr size_t kSlackBytes = 8;
 
 size_t PackedBytes(uint32_t rows, int width) {
   return (size_t{rows} * static_cast<size_t>(width) + 7) / 8 + kSlackBytes;
 }
+
+template <int W>
+void PackGroup(const uint32_t* ids, uint32_t base, uint8_t* out) {
+  uint64_t word = 0;
+  int filled = 0;
+#pragma GCC unroll 64
+  for (uint32_t i = 0; i < kGroup; ++i) {
+    const uint64_t v = ids[i] - base;
+    word |= v << filled;
+    filled += W;
+    if (filled >= 64) {
+      io::StoreU64LE(out, word);
+      out += 8;
+      filled -= 64;
+      word = filled > 0 ? v >> (W - filled) : 0;
+    }
+  }
+}
+
+template <int W>
+void UnpackGroup(const uint8_t* in, uint32_t base, uint32_t* out) {
+  constexpr uint64_t kMask = (uint64_t{1} << W) - 1;
+#pragma GCC unroll 64
+  for (uint32_t i = 0; i < kGroup; ++i) {
+    const uint32_t bit = i * W;
+    const uint32_t shift = bit & 63;
+    uint64_t v = io::LoadU64LE(in + 8 * (bit >> 6)) >> shift;
+    if (shift + W > 64) v |= io::LoadU64LE(in + 8 * (bit >> 6) + 8) << (64 - shift);
+    out[i] = base + static_cast<uint32_t>(v & kMask);
+  }
+}
+
+using PackFn = void (*)(const uint32_t*, uint32_t, uint8_t*);
+using UnpackFn = void (*)(const uint8_t*, uint32_t, uint32_t*);
+
+template <size_t... W>
+constexpr std::array<PackFn, sizeof...(W)> PackTable(std::index_sequence<W...>) {
+  return {{&PackGroup<static_cast<int>(W) + 1>...}};
+}
+template <size_t... W>
+constexpr std::array<UnpackFn, sizeof...(W)> UnpackTable(std::index_sequence<W...>) {
+  return {{&UnpackGroup<static_cast<int>(W) + 1>...}};
+}
+// Index w - 1 for width w in 1..32.
+constexpr auto kPack = PackTable(std::make_index_sequence<32>());
+constexpr auto kUnpack = UnpackTable(std::make_index_sequence<32>());
 }  // namespace
 
 PackedRowIds::PackedRowIds(const uint32_t* ids, uint32_t rows) : rows_(rows) {
@@ -28,24 +80,17 @@ PackedRowIds::PackedRowIds(const uint32_t* ids, uint32_t rows) : rows_(rows) {
   const size_t bytes = PackedBytes(rows, width_);
   packed_.reset(new uint8_t[bytes]);
   std::memset(packed_.get(), 0, bytes);
-  // Whole 64-bit words through a register: a read-modify-write of the buffer per row would
-  // make every row wait for the store of the one before.
   uint8_t* out = packed_.get();
-  const int width = width_;
-  uint64_t word = 0;
-  int filled = 0;
-  for (uint32_t i = 0; i < rows; ++i) {
-    const uint64_t v = ids[i] - base_;
-    word |= v << filled;
-    filled += width;
-    if (filled >= 64) {
-      io::StoreU64LE(out, word);
-      out += 8;
-      filled -= 64;
-      word = v >> (width - filled);  // the bits that did not fit (none when filled is 0)
-    }
+  const uint32_t groups = rows / kGroup;
+  const PackFn pack = kPack[static_cast<size_t>(width_ - 1)];
+  for (uint32_t g = 0; g < groups; ++g) {
+    pack(ids + size_t{g} * kGroup, base_, out + size_t{g} * 8 * static_cast<size_t>(width_));
   }
-  if (filled > 0) io::StoreU64LE(out, word);
+  uint64_t bit = uint64_t{groups} * kGroup * static_cast<uint64_t>(width_);
+  for (uint32_t i = groups * kGroup; i < rows; ++i, bit += static_cast<uint64_t>(width_)) {
+    uint8_t* at = out + (bit >> 3);
+    io::StoreU64LE(at, io::LoadU64LE(at) | (uint64_t{ids[i] - base_} << (bit & 7)));
+  }
 }
 
 void PackedRowIds::Unpack(uint32_t* out) const {
@@ -54,9 +99,14 @@ void PackedRowIds::Unpack(uint32_t* out) const {
     return;
   }
   const uint8_t* in = packed_.get();
+  const uint32_t groups = rows_ / kGroup;
+  const UnpackFn unpack = kUnpack[static_cast<size_t>(width_ - 1)];
+  for (uint32_t g = 0; g < groups; ++g) {
+    unpack(in + size_t{g} * 8 * static_cast<size_t>(width_), base_, out + size_t{g} * kGroup);
+  }
   const uint64_t mask = (uint64_t{1} << width_) - 1;
-  uint64_t bit = 0;
-  for (uint32_t i = 0; i < rows_; ++i, bit += static_cast<uint64_t>(width_)) {
+  uint64_t bit = uint64_t{groups} * kGroup * static_cast<uint64_t>(width_);
+  for (uint32_t i = groups * kGroup; i < rows_; ++i, bit += static_cast<uint64_t>(width_)) {
     out[i] = base_ + static_cast<uint32_t>((io::LoadU64LE(in + (bit >> 3)) >> (bit & 7)) & mask);
   }
 }

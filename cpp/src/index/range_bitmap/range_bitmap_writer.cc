@@ -287,18 +287,10 @@ Status RangeBitmapWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
   PFI_RETURN_NOT_OK(CheckKeys(batch));
   if (batch.length == 0) return Status::OK();
-  if (open_ids_.empty()) {
-    open_ids_.assign(kBlockRows, 0);
-    scratch_ids_.assign(kBlockRows + 1, 0);
-    if (spec_.width == 8) {
-      scratch64_.assign(kBlockRows, 0);
-    } else if (spec_.kind != KeyKind::kString) {
-      scratch32_.assign(kBlockRows, 0);
-    }
-  }
   for (int64_t begin = 0; begin < batch.length;) {
     const uint32_t at = static_cast<uint32_t>(rows_ % kBlockRows);
     const int64_t n = std::min<int64_t>(batch.length - begin, kBlockRows - at);
+    SizeScratch(at + static_cast<size_t>(n), static_cast<size_t>(n));
     InternKeys(batch, begin, n, open_ids_.data() + at);
     AppendValidity(batch, begin, n);
     rows_ += static_cast<uint64_t>(n);
@@ -306,6 +298,18 @@ Status RangeBitmapWriter::Write(const ColumnBatch& batch) {
     if (rows_ % kBlockRows == 0) CloseBlock();
   }
   return Status::OK();
+}
+
+void RangeBitmapWriter::SizeScratch(size_t block_rows, size_t piece_rows) {
+  // Grown as rows come, so a small file's writer touches no more than its rows need.
+  if (open_ids_.size() < block_rows) open_ids_.resize(block_rows);
+  if (scratch_ids_.size() < piece_rows + 1) scratch_ids_.resize(piece_rows + 1);
+  if (spec_.kind == KeyKind::kString) return;
+  if (spec_.width == 8) {
+    if (scratch64_.size() < piece_rows) scratch64_.resize(piece_rows);
+  } else if (scratch32_.size() < piece_rows) {
+    scratch32_.resize(piece_rows);
+  }
 }
 
 void RangeBitmapWriter::CloseBlock() {
@@ -329,7 +333,8 @@ void RangeBitmapWriter::SerializeTo(uint8_t* out) {
 
 void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t cardinality) {
   bsi_ = std::make_unique<CodeBsi>(static_cast<int64_t>(cardinality), blocks_.size());
-  std::vector<uint32_t> codes(kBlockRows, 0);
+  // Codes of whole 64-row words: the slices are built a word of rows at a time.
+  std::vector<uint32_t> codes((std::min<uint64_t>(rows_, kBlockRows) + 63) / 64 * 64, 0);
   uint64_t validity[roaring::kBlockWords];
   const size_t words = validity_.size();
   for (size_t b = 0; b < blocks_.size(); ++b) {

@@ -53,6 +53,8 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
                     OrderedKeyInterner<U>* interner, std::vector<U>* keys, bool pure, Map&& map);
   void InternStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t* ids);
   void AppendValidity(const column::ColumnBatch& batch, int64_t begin, int64_t n);
+  // Room for rows [0, block_rows) of the open block and a piece of piece_rows rows.
+  void SizeScratch(size_t block_rows, size_t piece_rows);
   void CloseBlock();
   // The code BSI from the blocks and each id's code (rank); frees the blocks.
   void EncodeSlices(const std::vector<uint32_t>& rank, size_t cardinality);

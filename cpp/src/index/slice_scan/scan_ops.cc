@@ -1,8 +1,8 @@
-#include "index/range_bitmap/scan_ops.h"
+#include "index/slice_scan/scan_ops.h"
 
 #include "io/endian.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::index::slice_scan {
 
 namespace {
 
@@ -121,4 +121,4 @@ const ScanOps& ScanOpsForCpu() {
   return ops;
 }
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::index::slice_scan

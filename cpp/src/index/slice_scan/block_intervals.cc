@@ -1,11 +1,11 @@
-#include "index/range_bitmap/block_intervals.h"
+#include "index/slice_scan/block_intervals.h"
 
 #include <algorithm>
 #include <utility>
 
 #include "io/endian.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::index::slice_scan {
 
 void ToIntervals(const RoaringView& view, size_t i, Intervals* out) {
   out->clear();
@@ -95,4 +95,4 @@ uint32_t IntervalRows(const Intervals& v) {
   return rows;
 }
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::index::slice_scan

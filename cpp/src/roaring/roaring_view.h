@@ -1,8 +1,9 @@
 // RoaringView: a zero-copy, validated view of one portable-format roaring bitmap inside an
 // index payload, read 65536 rows (one container) at a time.
 //
-// Predicates combine a dozen bit slices row-block by row-block (code_bsi_reader.h); reading the
-// containers in place avoids deserializing every slice into a roaring bitmap first.
+// The range-bitmap and bsi readers combine a dozen bit slices row-block by row-block
+// (index/slice_scan/); reading the containers in place avoids deserializing every slice into a
+// roaring bitmap first.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +12,7 @@
 
 #include "pyfileindex/status.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::roaring {
 
 class RoaringView {
  public:
@@ -50,4 +51,4 @@ class RoaringView {
   size_t bytes_ = 0;
 };
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::roaring

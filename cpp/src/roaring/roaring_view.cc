@@ -1,4 +1,4 @@
-#include "index/range_bitmap/roaring_view.h"
+#include "roaring/roaring_view.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include "roaring/dense_roaring_encoder.h"
 #include "roaring/portable_header.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::roaring {
 
 namespace {
 
@@ -131,4 +131,4 @@ const uint8_t* RoaringView::Words(size_t i, uint64_t* scratch) const {
   return reinterpret_cast<const uint8_t*>(scratch);
 }
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::roaring

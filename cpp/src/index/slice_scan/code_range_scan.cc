@@ -1,17 +1,17 @@
-#include "index/range_bitmap/code_range_scan.h"
+#include "index/slice_scan/code_range_scan.h"
 
 #include <algorithm>
 #include <cstring>
 #include <utility>
 
-#include "index/range_bitmap/block_intervals.h"
-#include "index/range_bitmap/scan_ops.h"
+#include "index/slice_scan/block_intervals.h"
+#include "index/slice_scan/scan_ops.h"
 #include "io/endian.h"
 #include "roaring/block_builder.h"
 #include "roaring/block_ops.h"
 #include "roaring/dense_roaring_encoder.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::index::slice_scan {
 
 namespace {
 
@@ -258,4 +258,4 @@ Bitmap32 CodeRangeScan::Run(const RoaringView& ebm, const RoaringView* const* sl
   return walker.Run();
 }
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::index::slice_scan

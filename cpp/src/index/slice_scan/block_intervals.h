@@ -6,9 +6,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "index/range_bitmap/roaring_view.h"
+#include "roaring/roaring_view.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::index::slice_scan {
+
+using roaring::RoaringView;
 
 // Half-open intervals [v[2i], v[2i+1]) within one block, sorted and disjoint.
 using Intervals = std::vector<uint32_t>;
@@ -31,4 +33,4 @@ void SortAndJoin(Intervals* v);
 // The rows the intervals hold.
 uint32_t IntervalRows(const Intervals& v);
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::index::slice_scan

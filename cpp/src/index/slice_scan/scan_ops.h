@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::index::slice_scan {
 
 struct StepMasks {
   uint64_t a_flip, a_gain, a_done;
@@ -37,4 +37,4 @@ struct ScanOps {
 // The fastest variant this CPU runs.
 const ScanOps& ScanOpsForCpu();
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::index::slice_scan

@@ -1,5 +1,6 @@
 // Rows whose code c has lo <= c <= hi, in one top-down walk over the bit slices (O'Neil and
-// Quass's range evaluation), one 65536-row block at a time.
+// Quass's range evaluation), one 65536-row block at a time. A code is whatever unsigned value
+// a bit-sliced index holds: range-bitmap's dictionary codes, or the numbers in bsi's slices.
 //
 // From the most significant slice down, each block keeps the rows whose code so far equals
 // the bounds' common prefix; where the bounds part, it keeps the rows tied with the lower
@@ -18,10 +19,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "index/range_bitmap/roaring_view.h"
+#include "roaring/roaring_view.h"
 #include "roaring/bitmap32.h"
 
-namespace pyfileindex::index::range_bitmap {
+namespace pyfileindex::index::slice_scan {
+
+using roaring::RoaringView;
 
 class CodeRangeScan {
  public:
@@ -52,4 +55,4 @@ class CodeRangeScan {
   int lowest_slice_ = 0;
 };
 
-}  // namespace pyfileindex::index::range_bitmap
+}  // namespace pyfileindex::index::slice_scan
