@@ -804,6 +804,24 @@ TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {
   }
 }
 
+TEST(BitmapIndexWriterTest, WriteAfterSerializeAndASecondSerializeAreRefused) {
+  // Serializing hands the keys to the meta and frees the dictionary: nothing may use it after.
+  for (const char* type : {"INT", "STRING"}) {
+    SCOPED_TRACE(type);
+    std::vector<std::optional<int32_t>> values = {1, 2, std::nullopt, 2};
+    const TestColumn c = std::string(type) == "INT"
+                             ? FixedColumn<int32_t>("INT", Physical::kInt32, values)
+                             : StringColumn("STRING", {"a", "b", std::nullopt, "b"});
+    auto writer = Bitmap().MakeWriter(c.type, Options());
+    ASSERT_TRUE(writer.ok());
+    TestColumn::Owned batch = c.Batch(0, 4);
+    ASSERT_TRUE((*writer)->Write(batch.batch).ok());
+    ASSERT_TRUE((*writer)->Serialize().ok());
+    EXPECT_EQ((*writer)->Write(batch.batch).code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ((*writer)->Serialize().status().code(), StatusCode::kInvalidArgument);
+  }
+}
+
 TEST(BitmapIndexBytes, ReservingAHugePageBlockKeepsTheBytes) {
   // 2.6M rows of 1,000 scattered keys: the reservations add up to more than the size above
   // which their block is backed by huge pages. One key turns frequent after the projection and

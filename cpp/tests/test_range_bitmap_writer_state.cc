@@ -109,6 +109,25 @@ TEST(RangeBitmapKeyInternerTest, WindowGrowsBothWaysThenGivesWayToHashing) {
   ASSERT_NO_FATAL_FAILURE(ExpectInternedAndRanked(keys, 0, 2));
 }
 
+TEST(RangeBitmapKeyInternerTest, AscendingPrefixThenAnyOrder) {
+  // Sorted keys are interned without a table until one comes below the last: then the keys so
+  // far move into the window (near keys) or the hash table (spread ones), and go on from there.
+  std::mt19937_64 rng(17);
+  for (const uint64_t spread : {uint64_t{1}, uint64_t{3}, uint64_t{1000003}}) {
+    for (const size_t prefix : {size_t{1}, size_t{5000}, size_t{150000}}) {
+      std::vector<uint64_t> keys;
+      for (size_t i = 0; i < prefix; ++i) keys.push_back(1000 + (i / 3) * spread);
+      for (size_t i = 0; i < 50000; ++i) keys.push_back(1000 + (rng() % (prefix / 2 + 10)) * spread);
+      keys.push_back(0);  // below everything
+      ASSERT_NO_FATAL_FAILURE(ExpectInternedAndRanked(keys, keys.size(), spread + prefix))
+          << spread << " " << prefix;
+      std::vector<uint32_t> keys32(keys.begin(), keys.end());
+      ASSERT_NO_FATAL_FAILURE(ExpectInternedAndRanked(keys32, 0, spread * prefix))
+          << spread << " " << prefix;
+    }
+  }
+}
+
 TEST(RangeBitmapKeyInternerTest, KeysBuiltToCollideUnderTheUnseededMixAreRankedToo) {
   // Keys whose unseeded mix is small would all land in the table's first slots; the table's
   // seed spreads them. They must be interned and ranked like any others.

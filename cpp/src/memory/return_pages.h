@@ -32,10 +32,16 @@ void ReturnFreeHeapPages();
 // `src` reads as zeros afterwards; free it next.
 void MoveOutInPieces(uint8_t* dst, uint8_t* src, size_t size);
 
-// Empties `v` and frees its buffer, handing the buffer's pages back first.
+// Buffers from this size are worth handing back when freed mid-build. Smaller ones are left
+// to the allocator: a task writing file after file would fault them in again for the next.
+constexpr size_t kReleaseVectorMinBytes = size_t{1} << 20;
+
+// Empties `v` and frees its buffer, handing the buffer's pages back first if it is large.
 template <typename T>
 void ReleaseVector(std::vector<T>* v) {
-  ReturnPages(v->data(), v->capacity() * sizeof(T));
+  if (v->capacity() * sizeof(T) >= kReleaseVectorMinBytes) {
+    ReturnPages(v->data(), v->capacity() * sizeof(T));
+  }
   std::vector<T>().swap(*v);
 }
 

@@ -366,7 +366,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
     meta_bits.resize(meta_order.size());
     for (size_t i = 0; i < meta_order.size(); ++i) meta_bits[i] = keys.key(meta_order[i]).bits;
     numeric_.reset();
-    memory::ReturnFreeHeapPages();
+    if (key_count >= kTrimAfterKeys) memory::ReturnFreeHeapPages();
   }
 
   // Body: the null bitmap (only when it has >= 2 rows), then the bitmaps of keys with >= 2
@@ -442,7 +442,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   memory::ReleaseVector(&meta_keys);
   memory::ReleaseVector(&ordered_entries);
   strings_.reset();
-  memory::ReturnFreeHeapPages();
+  if (key_count >= kTrimAfterKeys) memory::ReturnFreeHeapPages();
   return meta_.size() + body;
 }
 
@@ -499,7 +499,7 @@ void BitmapIndexWriter::SerializeRareKeys(const std::vector<uint32_t>& ids, uint
     at += counts[k];
   }
   rare_ = RowSets();
-  memory::ReturnFreeHeapPages();
+  if (ids.size() >= kTrimAfterKeys) memory::ReturnFreeHeapPages();
 
   constexpr size_t kReturnEveryEntries = size_t{64} << 10;  // 256 KiB of entries
   size_t returned = 0;

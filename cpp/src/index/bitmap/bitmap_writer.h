@@ -42,6 +42,11 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // are no more keys than this, a chunk's rows are grouped by key before being added.
   static constexpr size_t kContainerKeys = 1 << 12;
   static constexpr uint32_t kNullId = 0xFFFFFFFFu;
+  // A writer with this many keys hands the C library's free heap back after freeing its
+  // dictionary and rows (tens of bytes a key). Below it the trim (a walk of the whole heap)
+  // costs more than it returns, and a task writing file after file (Spark) would only fault
+  // the pages in again for the next file.
+  static constexpr size_t kTrimAfterKeys = size_t{1} << 17;
   static constexpr uint32_t kProjectAfterChunks = 4;
 
   Status CheckBatch(const column::ColumnBatch& batch) const;

@@ -18,11 +18,15 @@ namespace {
 constexpr uint64_t kFirstWindow = uint64_t{1} << 16;
 constexpr uint64_t kMaxWindow = uint64_t{1} << 26;  // 256 MiB of address space at most
 constexpr size_t kMinSlots = 1024;
+constexpr uint64_t kFirstSlotsGuessMax = uint64_t{1} << 16;
 // Window entries per page-sized step when copying or scanning a window: pages without a key
 // are skipped, so they never become resident.
 constexpr size_t kPageEntries = 1024;
 // Past these sizes a table's lookups miss the caches: rows kAhead further on are prefetched.
 constexpr uint64_t kCachedWindow = uint64_t{1} << 16;
+// Windows from this many entries (4 MiB) hand their pages back as they are ranked; a smaller
+// one's memory is left to the next file's writer.
+constexpr uint64_t kHandBackWindow = uint64_t{1} << 20;
 constexpr size_t kCachedSlots = size_t{1} << 16;
 constexpr size_t kAhead = 16;
 
@@ -88,6 +92,27 @@ void OrderedKeyInterner<U>::ExpectRows(uint64_t rows) {
 template <typename U>
 void OrderedKeyInterner<U>::InternMany(const U* keys, size_t n, uint32_t* ids) {
   rows_seen_ += n;
+  if (ascending_) {
+    // Sorted columns (timestamps, ids): a key is new exactly when it is above the last one,
+    // and ids in order of first occurrence are already the ranks. No table at all.
+    size_t i = 0;
+    for (; i < n; ++i) {
+      const U key = keys[i];
+      if (count_ > 0 && key <= last_) {
+        if (key < last_) break;
+        ids[i] = static_cast<uint32_t>(count_ - 1);
+        continue;
+      }
+      keys_.push_back(key);
+      last_ = key;
+      ids[i] = static_cast<uint32_t>(count_++);
+    }
+    if (i == n) return;
+    LeaveAscending();
+    keys += i;
+    ids += i;
+    n -= i;
+  }
   if (!direct_) {
     InternHashedMany(keys, n, ids);
     return;
@@ -163,6 +188,28 @@ bool OrderedKeyInterner<U>::WidenWindow(U key) {
 }
 
 template <typename U>
+void OrderedKeyInterner<U>::LeaveAscending() {
+  ascending_ = false;
+  // The keys so far (ascending, by id) go into a window when it can span them, else into
+  // the hash table, which indexes keys_ as it is.
+  const auto covers = [this](U key) {
+    return static_cast<uint64_t>(static_cast<U>(key - window_base_)) < window_size_;
+  };
+  if (WidenWindow(keys_.front()) && (covers(keys_.back()) || WidenWindow(keys_.back()))) {
+    for (uint32_t id = 0; id < count_; ++id) {
+      window_[static_cast<U>(keys_[id] - window_base_)] = id + 1;
+    }
+    std::vector<U>().swap(keys_);
+    direct_ = true;
+    return;
+  }
+  window_.reset();
+  window_size_ = 0;
+  direct_ = false;
+  GrowSlots();
+}
+
+template <typename U>
 void OrderedKeyInterner<U>::SwitchToHashed() {
   direct_ = false;
   keys_.resize(count_);
@@ -194,7 +241,14 @@ uint64_t OrderedKeyInterner<U>::SlotFor(U key, uint64_t hash, uint32_t id) const
 
 template <typename U>
 void OrderedKeyInterner<U>::GrowSlots() {
+  // A first table sized for an eighth of the rows expected to be distinct (capped): growing
+  // from small rehashes every key several times over.
+  const uint64_t first_guess = std::min<uint64_t>(std::max(expected_rows_, rows_seen_) / 8,
+                                                  kFirstSlotsGuessMax);
   size_t size = std::max(kMinSlots, slots_.size());
+  if (slots_.empty()) {
+    while (size < 2 * first_guess) size *= 2;
+  }
   while (size < 2 * (count_ + 1)) size *= 2;
   if (size == slots_.size()) return;
   slots_.assign(size, kEmptySlot);
@@ -250,7 +304,14 @@ void OrderedKeyInterner<U>::InternHashedMany(const U* keys, size_t n, uint32_t* 
 
 template <typename U>
 typename OrderedKeyInterner<U>::Ranked OrderedKeyInterner<U>::TakeRanked() {
-  Ranked ranked = direct_ ? TakeRankedDirect() : TakeRankedHashed();
+  Ranked ranked;
+  if (ascending_) {
+    ranked.sorted = std::move(keys_);
+    ranked.rank.resize(ranked.sorted.size());
+    std::iota(ranked.rank.begin(), ranked.rank.end(), 0u);
+  } else {
+    ranked = direct_ ? TakeRankedDirect() : TakeRankedHashed();
+  }
   *this = OrderedKeyInterner();
   return ranked;
 }
@@ -274,7 +335,7 @@ typename OrderedKeyInterner<U>::Ranked OrderedKeyInterner<U>::TakeRankedDirect()
         out.sorted.push_back(static_cast<U>(window_base_ + (at + i)));
       }
     }
-    if ((at + kPageEntries) % kStretch == 0) {
+    if (window_size_ >= kHandBackWindow && (at + kPageEntries) % kStretch == 0) {
       memory::ReturnPages(window_.get() + (at + kPageEntries - kStretch), 4 * kStretch);
     }
   }

@@ -3,7 +3,8 @@
 // needs to keep a few bits per row instead of the row's key.
 //
 // Keys are ordered integers (key_kind.h: unsigned order = the key type's order), U = uint32_t
-// or uint64_t. Two representations:
+// or uint64_t. While keys arrive in ascending order (sorted files) none of the tables below is
+// built: a key is new when above the last, and ids are ranks. Then one of two representations:
 //  * a direct table over a window of key values, entries id + 1: one load per row, no keys
 //    kept (a key is its position), sorted by a scan. The window grows to cover new keys while
 //    it spans at most max(65536, 2 x rows) values (2^26 at most); calloc'd, so only pages of
@@ -53,6 +54,7 @@ class OrderedKeyInterner {
 
   uint32_t InternDirect(U key);
   bool WidenWindow(U key);
+  void LeaveAscending();
   void SwitchToHashed();
   void InternHashedMany(const U* keys, size_t n, uint32_t* ids);
   uint32_t InternHashed(U key);
@@ -66,6 +68,10 @@ class OrderedKeyInterner {
   uint64_t rows_seen_ = 0;
   uint64_t expected_rows_ = 0;
 
+  // Keys ascending so far: held in keys_ (by id, which is their rank), no table. Left for the
+  // window or the hash table at the first key below the last.
+  bool ascending_ = true;
+  U last_ = 0;
   bool direct_ = true;
   Table window_;  // window_[key - window_base_] = id + 1, 0: not seen
   U window_base_ = 0;
@@ -77,7 +83,7 @@ class OrderedKeyInterner {
   // tag << 32 | id, kEmptySlot where free; power-of-two size, at most half full.
   std::vector<uint64_t> slots_;
   unsigned shift_ = 64;
-  std::vector<U> keys_;  // by id, once hashed
+  std::vector<U> keys_;  // by id, while ascending or once hashed
 };
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -113,8 +113,8 @@ void PackedRowIds::Unpack(uint32_t* out) const {
 
 size_t PackedRowIds::bytes() const { return width_ == 0 ? 0 : PackedBytes(rows_, width_); }
 
-void PackedRowIds::Release() {
-  memory::ReturnPages(packed_.get(), bytes());
+void PackedRowIds::Release(bool hand_back) {
+  if (hand_back) memory::ReturnPages(packed_.get(), bytes());
   packed_.reset();
   rows_ = 0;
   width_ = 0;

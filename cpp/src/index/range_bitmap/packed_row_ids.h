@@ -23,9 +23,9 @@ class PackedRowIds {
   void Unpack(uint32_t* out) const;
   // Bytes held.
   size_t bytes() const;
-  // Frees the ids, handing their pages back to the system (a block's ids are followed by
-  // its bit slices: both should not be resident).
-  void Release();
+  // Frees the ids; `hand_back`: their pages go back to the system first (in a large file a
+  // block's ids are followed by its bit slices: both should not be resident).
+  void Release(bool hand_back);
 
  private:
   uint32_t rows_ = 0;

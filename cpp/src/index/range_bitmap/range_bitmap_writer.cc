@@ -337,6 +337,10 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
   std::vector<uint32_t> codes((std::min<uint64_t>(rows_, kBlockRows) + 63) / 64 * 64, 0);
   uint64_t validity[roaring::kBlockWords];
   const size_t words = validity_.size();
+  size_t block_bytes = 0;
+  for (const PackedRowIds& block : blocks_) block_bytes += block.bytes();
+  // Only a large file's blocks are handed back as they go (see memory::ReleaseVector).
+  const bool hand_back = block_bytes >= memory::kReleaseVectorMinBytes;
   for (size_t b = 0; b < blocks_.size(); ++b) {
     PackedRowIds& block = blocks_[b];
     block.Unpack(codes.data());
@@ -349,7 +353,7 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
     std::memcpy(validity, validity_.data() + first, count * sizeof(uint64_t));
     std::memset(validity + count, 0, (roaring::kBlockWords - count) * sizeof(uint64_t));
     bsi_->AddBlock(static_cast<uint16_t>(b), validity, codes.data());
-    block.Release();
+    block.Release(hand_back);
   }
   blocks_ = std::vector<PackedRowIds>();
   memory::ReleaseVector(&validity_);
