@@ -71,10 +71,11 @@ struct ColumnBatch {
     return slot;
   }
 
-  // KeepValid for 64-bit values already in place: moves values[i] of the valid rows i of
-  // [begin, begin + n) to values[0, returned count), in row order. Eight rows a step where
-  // the CPU has AVX-512 (a compress per validity byte).
-  size_t CompactValid(int64_t begin, int64_t n, uint64_t* values) const;
+  // The views of the valid rows of [begin, begin + n) (a kBytes batch), in order, copied to
+  // `out`, which has room for n + kCopyValidViewsSlack views; returns how many. Eight rows a
+  // step where the CPU has AVX-512 (compresses driven by the validity byte).
+  static constexpr int64_t kCopyValidViewsSlack = 4;
+  size_t CopyValidViews(int64_t begin, int64_t n, std::string_view* out) const;
 
   template <typename T>
   const T* values_as() const { return static_cast<const T*>(values); }

@@ -98,13 +98,19 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
         return WrongPhysical(batch);
       }
       // A block of values is hashed at once (hash::Xxh64Many: grouped by length, much faster
-      // on strings of varied lengths); null rows' hashes are computed and dropped.
+      // on strings of varied lengths); with nulls, only the valid rows' views are hashed.
       const std::string_view* strings = batch.strings;
       uint64_t hashes[hash::kXxh64ManyMax];
+      std::string_view valid[hash::kXxh64ManyMax + column::ColumnBatch::kCopyValidViewsSlack];
       for (int64_t begin = 0; begin < n; begin += hash::kXxh64ManyMax) {
         const int64_t count = std::min<int64_t>(hash::kXxh64ManyMax, n - begin);
-        hash::Xxh64Many(strings + begin, static_cast<size_t>(count), hashes);
-        const size_t kept = batch.CompactValid(begin, count, hashes);  // valid rows' hashes
+        size_t kept = static_cast<size_t>(count);
+        if (batch.validity == nullptr) {
+          hash::Xxh64Many(strings + begin, kept, hashes);
+        } else {
+          kept = batch.CopyValidViews(begin, count, valid);
+          hash::Xxh64Many(valid, kept, hashes);
+        }
         for (size_t i = 0; i < kept; ++i) sink(hashes[i]);
       }
       return Status::OK();
