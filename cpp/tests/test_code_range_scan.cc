@@ -35,15 +35,22 @@ struct Column {
 
   void Build() {
     const uint32_t rows = static_cast<uint32_t>(codes.size());
-    std::vector<uint64_t> validity((rows + 63) / 64 + 1, 0);
-    std::vector<uint32_t> present;
+    constexpr size_t kRows = 65536;
+    const size_t blocks = (size_t{rows} + kRows - 1) / kRows;
+    std::vector<uint64_t> validity(blocks * roaring::kBlockWords, 0);
+    std::vector<uint32_t> block_codes(blocks * kRows, 0);  // rows without a key: ignored
     for (uint32_t r = 0; r < rows; ++r) {
       if (codes[r] == kNull) continue;
       validity[r / 64] |= uint64_t{1} << (r % 64);
-      present.push_back(codes[r]);
+      block_codes[r] = codes[r];
     }
-    bsi.clear();
-    WriteCodeBsi(rows, cardinality, validity.data(), present.data(), &bsi);
+    CodeBsi writer(cardinality, blocks);
+    for (size_t b = 0; b < blocks; ++b) {
+      writer.AddBlock(static_cast<uint16_t>(b), validity.data() + b * roaring::kBlockWords,
+                      block_codes.data() + b * kRows);
+    }
+    bsi.assign(writer.size(), 0);
+    writer.WriteTo(bsi.data());
     auto opened = CodeBsiReader::Open(io::ByteSpan(bsi.data(), bsi.size()), cardinality, rows);
     ASSERT_TRUE(opened.ok()) << opened.status().ToString();
     reader = std::move(*opened);

@@ -1,7 +1,6 @@
 #include "index/range_bitmap/code_bsi_writer.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "io/endian.h"
 #include "roaring/dense_roaring_encoder.h"
@@ -17,7 +16,6 @@ namespace {
 using roaring::DenseRoaringEncoder;
 using roaring::kBlockWords;
 constexpr uint8_t kVersion = 1;
-constexpr uint32_t kBlockRows = 65536;
 
 // Bit transpose of 64 codes: bit j of out[i] = bit i of codes[j], for i < bits.
 #if defined(__SSE2__)
@@ -128,29 +126,6 @@ void CodeBsi::WriteTo(uint8_t* out) {
     slice.MoveTo(p);
     p += size;
   }
-}
-
-void WriteCodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
-                  const uint32_t* codes, std::vector<uint8_t>* out) {
-  const size_t words = (size_t{row_count} + 63) / 64;
-  CodeBsi bsi(cardinality, (words + kBlockWords - 1) / kBlockWords);
-  std::vector<uint32_t> block_codes(kBlockRows);
-  uint64_t block_validity[kBlockWords];
-  size_t next_code = 0;
-  for (size_t first = 0; first < words; first += kBlockWords) {
-    const size_t count = std::min(kBlockWords, words - first);
-    std::memset(block_validity, 0, sizeof block_validity);
-    std::memcpy(block_validity, validity + first, count * sizeof(uint64_t));
-    for (size_t wi = 0; wi < count; ++wi) {
-      for (uint64_t rows = block_validity[wi]; rows != 0; rows &= rows - 1) {
-        block_codes[64 * wi + __builtin_ctzll(rows)] = codes[next_code++];
-      }
-    }
-    bsi.AddBlock(static_cast<uint16_t>(first / kBlockWords), block_validity, block_codes.data());
-  }
-  const size_t start = out->size();
-  out->resize(start + bsi.size());
-  bsi.WriteTo(out->data() + start);
 }
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -41,10 +41,4 @@ class CodeBsi {
   std::vector<uint64_t> slice_words_;  // one block of every code slice
 };
 
-// Appends the BSI section for rows [0, row_count) to `out`. Bit r of `validity` (LSB-first
-// words, at least ceil(row_count / 64) of them, zero past row_count) marks a row with a key;
-// `codes` holds those rows' codes, in row order, each < cardinality.
-void WriteCodeBsi(uint32_t row_count, int64_t cardinality, const uint64_t* validity,
-                  const uint32_t* codes, std::vector<uint8_t>* out);
-
 }  // namespace pyfileindex::index::range_bitmap

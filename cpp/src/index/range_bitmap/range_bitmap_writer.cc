@@ -1,7 +1,6 @@
 #include "index/range_bitmap/range_bitmap_writer.h"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <string>
 
@@ -279,7 +278,8 @@ void RangeBitmapWriter::ExpectRows(int64_t rows) {
   if (total > kMaxRows) return;  // Write will refuse the batch
   keys32_.ExpectRows(total);
   keys64_.ExpectRows(total);
-  validity_.reserve(static_cast<size_t>((total + 63) / 64));
+  // Whole blocks: PrepareSerialize pads the bits to them, and must not reallocate.
+  validity_.reserve(static_cast<size_t>((total + kBlockRows - 1) / kBlockRows * roaring::kBlockWords));
   blocks_.reserve(static_cast<size_t>(total / kBlockRows + 1));
 }
 
@@ -335,8 +335,6 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
   bsi_ = std::make_unique<CodeBsi>(static_cast<int64_t>(cardinality), blocks_.size());
   // Codes of whole 64-row words: the slices are built a word of rows at a time.
   std::vector<uint32_t> codes((std::min<uint64_t>(rows_, kBlockRows) + 63) / 64 * 64, 0);
-  uint64_t validity[roaring::kBlockWords];
-  const size_t words = validity_.size();
   size_t block_bytes = 0;
   for (const PackedRowIds& block : blocks_) block_bytes += block.bytes();
   // Only a large file's blocks are handed back as they go (see memory::ReleaseVector).
@@ -348,11 +346,8 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
     if (cardinality > 0) {
       for (uint32_t r = 0; r < block.rows(); ++r) codes[r] = rank[codes[r]];
     }
-    const size_t first = b * roaring::kBlockWords;
-    const size_t count = std::min(roaring::kBlockWords, words - first);
-    std::memcpy(validity, validity_.data() + first, count * sizeof(uint64_t));
-    std::memset(validity + count, 0, (roaring::kBlockWords - count) * sizeof(uint64_t));
-    bsi_->AddBlock(static_cast<uint16_t>(b), validity, codes.data());
+    bsi_->AddBlock(static_cast<uint16_t>(b), validity_.data() + b * roaring::kBlockWords,
+                   codes.data());
     block.Release(hand_back);
   }
   blocks_ = std::vector<PackedRowIds>();
@@ -362,8 +357,8 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
 Result<size_t> RangeBitmapWriter::PrepareSerialize() {
   if (serialized_) return Status::InvalidArgument("range-bitmap: Serialize called twice");
   serialized_ = true;
-  validity_.resize((rows_ + 63) / 64, 0);
   if (rows_ % kBlockRows != 0) CloseBlock();
+  validity_.resize(blocks_.size() * roaring::kBlockWords, 0);  // whole blocks, zero past the rows
   memory::ReleaseVector(&open_ids_);
   memory::ReleaseVector(&scratch32_);
   memory::ReleaseVector(&scratch64_);
