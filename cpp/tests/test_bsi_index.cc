@@ -877,6 +877,29 @@ TEST(BsiWriterTest, LargeColumnsMatchTheAddOnlyModelAndAnswerCorrectly) {
   }
 }
 
+// A chunk's words hold only the slices needed so far; a wider value mid-chunk re-lays them out
+// in place. Values widen one bit at a time and then jump to 62 bits, inside and across chunks,
+// with earlier rows' bits set in every slice.
+TEST(BsiWriterTest, WideningValuesKeepTheEarlierRowsBits) {
+  std::mt19937_64 rng(31);
+  const size_t n = 140000;
+  std::vector<int64_t> values(n);
+  std::vector<bool> nulls(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int bits = std::min<int>(1 + static_cast<int>(i / 2000), 40);
+    values[i] = static_cast<int64_t>(rng() & ((uint64_t{1} << bits) - 1));
+    if (i % 9 == 0) values[i] = -values[i];
+    nulls[i] = rng() % 17 == 0;
+  }
+  values[50000] = int64_t{1} << 61;
+  values[50001] = -(int64_t{1} << 62);
+  nulls[50000] = nulls[50001] = false;
+  auto column = Longs("BIGINT", Physical::kInt64, values, nulls);
+  auto payload = BuildBsi(column->batch, 4099);
+  ASSERT_TRUE(payload.ok()) << payload.status().ToString();
+  EXPECT_TRUE(*payload == ModelPayload(values, nulls));
+}
+
 TEST(BsiWriterTest, InPlaceSerializationEqualsSerializeAndHappensOnce) {
   // Both sides present, and one side only: the two-step path (the container's) writes the
   // same bytes as Serialize(); a writer serializes once and takes no rows afterwards.

@@ -1983,5 +1983,34 @@ TEST(RangeBitmapLayoutTest, SortedAndShuffledColumnsAnswerRangesExactly) {
   }
 }
 
+// No validity bits are kept while every row has a key: a first NULL that arrives blocks later
+// (mid-batch, after batches without any) must find every earlier row valid, and the bytes must
+// not depend on how the rows were batched.
+TEST(RangeBitmapWriterTest, FirstNullAfterBlocksOfKeysKeepsTheEarlierRows) {
+  std::mt19937_64 rng(2024);
+  for (const char* type_text : {"INT", "STRING"}) {
+    const DataType type = Type(type_text);
+    SCOPED_TRACE(type_text);
+    std::vector<Cell> cells = RandomColumn(type, rng, 210000, 300, 0.0);
+    for (size_t r = 150000; r < cells.size(); r += 1 + rng() % 40) cells[r] = Null();
+    auto whole = WriteIndex(type, cells);
+    ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+    for (int round = 0; round < 3; ++round) {
+      auto batched = WriteIndex(type, cells, Options(), &rng);
+      ASSERT_TRUE(batched.ok()) << batched.status().ToString();
+      EXPECT_EQ(*batched, *whole) << "round " << round;
+    }
+    auto reader = OpenReader(type, *whole);
+    ASSERT_NE(reader, nullptr);
+    std::vector<uint32_t> nulls, valid;
+    for (size_t r = 0; r < cells.size(); ++r) {
+      (cells[r].null ? nulls : valid).push_back(static_cast<uint32_t>(r));
+    }
+    EXPECT_EQ(*Ask(*reader, PredicateOp::kIsNull, {}), nulls);
+    EXPECT_EQ(*Ask(*reader, PredicateOp::kIsNotNull, {}), valid);
+    CheckAllPredicates(type, cells, *reader, rng, 6);
+  }
+}
+
 }  // namespace
 }  // namespace pyfileindex::index::range_bitmap

@@ -172,6 +172,48 @@ TEST(RangeBitmapPackedRowIdsTest, RoundTripsAtTheBlocksOwnWidth) {
   }
 }
 
+// Blocks whose ids change at few rows keep runs (sorted, clustered); a block with more runs
+// than packing would take bytes stays packed. Both unpack, and map through a rank table, to
+// the ids written.
+TEST(RangeBitmapPackedRowIdsTest, FewRunsAreKeptAsRuns) {
+  std::mt19937_64 rng(8);
+  for (int round = 0; round < 120; ++round) {
+    const uint32_t rows = round % 3 == 0 ? 65536 : 2 + static_cast<uint32_t>(rng() % 65535);
+    const uint32_t stretch = 1 + static_cast<uint32_t>(rng() % (round % 2 == 0 ? 20 : 3000));
+    std::vector<uint32_t> ids(rows);
+    uint32_t id = static_cast<uint32_t>(rng() % 1000);
+    for (uint32_t r = 0; r < rows; ++r) {
+      if (r % stretch == 0) id = static_cast<uint32_t>(rng() % 1000);  // may repeat the last
+      ids[r] = id;
+    }
+    uint32_t runs = 1;
+    for (uint32_t r = 1; r < rows; ++r) runs += ids[r] != ids[r - 1] ? 1 : 0;
+    const PackedRowIds packed(ids.data(), rows);
+    const uint32_t low = *std::min_element(ids.begin(), ids.end());
+    const uint32_t high = *std::max_element(ids.begin(), ids.end());
+    const size_t packed_bytes =
+        high == low ? 0 : (size_t{rows} * (32 - __builtin_clz(high - low)) + 7) / 8 + 8;
+    if (high == low) {
+      EXPECT_EQ(packed.runs(), 0u);
+    } else if (size_t{runs} * 8 <= packed_bytes) {
+      EXPECT_EQ(packed.runs(), runs) << "round " << round;
+      EXPECT_EQ(packed.bytes(), size_t{runs} * 8);
+    } else {
+      EXPECT_EQ(packed.runs(), 0u) << "round " << round;
+      EXPECT_EQ(packed.bytes(), packed_bytes);
+    }
+    std::vector<uint32_t> out(rows + 1, 0xABCDABCD);
+    packed.Unpack(out.data());
+    ASSERT_TRUE(std::equal(ids.begin(), ids.end(), out.begin())) << "round " << round;
+    EXPECT_EQ(out[rows], 0xABCDABCDu) << "wrote past the rows";
+    std::vector<uint32_t> map(1000);
+    for (uint32_t& m : map) m = static_cast<uint32_t>(rng());
+    packed.UnpackMapped(map.data(), out.data());
+    for (uint32_t r = 0; r < rows; ++r) ASSERT_EQ(out[r], map[ids[r]]) << "row " << r;
+    EXPECT_EQ(out[rows], 0xABCDABCDu);
+  }
+}
+
 TEST(RangeBitmapStringRanksTest, StringsSortAsUnsignedBytes) {
   StringKeyTable table;
   std::vector<std::string> inputs = {"b", "", "\x80", "a", "b", "ab", "\x7f", "a\x00"s, "a"};

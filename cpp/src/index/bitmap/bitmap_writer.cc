@@ -95,8 +95,8 @@ Status BitmapIndexWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
   ExpectRows(batch.length);
   for (int64_t begin = 0; begin < batch.length;) {
-    const int64_t chunk_left = kChunkRows - ((row_count_ + begin) & (kChunkRows - 1));
-    const int64_t n = std::min(chunk_left, batch.length - begin);
+    const int64_t piece_left = kPieceRows - ((row_count_ + begin) & (kPieceRows - 1));
+    const int64_t n = std::min(piece_left, batch.length - begin);
     Status status = AddChunk(batch, begin, n);
     if (!status.ok()) {
       failed_ = true;  // earlier rows of the batch are already in: no consistent result

@@ -37,6 +37,9 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // Rows are processed in chunks of this many, aligned to row numbers: exactly the 16-bit
   // chunks of roaring bitmaps (a chunk's rows of a key are one container).
   static constexpr int64_t kChunkRows = 1 << 16;
+  // A chunk's rows are added this many at a time (aligned, so a piece never spans chunks):
+  // the per-row scratch (ids_ and the like) stays at 64 KiB, in cache, whatever the batch.
+  static constexpr int64_t kPieceRows = 1 << 14;
   // The first this many distinct keys keep their rows as containers (frequent keys come first
   // in low-cardinality columns); later keys as row lists (compact for rare keys). While there
   // are no more keys than this, a chunk's rows are grouped by key before being added.
@@ -50,7 +53,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   static constexpr uint32_t kProjectAfterChunks = 4;
 
   Status CheckBatch(const column::ColumnBatch& batch) const;
-  // Adds rows [begin, begin+n) of `batch` (within one kChunkRows-aligned chunk of the file's
+  // Adds rows [begin, begin+n) of `batch` (within one kPieceRows-aligned piece of the file's
   // rows) to their keys' (or the nulls') rows.
   Status AddChunk(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   template <typename KeyAt>

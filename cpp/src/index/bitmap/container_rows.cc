@@ -112,9 +112,14 @@ void ContainerRows::CloseOpen() {
 
 void ContainerRows::Shrink() {
   if (borrowed_) return;  // the room is the writer's
+  // A fresh small block, not a realloc in place: the large block is then freed whole, and
+  // the next chunk's open containers (the same size again in a sorted column) reuse it. Cut
+  // in place, its tail is a hole too small for them, and every chunk would take new pages.
   const size_t fitted = body_size_ + kFirstCapacity;
-  void* smaller = std::realloc(body_, fitted);
+  void* smaller = std::malloc(fitted);
   if (smaller == nullptr) return;  // keeping the larger block is fine
+  std::memcpy(smaller, body_, body_size_);
+  std::free(body_);
   body_ = static_cast<uint8_t*>(smaller);
   body_capacity_ = fitted;
 }

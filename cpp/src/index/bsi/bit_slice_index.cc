@@ -4,6 +4,9 @@
 #include "io/endian.h"
 
 #include <algorithm>
+#include <new>
+#include <cstring>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -144,9 +147,13 @@ roaring::Bitmap32 BitSliceIndex::ONeilCompare(CompareOp op, int64_t q) const {
   return roaring::Bitmap32();
 }
 
+void BitSliceIndexBuilder::FreeDeleter::operator()(uint64_t* p) const { std::free(p); }
+
 void BitSliceIndexBuilder::StartChunk(uint32_t chunk) {
   if (chunk_ == kNoChunk) {
-    words_.assign(kWordsPerChunk * kSlots, 0);
+    words_.reset(static_cast<uint64_t*>(
+        std::calloc(kWordsPerChunk * (1 + size_t{kMaxSlices}), sizeof(uint64_t))));
+    if (words_ == nullptr) throw std::bad_alloc();
     column_.assign(kWordsPerChunk, 0);
   } else {
     FlushChunk();
@@ -154,12 +161,24 @@ void BitSliceIndexBuilder::StartChunk(uint32_t chunk) {
   chunk_ = chunk;
 }
 
+void BitSliceIndexBuilder::Widen(uint64_t value) {
+  // Group g moves from g * stride_ to g * stride, last group first: no group's words are
+  // overwritten before they have moved, and each group's new slots are zeroed.
+  const size_t stride = 1 + static_cast<size_t>(BitLength(value));
+  uint64_t* const words = words_.get();
+  for (size_t g = kWordsPerChunk; g-- > 0;) {
+    std::memmove(words + g * stride, words + g * stride_, stride_ * sizeof(uint64_t));
+    std::fill(words + g * stride + stride_, words + (g + 1) * stride, uint64_t{0});
+  }
+  stride_ = stride;
+}
+
 void BitSliceIndexBuilder::FlushChunk() {
   if (chunk_ == kNoChunk) return;
   FlushSlot(kExistenceSlot, &ebm_);
   for (uint64_t used = used_slices_; used != 0; used &= used - 1) {
     const int slice = __builtin_ctzll(used);
-    FlushSlot(static_cast<size_t>(slice), &slices_[slice]);
+    FlushSlot(1 + static_cast<size_t>(slice), &slices_[slice]);
   }
   used_slices_ = 0;
 }
@@ -169,15 +188,15 @@ void BitSliceIndexBuilder::FlushChunk() {
 void BitSliceIndexBuilder::FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap) {
   uint64_t* const words = column_.data();
   for (size_t i = 0; i < kWordsPerChunk; ++i) {
-    words[i] = words_[i * kSlots + slot];
-    words_[i * kSlots + slot] = 0;
+    words[i] = words_[i * stride_ + slot];
+    words_[i * stride_ + slot] = 0;
   }
   bitmap->AddBlock(static_cast<uint16_t>(chunk_), words);
 }
 
 size_t BitSliceIndexBuilder::PrepareSerialize() {
   FlushChunk();
-  words_ = std::vector<uint64_t>();
+  words_.reset();
   column_ = std::vector<uint64_t>();
   const int slice_count = BitLength(max_);
   sizes_.clear();

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "roaring/roaring_view.h"
@@ -64,15 +65,18 @@ class BitSliceIndexBuilder {
   void Append(uint32_t row, uint64_t value) {
     const uint32_t chunk = row >> 16;
     if (chunk != chunk_) StartChunk(chunk);
+    if ((value >> (stride_ - 1)) != 0) Widen(value);
     max_ = value > max_ ? value : max_;
     used_slices_ |= value;
-    // The words of all slices for one group of 64 rows sit side by side: a row touches a few
+    // The words of all slots for one group of 64 rows sit side by side: a row touches a few
     // adjacent cache lines (slice-major arrays 8 KiB apart would all collide in one L1 set).
-    uint64_t* const group = &words_[((row >> 6) & (kWordsPerChunk - 1)) * kSlots];
+    // A group holds only the slots values have needed so far (stride_), so a column of small
+    // values keeps a small chunk: 11 slots of 8 KiB for values below 1024, not 64.
+    uint64_t* const group = &words_[((row >> 6) & (kWordsPerChunk - 1)) * stride_];
     const uint64_t mask = uint64_t{1} << (row & 63);
     group[kExistenceSlot] |= mask;
     while (value != 0) {
-      group[__builtin_ctzll(value)] |= mask;
+      group[1 + __builtin_ctzll(value)] |= mask;
       value &= value - 1;
     }
   }
@@ -89,19 +93,27 @@ class BitSliceIndexBuilder {
 
  private:
   static constexpr int kMaxSlices = 63;  // values are < 2^63
-  static constexpr int kExistenceSlot = kMaxSlices;
-  static constexpr size_t kSlots = kMaxSlices + 1;  // the slices, then the existence bitmap
+  // Slot 0 of a group is the existence bitmap, slot 1 + i slice i.
+  static constexpr size_t kExistenceSlot = 0;
   static constexpr size_t kWordsPerChunk = 1024;  // 65536 rows
   static constexpr uint32_t kNoChunk = 0xFFFFFFFFu;
 
   void StartChunk(uint32_t chunk);
+  // Re-lays the chunk's words out, in place, with room for the slices of `value`.
+  void Widen(uint64_t value);
+  struct FreeDeleter {
+    void operator()(uint64_t* p) const;
+  };
   void FlushChunk();
   void FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap);
 
   uint64_t max_ = 0;
   uint32_t chunk_ = kNoChunk;
   uint64_t used_slices_ = 0;  // slices with a bit in the current chunk
-  std::vector<uint64_t> words_;  // kWordsPerChunk x kSlots, allocated on first use
+  size_t stride_ = 1;  // slots per group: the existence bitmap and the slices so far
+  // kWordsPerChunk x stride_ words in use, of room for every slice: calloc'd on first use, so
+  // only the pages of the slots in use ever become resident.
+  std::unique_ptr<uint64_t[], FreeDeleter> words_;
   std::vector<uint64_t> column_;  // one slot's kWordsPerChunk words, gathered for a flush
   // Each bitmap kept as the containers Java will write (its final size, whatever the order
   // of the values), chunk by chunk.

@@ -15,9 +15,12 @@ namespace pyfileindex::index::range_bitmap {
 // The distinct keys in ascending order, already in their stored form: `width` bytes each for
 // fixed-width kinds (contiguous in `fixed`), or the UTF-8 bytes of each string.
 struct SortedKeys {
-  int width = 0;                              // > 0: fixed-width keys in `fixed`
-  const uint8_t* fixed = nullptr;             // count * width bytes
-  const std::string_view* strings = nullptr;  // width == 0: one view per key
+  int width = 0;                   // > 0: fixed-width keys in `fixed`
+  const uint8_t* fixed = nullptr;  // count * width bytes
+  // width == 0: key i is string_at(context, i) (read where the writer keeps its keys, so no
+  // view per key is built for the dictionary).
+  std::string_view (*string_at)(const void* context, size_t i) = nullptr;
+  const void* context = nullptr;
   size_t count = 0;
 
   std::string_view Get(size_t i) const {
@@ -25,7 +28,7 @@ struct SortedKeys {
       return std::string_view(reinterpret_cast<const char*>(fixed) + i * width,
                               static_cast<size_t>(width));
     }
-    return strings[i];
+    return string_at(context, i);
   }
 };
 

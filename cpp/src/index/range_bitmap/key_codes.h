@@ -29,6 +29,9 @@ class StringKeyTable {
   uint32_t Intern(std::string_view bytes) { return Intern(bytes, Hash(bytes)); }
 
   size_t size() const { return offsets_.size(); }
+  // Frees the lookup table once every key is in (Intern must not be called afterwards);
+  // Get() still works.
+  void DropLookups() { slots_ = std::vector<Slot>(); }
   std::string_view Get(uint32_t id) const { return At(offsets_[id]); }
 
  private:

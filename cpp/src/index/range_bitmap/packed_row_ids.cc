@@ -68,6 +68,23 @@ constexpr std::array<UnpackFn, sizeof...(W)> UnpackTable(std::index_sequence<W..
 // Index w - 1 for width w in 1..32.
 constexpr auto kPack = PackTable(std::make_index_sequence<32>());
 constexpr auto kUnpack = UnpackTable(std::make_index_sequence<32>());
+
+constexpr size_t kRunBytes = 2 * sizeof(uint32_t);  // a run's end row and id
+
+// The runs of equal ids in ids[0, rows), or `limit` + 1 once there are more than `limit`
+// (a shuffled block stops after its first stretch).
+uint32_t CountRuns(const uint32_t* ids, uint32_t rows, size_t limit) {
+  constexpr uint32_t kStretch = 4096;
+  size_t runs = 1;
+  for (uint32_t begin = 1; begin < rows; begin += kStretch) {
+    const uint32_t end = std::min(rows, begin + kStretch);
+    uint32_t changes = 0;
+    for (uint32_t i = begin; i < end; ++i) changes += ids[i] != ids[i - 1] ? 1 : 0;
+    runs += changes;
+    if (runs > limit) break;
+  }
+  return static_cast<uint32_t>(std::min(runs, limit + 1));
+}
 }  // namespace
 
 PackedRowIds::PackedRowIds(const uint32_t* ids, uint32_t rows) : rows_(rows) {
@@ -78,6 +95,22 @@ PackedRowIds::PackedRowIds(const uint32_t* ids, uint32_t rows) : rows_(rows) {
   width_ = spread == 0 ? 0 : 32 - __builtin_clz(spread);
   if (width_ == 0) return;
   const size_t bytes = PackedBytes(rows, width_);
+  const size_t max_runs = bytes / kRunBytes;  // with more, packing is smaller
+  const uint32_t runs = CountRuns(ids, rows, max_runs);
+  if (runs <= max_runs) {
+    runs_ = runs;
+    run_ends_.reset(new uint32_t[runs]);
+    run_ids_.reset(new uint32_t[runs]);
+    uint32_t run = 0;
+    for (uint32_t i = 1; i < rows; ++i) {
+      if (ids[i] == ids[i - 1]) continue;
+      run_ends_[run] = i;
+      run_ids_[run++] = ids[i - 1];
+    }
+    run_ends_[run] = rows;
+    run_ids_[run] = ids[rows - 1];
+    return;
+  }
   packed_.reset(new uint8_t[bytes]);
   std::memset(packed_.get(), 0, bytes);
   uint8_t* out = packed_.get();
@@ -98,6 +131,14 @@ void PackedRowIds::Unpack(uint32_t* out) const {
     std::fill(out, out + rows_, base_);
     return;
   }
+  if (runs_ > 0) {
+    uint32_t begin = 0;
+    for (uint32_t r = 0; r < runs_; ++r) {
+      std::fill(out + begin, out + run_ends_[r], run_ids_[r]);
+      begin = run_ends_[r];
+    }
+    return;
+  }
   const uint8_t* in = packed_.get();
   const uint32_t groups = rows_ / kGroup;
   const UnpackFn unpack = kUnpack[static_cast<size_t>(width_ - 1)];
@@ -111,13 +152,36 @@ void PackedRowIds::Unpack(uint32_t* out) const {
   }
 }
 
-size_t PackedRowIds::bytes() const { return width_ == 0 ? 0 : PackedBytes(rows_, width_); }
+void PackedRowIds::UnpackMapped(const uint32_t* map, uint32_t* out) const {
+  if (width_ == 0) {
+    std::fill(out, out + rows_, map[base_]);
+    return;
+  }
+  if (runs_ > 0) {
+    uint32_t begin = 0;
+    for (uint32_t r = 0; r < runs_; ++r) {
+      std::fill(out + begin, out + run_ends_[r], map[run_ids_[r]]);
+      begin = run_ends_[r];
+    }
+    return;
+  }
+  Unpack(out);
+  for (uint32_t i = 0; i < rows_; ++i) out[i] = map[out[i]];
+}
+
+size_t PackedRowIds::bytes() const {
+  if (width_ == 0) return 0;
+  return runs_ > 0 ? size_t{runs_} * kRunBytes : PackedBytes(rows_, width_);
+}
 
 void PackedRowIds::Release(bool hand_back) {
-  if (hand_back) memory::ReturnPages(packed_.get(), bytes());
+  if (hand_back && packed_ != nullptr) memory::ReturnPages(packed_.get(), bytes());
   packed_.reset();
+  run_ends_.reset();
+  run_ids_.reset();
   rows_ = 0;
   width_ = 0;
+  runs_ = 0;
 }
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -129,9 +129,19 @@ Status RangeBitmapWriter::CheckKeys(const ColumnBatch& batch) const {
 }
 
 void RangeBitmapWriter::AppendValidity(const ColumnBatch& batch, int64_t begin, int64_t n) {
+  const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
+  if (all_valid && !has_nulls_) return;  // no bits kept while every row has a key
   const uint64_t end = rows_ + static_cast<uint64_t>(n);
+  if (!has_nulls_) {
+    // The first null: the rows before it all had keys.
+    has_nulls_ = true;
+    validity_.reserve(static_cast<size_t>((std::max(expected_rows_, end) + kBlockRows - 1) /
+                                          kBlockRows * roaring::kBlockWords));
+    validity_.resize((rows_ + 63) / 64, 0);
+    SetBits(&validity_, 0, rows_);
+  }
   validity_.resize((end + 63) / 64, 0);
-  if (batch.validity == nullptr || batch.null_count == 0) {
+  if (all_valid) {
     SetBits(&validity_, rows_, end);
   } else {
     for (int64_t i = 0; i < n; ++i) {
@@ -278,8 +288,9 @@ void RangeBitmapWriter::ExpectRows(int64_t rows) {
   if (total > kMaxRows) return;  // Write will refuse the batch
   keys32_.ExpectRows(total);
   keys64_.ExpectRows(total);
-  // Whole blocks: PrepareSerialize pads the bits to them, and must not reallocate.
-  validity_.reserve(static_cast<size_t>((total + kBlockRows - 1) / kBlockRows * roaring::kBlockWords));
+  // Whole blocks, reserved when the first null comes: PrepareSerialize pads the bits to them,
+  // and must not reallocate.
+  expected_rows_ = std::max(expected_rows_, total);
   blocks_.reserve(static_cast<size_t>(total / kBlockRows + 1));
 }
 
@@ -335,19 +346,29 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
   bsi_ = std::make_unique<CodeBsi>(static_cast<int64_t>(cardinality), blocks_.size());
   // Codes of whole 64-row words: the slices are built a word of rows at a time.
   std::vector<uint32_t> codes((std::min<uint64_t>(rows_, kBlockRows) + 63) / 64 * 64, 0);
+  // Without nulls every row is valid: a block's bits are all ones up to its rows.
+  std::vector<uint64_t> all_valid;
+  if (!has_nulls_) all_valid.resize(roaring::kBlockWords, 0);
   size_t block_bytes = 0;
   for (const PackedRowIds& block : blocks_) block_bytes += block.bytes();
   // Only a large file's blocks are handed back as they go (see memory::ReleaseVector).
   const bool hand_back = block_bytes >= memory::kReleaseVectorMinBytes;
   for (size_t b = 0; b < blocks_.size(); ++b) {
     PackedRowIds& block = blocks_[b];
-    block.Unpack(codes.data());
     // Every stored id, null rows' included, is a key's id; with no keys there is no rank.
     if (cardinality > 0) {
-      for (uint32_t r = 0; r < block.rows(); ++r) codes[r] = rank[codes[r]];
+      block.UnpackMapped(rank.data(), codes.data());
+    } else {
+      block.Unpack(codes.data());
     }
-    bsi_->AddBlock(static_cast<uint16_t>(b), validity_.data() + b * roaring::kBlockWords,
-                   codes.data());
+    const uint64_t* validity = all_valid.data();
+    if (has_nulls_) {
+      validity = validity_.data() + b * roaring::kBlockWords;
+    } else if (b == 0 || block.rows() != kBlockRows) {  // the first block, or a shorter last one
+      std::fill(all_valid.begin(), all_valid.end(), 0);
+      SetBits(&all_valid, 0, block.rows());
+    }
+    bsi_->AddBlock(static_cast<uint16_t>(b), validity, codes.data());
     block.Release(hand_back);
   }
   blocks_ = std::vector<PackedRowIds>();
@@ -358,7 +379,8 @@ Result<size_t> RangeBitmapWriter::PrepareSerialize() {
   if (serialized_) return Status::InvalidArgument("range-bitmap: Serialize called twice");
   serialized_ = true;
   if (rows_ % kBlockRows != 0) CloseBlock();
-  validity_.resize(blocks_.size() * roaring::kBlockWords, 0);  // whole blocks, zero past the rows
+  // Whole blocks, zero past the rows.
+  if (has_nulls_) validity_.resize(blocks_.size() * roaring::kBlockWords, 0);
   memory::ReleaseVector(&open_ids_);
   memory::ReleaseVector(&scratch32_);
   memory::ReleaseVector(&scratch64_);
@@ -367,15 +389,22 @@ Result<size_t> RangeBitmapWriter::PrepareSerialize() {
 }
 
 Result<size_t> RangeBitmapWriter::PrepareStrings() {
+  strings_.DropLookups();  // no key comes any more: only the keys themselves are read
   StringRanks ranks = RankStrings(strings_);
   EncodeSlices(ranks.rank, ranks.sorted_ids.size());
   memory::ReleaseVector(&ranks.rank);
-  std::vector<std::string_view> views(ranks.sorted_ids.size());
-  for (size_t i = 0; i < views.size(); ++i) views[i] = strings_.Get(ranks.sorted_ids[i]);
+  struct Sorted {
+    const StringKeyTable* table;
+    const uint32_t* ids;
+  } sorted{&strings_, ranks.sorted_ids.data()};
   SortedKeys keys;
   keys.width = 0;
-  keys.strings = views.data();
-  keys.count = views.size();
+  keys.context = &sorted;
+  keys.string_at = [](const void* context, size_t i) {
+    const Sorted* s = static_cast<const Sorted*>(context);
+    return s->table->Get(s->ids[i]);
+  };
+  keys.count = ranks.sorted_ids.size();
   PFI_ASSIGN_OR_RETURN(size_t size, Assemble(keys));
   strings_ = StringKeyTable();  // the dictionary holds the keys now
   return size;

@@ -2,10 +2,11 @@
 //
 // Rows arrive 65536 at a time into blocks: each non-null row's key is interned as it comes
 // (distinct keys -> ids in order of first occurrence) and the block keeps only the rows' ids,
-// bit-packed (packed_row_ids.h), plus a validity bitset. PrepareSerialize sorts the distinct
-// keys once, turns the blocks' ids into codes (ranks) and bit slices block by block, freeing
-// each block as it goes, then writes header and chunked dictionary. So a build holds a few bits
-// per row and the distinct keys, never a key per row.
+// bit-packed or as runs (packed_row_ids.h), plus a validity bitset once a null has come.
+// PrepareSerialize sorts the distinct keys once, turns the blocks' ids into codes (ranks) and
+// bit slices block by block, freeing each block as it goes, then writes header and chunked
+// dictionary. So a build holds a few bits per row (a few bytes per run of equal keys) and the
+// distinct keys, never a key per row.
 #pragma once
 
 #include <cstdint>
@@ -67,7 +68,10 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   KeySpec spec_;
   int32_t chunk_size_;
   uint64_t rows_ = 0;
-  std::vector<uint64_t> validity_;  // bit r: row r has a key
+  uint64_t expected_rows_ = 0;
+  // Bit r: row r has a key. Empty until the first null (while every row has one).
+  bool has_nulls_ = false;
+  std::vector<uint64_t> validity_;
   OrderedKeyInterner<uint32_t> keys32_;  // ordered keys of 1..4-byte kinds
   OrderedKeyInterner<uint64_t> keys64_;  // ordered keys of 8-byte kinds
   StringKeyTable strings_;
