@@ -449,6 +449,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
 void BitmapIndexWriter::SerializeTo(uint8_t* out) {
   std::copy(meta_.begin(), meta_.end(), out);
   uint8_t* const body = out + meta_.size();
+  memory::ReleaseVector(&meta_);  // copied: not kept beside the body
   // Every key's bitmap goes to its place in the body (PrepareSerialize laid them out in Java
   // order), so the keys can be written in whatever order frees memory soonest.
   std::vector<uint32_t> rare_ids;
@@ -468,7 +469,6 @@ void BitmapIndexWriter::SerializeTo(uint8_t* out) {
   // Everything is in the payload now: the rows and the plan go.
   frequent_ = std::vector<ContainerRows>();
   rare_ = RowSets();
-  meta_ = std::vector<uint8_t>();
   java_order_ = std::vector<uint32_t>();
   key_bytes_ = std::vector<uint32_t>();
   key_offsets_ = std::vector<uint32_t>();
@@ -499,7 +499,11 @@ void BitmapIndexWriter::SerializeRareKeys(const std::vector<uint32_t>& ids, uint
     at += counts[k];
   }
   rare_ = RowSets();
-  if (ids.size() >= kTrimAfterKeys) memory::ReturnFreeHeapPages();
+  // The lists were thousands of small blocks: unless handed back they stay resident while
+  // the body they were gathered for is written (STRING c=100k: 49 MB beside an 80 MB body).
+  if (ids.size() >= kTrimAfterKeys || total * sizeof(uint32_t) >= kTrimAfterBytes) {
+    memory::ReturnFreeHeapPages();
+  }
 
   constexpr size_t kReturnEveryEntries = size_t{64} << 10;  // 256 KiB of entries
   size_t returned = 0;

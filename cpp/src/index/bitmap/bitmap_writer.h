@@ -50,6 +50,8 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // costs more than it returns, and a task writing file after file (Spark) would only fault
   // the pages in again for the next file.
   static constexpr size_t kTrimAfterKeys = size_t{1} << 17;
+  // Or after freeing this many bytes of row lists at once.
+  static constexpr size_t kTrimAfterBytes = size_t{8} << 20;
   static constexpr uint32_t kProjectAfterChunks = 4;
 
   Status CheckBatch(const column::ColumnBatch& batch) const;

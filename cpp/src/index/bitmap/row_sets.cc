@@ -12,8 +12,15 @@
 namespace pyfileindex::index::bitmap {
 
 namespace {
-constexpr uint32_t kFirstCapacity = 4;
+// Capacities of 4k + 2 entries (16k + 8 bytes) fill malloc's 16-byte-aligned chunks exactly
+// (glibc: 8 bytes of header), and grow by half: a key with 10 rows takes a 48-byte chunk, not
+// the 80 bytes that 16 entries would. With a million such keys that is tens of MB.
+constexpr uint32_t kFirstCapacity = 6;
+uint32_t GrownCapacity(uint32_t capacity) {
+  const uint32_t want = capacity + capacity / 2;
+  return (want + 1) / 4 * 4 + 2;
 }
+}  // namespace
 
 RowList::~RowList() { Release(); }
 
@@ -61,7 +68,7 @@ void RowList::AppendSlow(uint32_t entry) {
     FlushToBitmap();
     entry &= ~kRunEnd;
   } else {
-    const uint32_t grown = capacity_ * 2;
+    const uint32_t grown = GrownCapacity(capacity_);
     void* bigger = std::realloc(heap_, size_t{grown} * sizeof(uint32_t));
     if (bigger == nullptr) throw std::bad_alloc();
     heap_ = static_cast<uint32_t*>(bigger);
