@@ -158,6 +158,30 @@ TEST(Xxh64Test, ManyEqualsOneByOne) {
   }
 }
 
+TEST(Xxh64Test, ManyShortValuesWithSomeLongOnes) {
+  // Mostly values below 32 bytes (with AVX-512: hashed eight lanes at a time, every length
+  // mixed in one register) with a few of 32 bytes or more among them, at any address.
+  std::mt19937_64 rng(7);
+  const std::vector<uint8_t> bytes = PatternBytes(8192);
+  for (int round = 0; round < 80; ++round) {
+    const size_t count = 1 + rng() % kXxh64ManyMax;
+    const size_t short_max = 1 + rng() % 31;
+    std::vector<std::string_view> values(count);
+    for (size_t i = 0; i < count; ++i) {
+      const size_t size = rng() % 10 == 0 ? 32 + rng() % 90 : rng() % (short_max + 1);
+      const size_t at = rng() % (bytes.size() - size);
+      values[i] = std::string_view(reinterpret_cast<const char*>(bytes.data()) + at, size);
+    }
+    std::vector<uint64_t> hashes(count + 1, 0x5A5A5A5A5A5A5A5AULL);
+    Xxh64Many(values.data(), count, hashes.data());
+    for (size_t i = 0; i < count; ++i) {
+      ASSERT_EQ(hashes[i], Xxh64(values[i])) << "round " << round << " value " << i << " of "
+                                             << values[i].size() << " bytes";
+    }
+    EXPECT_EQ(hashes[count], 0x5A5A5A5A5A5A5A5AULL) << "wrote past the block";
+  }
+}
+
 #if defined(__linux__)
 TEST(Xxh64Test, ManyReadsNoByteAfterAValue) {
   // Every value ends exactly at a page that cannot be read: a kernel that loads past a
