@@ -1,4 +1,4 @@
-// PageBlock (rooms carved from one system block) and AdviseHugePages.
+// PageBlock (rooms carved from one system block), AdviseHugePages and ZeroedArray.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -15,6 +15,7 @@
 
 #include "memory/huge_pages.h"
 #include "memory/page_block.h"
+#include "memory/zeroed_array.h"
 
 namespace pyfileindex::memory {
 namespace {
@@ -160,6 +161,35 @@ TEST(AdviseHugePages, LeavesTheContentsAlone) {
     AdviseHugePages(data.data() + 1, size - 1);
     AdviseHugePages(nullptr, size);
     for (size_t k = 0; k < size; ++k) ASSERT_EQ(data[k], static_cast<uint8_t>(k * 7)) << k;
+  }
+}
+
+// A ZeroedArray reads as zeros even when the heap has just freed dirty blocks of its size, and
+// (Linux) only the pages written become resident: a direct key table or the bsi builder's
+// room for 64 slices costs what is used of it.
+TEST(ZeroedArrayTest, ZerosWithOnlyWrittenPagesResident) {
+  constexpr size_t kWords = 64 * 1024;  // 512 KiB
+  for (int round = 0; round < 4; ++round) {
+    std::vector<uint64_t> dirty(kWords, ~uint64_t{0});  // freed below, reusable heap
+    dirty.clear();
+    dirty.shrink_to_fit();
+    ZeroedArray<uint64_t> words(kWords);
+    ASSERT_TRUE(words);
+#if defined(__linux__)
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    words[3 * page / sizeof(uint64_t)] = 7;
+    std::vector<unsigned char> resident(kWords * sizeof(uint64_t) / page);
+    ASSERT_EQ(mincore(words.get(), kWords * sizeof(uint64_t), resident.data()), 0);
+    size_t pages = 0;
+    for (unsigned char r : resident) pages += r & 1;
+    EXPECT_EQ(resident[3] & 1, 1) << "round " << round;
+    EXPECT_LE(pages, 2u) << "round " << round << ": untouched pages are resident";
+    words[3 * page / sizeof(uint64_t)] = 0;
+#endif
+    for (size_t i = 0; i < kWords; ++i) ASSERT_EQ(words[i], 0u) << "word " << i;
+    ZeroedArray<uint64_t> moved = std::move(words);
+    EXPECT_FALSE(words);
+    EXPECT_TRUE(moved);
   }
 }
 

@@ -46,16 +46,13 @@ NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
                return CompareKeys(kind_, key(a), key(b));
              }) {}
 
-void NumericKeyDictionary::FreeDeleter::operator()(uint32_t* p) const { std::free(p); }
 
 uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
   const uint32_t id = static_cast<uint32_t>(keys_.size());
   slots_[slot] = Slot{bits, id};
   const bool integral = kind_ != KeyKind::kFloat && kind_ != KeyKind::kDouble;
   if (id == 0 && integral) {
-    void* table = std::calloc(kWindowKeys, sizeof(uint32_t));
-    if (table == nullptr) throw std::bad_alloc();
-    window_.reset(static_cast<uint32_t*>(table));
+    window_ = memory::ZeroedArray<uint32_t>(kWindowKeys);
     window_base_ = bits - kWindowKeys / 2;  // wraps: any 64 key bits work
     window_size_ = kWindowKeys;
   }

@@ -19,6 +19,7 @@
 #include "io/byte_writer.h"
 #include "io/endian.h"
 #include "java/java_hash_map.h"
+#include "memory/zeroed_array.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -100,13 +101,10 @@ class NumericKeyDictionary final : public WriterKeys {
 
   // Integer columns of a small domain (codes, enums, small ids) are the usual bitmap-indexed
   // ones: a direct table over kWindowKeys values around the first key answers their lookups
-  // with one load, no hashing or probing. Entries hold id + 1 (0: not seen); the table is
-  // calloc'd, so only the pages of values that occur ever become resident.
+  // with one load, no hashing or probing. Entries hold id + 1 (0: not seen); only the pages
+  // of values that occur ever become resident.
   static constexpr uint64_t kWindowKeys = uint64_t{1} << 16;
-  struct FreeDeleter {
-    void operator()(uint32_t* p) const;
-  };
-  std::unique_ptr<uint32_t[], FreeDeleter> window_;
+  memory::ZeroedArray<uint32_t> window_;
   uint64_t window_base_ = 0;
   uint64_t window_size_ = 0;  // 0 until the first key (and for floating-point keys)
 

@@ -147,13 +147,9 @@ roaring::Bitmap32 BitSliceIndex::ONeilCompare(CompareOp op, int64_t q) const {
   return roaring::Bitmap32();
 }
 
-void BitSliceIndexBuilder::FreeDeleter::operator()(uint64_t* p) const { std::free(p); }
-
 void BitSliceIndexBuilder::StartChunk(uint32_t chunk) {
   if (chunk_ == kNoChunk) {
-    words_.reset(static_cast<uint64_t*>(
-        std::calloc(kWordsPerChunk * (1 + size_t{kMaxSlices}), sizeof(uint64_t))));
-    if (words_ == nullptr) throw std::bad_alloc();
+    words_ = memory::ZeroedArray<uint64_t>(kWordsPerChunk * (1 + size_t{kMaxSlices}));
     column_.assign(kWordsPerChunk, 0);
   } else {
     FlushChunk();

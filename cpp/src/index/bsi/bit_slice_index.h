@@ -13,6 +13,7 @@
 #include "io/byte_reader.h"
 #include "pyfileindex/status.h"
 #include "roaring/bitmap32.h"
+#include "memory/zeroed_array.h"
 #include "roaring/dense_roaring_encoder.h"
 
 namespace pyfileindex::index::bsi {
@@ -101,9 +102,6 @@ class BitSliceIndexBuilder {
   void StartChunk(uint32_t chunk);
   // Re-lays the chunk's words out, in place, with room for the slices of `value`.
   void Widen(uint64_t value);
-  struct FreeDeleter {
-    void operator()(uint64_t* p) const;
-  };
   void FlushChunk();
   void FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap);
 
@@ -111,9 +109,9 @@ class BitSliceIndexBuilder {
   uint32_t chunk_ = kNoChunk;
   uint64_t used_slices_ = 0;  // slices with a bit in the current chunk
   size_t stride_ = 1;  // slots per group: the existence bitmap and the slices so far
-  // kWordsPerChunk x stride_ words in use, of room for every slice: calloc'd on first use, so
+  // kWordsPerChunk x stride_ words in use, of room for every slice (allocated on first use):
   // only the pages of the slots in use ever become resident.
-  std::unique_ptr<uint64_t[], FreeDeleter> words_;
+  memory::ZeroedArray<uint64_t> words_;
   std::vector<uint64_t> column_;  // one slot's kWordsPerChunk words, gathered for a flush
   // Each bitmap kept as the containers Java will write (its final size, whatever the order
   // of the values), chunk by chunk.

@@ -15,8 +15,8 @@
 namespace pyfileindex::index::range_bitmap {
 
 // Distinct strings, deduplicated as rows arrive (strings are copied into an arena, once each).
-// A lookup touches one slot and, on a tag match, the string's arena bytes; Prefetch() lets a
-// caller overlap the slot misses of several rows.
+// A lookup touches one slot and, on a tag match, the string's arena entry (its length, id and
+// bytes side by side); Prefetch() lets a caller overlap the slot misses of several rows.
 class StringKeyTable {
  public:
   uint64_t Hash(std::string_view bytes) const { return hash::TableBytesHash(seed_, bytes); }
@@ -25,6 +25,7 @@ class StringKeyTable {
       __builtin_prefetch(&slots_[static_cast<size_t>(hash) & (slots_.size() - 1)]);
   }
   // The id of `bytes` (ids are dense, in order of first appearance); `hash` = Hash(bytes).
+  // Throws std::length_error past 16 GiB of distinct strings (the slots' 32-bit positions).
   uint32_t Intern(std::string_view bytes, uint64_t hash);
   uint32_t Intern(std::string_view bytes) { return Intern(bytes, Hash(bytes)); }
 
@@ -32,20 +33,28 @@ class StringKeyTable {
   // Frees the lookup table once every key is in (Intern must not be called afterwards);
   // Get() still works.
   void DropLookups() { slots_ = std::vector<Slot>(); }
-  std::string_view Get(uint32_t id) const { return At(offsets_[id]); }
+  std::string_view Get(uint32_t id) const { return BytesAt(offsets_[id]); }
 
  private:
+  // Arena entries start on kUnit boundaries: 4-byte length, 4-byte id, then the bytes.
+  static constexpr uint64_t kUnit = 4;
+  static constexpr uint64_t kEntryHead = 8;
+  // 8 bytes, half of a slot holding a 64-bit arena offset: 100k keys take 2 MiB, not 4.
   struct Slot {
-    uint32_t tag = 0;        // high hash bits
-    uint32_t id_plus_1 = 0;  // 0: empty
-    uint64_t offset = 0;     // of the string in the arena
+    uint32_t tag = 0;          // high hash bits
+    uint32_t unit_plus_1 = 0;  // the entry's arena offset / kUnit, + 1; 0: empty
   };
-  // Arena entries: 4-byte length, then the bytes.
-  std::string_view At(uint64_t offset) const {
+  std::string_view BytesAt(uint64_t offset) const {
     uint32_t length;
     std::memcpy(&length, arena_.data() + offset, 4);
-    return std::string_view(arena_.data() + offset + 4, length);
+    return std::string_view(arena_.data() + offset + kEntryHead, length);
   }
+  uint32_t IdAt(uint64_t offset) const {
+    uint32_t id;
+    std::memcpy(&id, arena_.data() + offset + 4, 4);
+    return id;
+  }
+  uint32_t Insert(std::string_view bytes, uint32_t tag, Slot* slot);
   void Grow();
 
   uint64_t seed_ = hash::TableSeed();

@@ -30,12 +30,6 @@ constexpr uint64_t kHandBackWindow = uint64_t{1} << 20;
 constexpr size_t kCachedSlots = size_t{1} << 16;
 constexpr size_t kAhead = 16;
 
-uint32_t* AllocateZeroed(uint64_t entries) {
-  void* p = std::calloc(static_cast<size_t>(entries), sizeof(uint32_t));
-  if (p == nullptr) throw std::bad_alloc();
-  return static_cast<uint32_t*>(p);
-}
-
 bool AllZero(const uint32_t* p, size_t n) {
   uint32_t any = 0;
   for (size_t i = 0; i < n; ++i) any |= p[i];
@@ -75,11 +69,6 @@ void RadixSortIds(const std::vector<U>& keys, U min, int bits, std::vector<uint3
 }
 
 }  // namespace
-
-template <typename U>
-void OrderedKeyInterner<U>::FreeDeleter::operator()(uint32_t* p) const {
-  std::free(p);
-}
 
 template <typename U>
 OrderedKeyInterner<U>::OrderedKeyInterner() : seed_(hash::TableSeed()) {}
@@ -173,7 +162,7 @@ bool OrderedKeyInterner<U>::WidenWindow(U key) {
   const U max_base = static_cast<U>(std::numeric_limits<U>::max() - (size - 1));
   if (base > max_base) base = max_base;
 
-  Table window(AllocateZeroed(size));
+  Table window(static_cast<size_t>(size));
   if (window_size_ > 0) {
     uint32_t* to = window.get() + static_cast<U>(window_base_ - base);
     for (uint64_t at = 0; at < window_size_; at += kPageEntries) {

@@ -7,8 +7,8 @@
 // built: a key is new when above the last, and ids are ranks. Then one of two representations:
 //  * a direct table over a window of key values, entries id + 1: one load per row, no keys
 //    kept (a key is its position), sorted by a scan. The window grows to cover new keys while
-//    it spans at most max(65536, 2 x rows) values (2^26 at most); calloc'd, so only pages of
-//    values that occur become resident. Codes, enums, small ids, timestamps.
+//    it spans at most max(65536, 2 x rows) values (2^26 at most); only the pages of values
+//    that occur become resident (memory/zeroed_array.h). Codes, enums, small ids, timestamps.
 //  * past that, an open-addressing table over the keys held by id, sorted at the end by a
 //    radix sort of the ids. A slot (8 bytes) holds the id and, for 32-bit keys, the key
 //    itself (a lookup is one cache miss), for wider ones 32 bits of its hash.
@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <memory>
 #include <vector>
+
+#include "memory/zeroed_array.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -47,10 +49,7 @@ class OrderedKeyInterner {
   Ranked TakeRanked();
 
  private:
-  struct FreeDeleter {
-    void operator()(uint32_t* p) const;
-  };
-  using Table = std::unique_ptr<uint32_t[], FreeDeleter>;
+  using Table = memory::ZeroedArray<uint32_t>;
 
   uint32_t InternDirect(U key);
   bool WidenWindow(U key);
