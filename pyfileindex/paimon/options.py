@@ -55,6 +55,20 @@ def declares_indexes(options: Mapping[str, str]) -> bool:
     return bool(declared_columns(options))
 
 
+def bitmap_only_columns(options: Mapping[str, str]) -> List[str]:
+    """The columns whose only declared index is a bitmap on the column itself (not on map
+    keys of it), in first-declared order."""
+    types: dict = {}
+    for key, value in options.items():
+        if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX):
+            index_type = key[len(FILE_INDEX_PREFIX):-len(COLUMNS_SUFFIX)]
+            for name in str(value).split(","):
+                base, map_key = _split_map_column(name.strip())
+                if base:
+                    types.setdefault(base, set()).add(index_type + ("[]" if map_key else ""))
+    return [name for name, kinds in types.items() if kinds == {"bitmap"}]
+
+
 def declared_columns(options: Mapping[str, str]) -> List[str]:
     """The columns some `file-index.<type>.columns` names (map keys stripped: `m[k]`
     is column `m`), in first-declared order."""

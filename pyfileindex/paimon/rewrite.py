@@ -66,13 +66,16 @@ def next_index_file_name(name: str) -> str:
     return f"{name[:dot]}-1{INDEX_FILE_SUFFIX}"
 
 
-def _file_rows(meta: PaimonTableMetadata, data_file: DataFile, columns: Sequence[str]) -> pa.Table:
+def _file_rows(meta: PaimonTableMetadata, data_file: DataFile, columns: Sequence[str],
+               dictionary_columns: Sequence[str] = ()) -> pa.Table:
     path = meta.filesystem_path(data_file.path)
     if path.endswith(".orc"):
         import pyarrow.orc as orc
         return orc.ORCFile(path).read(columns=list(columns))
     import pyarrow.parquet as pq
-    return pq.ParquetFile(path).read(columns=list(columns))
+    # Dictionary-encoded where Parquet keeps them so: no string per row is materialized.
+    return pq.ParquetFile(path, read_dictionary=list(dictionary_columns) or None).read(
+        columns=list(columns))
 
 
 def build_file_index(table, data_file: DataFile) -> Optional[bytes]:
@@ -83,7 +86,7 @@ def build_file_index(table, data_file: DataFile) -> Optional[bytes]:
     spec = FileIndexSpec.for_file(meta.schema(), meta.file_schema(data_file))
     if not spec.declares_indexes:
         return None
-    return spec.build(_file_rows(meta, data_file, spec.indexed_columns))
+    return spec.build(_file_rows(meta, data_file, spec.indexed_columns, spec.dictionary_columns))
 
 
 @dataclass(frozen=True)

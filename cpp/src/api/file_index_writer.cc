@@ -215,7 +215,8 @@ class ContainerWriter final : public FileIndexWriter {
     if (planned.map_key) {
       status = column::MakeMapValueBatch(schema, array, field.type, *planned.map_key, &holder_);
     } else {
-      status = column::MakeColumnBatch(schema, array, field.type, &holder_);
+      status = column::MakeColumnBatch(schema, array, field.type, &holder_,
+                                       writers_[i]->TakesDictionaries());
     }
     if (status.ok()) status = writers_[i]->Write(holder_.batch);
     if (!status.ok()) {

@@ -492,23 +492,57 @@ Status ReadIndices(const ArrowSchema& schema, const ArrowArray& array, std::vect
   return Status::OK();
 }
 
+// A dictionary array of strings kept encoded: the batch's rows are the indices (int32, their
+// validity the rows'), its values the dictionary's views. Every valid row's index is checked.
+Status KeptDictionary(const ArrowArray& array, std::unique_ptr<ColumnBatchHolder> values,
+                      ColumnBatchHolder* holder) {
+  PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "dictionary index"));
+  ColumnBatch& batch = holder->batch;
+  SetValidity(array, &batch);
+  batch.length = array.length;
+  batch.physical = Physical::kBytes;
+  const int32_t* indices = static_cast<const int32_t*>(array.buffers[1]) + array.offset;
+  const int64_t size = values->batch.length;
+  bool out_of_range = false;  // no early exit: one branch-free pass
+  for (int64_t i = 0; i < array.length; ++i) {
+    out_of_range |= batch.IsValid(i) && (indices[i] < 0 || indices[i] >= size);
+  }
+  if (out_of_range) {
+    for (int64_t i = 0; i < array.length; ++i) {
+      if (batch.IsValid(i) && (indices[i] < 0 || indices[i] >= size)) {
+        return Status::InvalidArgument("dictionary index " + std::to_string(indices[i]) +
+                                       " is out of range");
+      }
+    }
+  }
+  batch.dictionary_indices = indices;
+  holder->dictionary = std::move(values);
+  batch.dictionary = &holder->dictionary->batch;
+  return Status::OK();
+}
+
 Status Dictionary(const ArrowSchema& schema, const ArrowArray& array, const DataType& type,
-                  ColumnBatchHolder* holder) {
+                  ColumnBatchHolder* holder, bool keep_dictionary) {
   if (array.dictionary == nullptr) {
     return Status::InvalidArgument("dictionary-encoded Arrow array has no dictionary values");
   }
   ArrowSchema value_schema = *schema.dictionary;
-  ColumnBatchHolder dictionary;
-  PFI_RETURN_NOT_OK(MakeColumnBatch(value_schema, *array.dictionary, type, &dictionary));
+  auto dictionary = std::make_unique<ColumnBatchHolder>();
+  PFI_RETURN_NOT_OK(MakeColumnBatch(value_schema, *array.dictionary, type, dictionary.get()));
+  const ColumnBatch& values = dictionary->batch;
+  if (keep_dictionary && FormatIs(schema, "i") && values.physical == Physical::kBytes &&
+      (values.validity == nullptr || values.null_count == 0)) {
+    return KeptDictionary(array, std::move(dictionary), holder);
+  }
   std::vector<int64_t> indices;
   PFI_RETURN_NOT_OK(ReadIndices(schema, array, &indices));
   for (int64_t index : indices) {
-    if (index >= dictionary.batch.length) {
+    if (index >= values.length) {
       return Status::InvalidArgument("dictionary index " + std::to_string(index) +
                                      " is out of range");
     }
   }
-  Gather(dictionary.batch, indices.data(), static_cast<int64_t>(indices.size()), holder);
+  Gather(values, indices.data(), static_cast<int64_t>(indices.size()), holder);
   // Gather copied fixed-width values; string views still point into the caller's Arrow buffers.
   return Status::OK();
 }
@@ -516,7 +550,7 @@ Status Dictionary(const ArrowSchema& schema, const ArrowArray& array, const Data
 }  // namespace
 
 Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const DataType& type,
-                       ColumnBatchHolder* holder) {
+                       ColumnBatchHolder* holder, bool keep_dictionary) {
   if (schema.format == nullptr) return Status::InvalidArgument("Arrow schema has no format");
   if (array.length < 0 || array.offset < 0) {
     return Status::InvalidArgument("Arrow array has a negative length or offset");
@@ -524,7 +558,8 @@ Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const
   ColumnBatch& batch = holder->batch;
   batch = ColumnBatch();
   batch.type = &type;
-  if (schema.dictionary != nullptr) return Dictionary(schema, array, type, holder);
+  holder->dictionary.reset();
+  if (schema.dictionary != nullptr) return Dictionary(schema, array, type, holder, keep_dictionary);
   if (FormatIs(schema, "n")) return AllNull(array, type, holder);
   SetValidity(array, &batch);
   switch (type.root) {

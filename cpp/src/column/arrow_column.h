@@ -22,12 +22,15 @@ class ColumnBatchHolder {
   std::vector<int64_t> scratch_int64;
   std::vector<std::string_view> scratch_strings;
   std::vector<uint8_t> scratch_validity;
+  std::unique_ptr<ColumnBatchHolder> dictionary;  // a kept dictionary's values
 };
 
 // Views `array` (described by `schema`) as values of the Paimon type `type`. Errors name the
 // Arrow format and the Paimon type when they do not fit. `holder` must outlive the batch.
+// `keep_dictionary`: a dictionary array of strings with int32 indices and no null values stays
+// encoded (ColumnBatch::dictionary); otherwise, and for every other layout, rows are gathered.
 Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const DataType& type,
-                       ColumnBatchHolder* holder);
+                       ColumnBatchHolder* holder, bool keep_dictionary = false);
 
 // For a MAP<K, V> column: the values of key `key` per row (null where the map is null or lacks
 // the key), as a batch of `value_type`.

@@ -77,8 +77,9 @@ Status BitmapIndexWriter::CheckBatch(const ColumnBatch& batch) const {
       return Status::InvalidArgument("bitmap index on a " + type_.ToString() +
                                      " column received values of another physical kind");
     }
-    const bool has_values =
-        mapping_.kind == KeyKind::kString ? batch.strings != nullptr : batch.values != nullptr;
+    const bool has_values = mapping_.kind == KeyKind::kString
+                                ? batch.strings != nullptr || batch.dictionary != nullptr
+                                : batch.values != nullptr;
     if (!has_values) return Status::InvalidArgument("bitmap index: batch without values");
   }
   if (row_count_ + batch.length > kMaxRows) {
@@ -94,6 +95,9 @@ void BitmapIndexWriter::ExpectRows(int64_t rows) {
 Status BitmapIndexWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
   ExpectRows(batch.length);
+  if (batch.dictionary != nullptr) {
+    dictionary_ids_.assign(static_cast<size_t>(batch.dictionary->length), kNullId);
+  }
   for (int64_t begin = 0; begin < batch.length;) {
     const int64_t piece_left = kPieceRows - ((row_count_ + begin) & (kPieceRows - 1));
     const int64_t n = std::min(piece_left, batch.length - begin);
@@ -149,7 +153,42 @@ size_t BitmapIndexWriter::PrepareValidRows(const ColumnBatch& batch, int64_t beg
                          [rows](size_t slot, int64_t i) { rows[slot] = static_cast<uint32_t>(i); });
 }
 
+void BitmapIndexWriter::AddDictionaryStrings(const ColumnBatch& batch, int64_t begin,
+                                             int64_t n) {
+  // A row whose dictionary value was seen earlier in the batch takes its id with one load;
+  // the value is interned (hashed, compared) only at its first row, so keys still get their
+  // ids, and Java's HashMap its insertions, in row order.
+  StringKeyDictionary& dict = *strings_;
+  const int32_t* indices = batch.dictionary_indices + begin;
+  const std::string_view* values = batch.dictionary->strings;
+  uint32_t* const by_index = dictionary_ids_.data();
+  ids_.resize(static_cast<size_t>(n));
+  uint32_t* ids = ids_.data();
+  auto id_of = [&](int64_t i) {
+    const int32_t index = indices[i];
+    uint32_t id = by_index[index];
+    if (id == kNullId) {
+      id = by_index[index] = dict.Intern(values[index]);
+    } else {
+      dict.NoteHit();
+    }
+    return id;
+  };
+  if (batch.validity == nullptr || batch.null_count == 0) {
+    for (int64_t i = 0; i < n; ++i) ids[i] = id_of(i);
+  } else {
+    const size_t valid = PrepareValidRows(batch, begin, n);
+    const uint32_t* rows = valid_rows_.data();
+    for (size_t j = 0; j < valid; ++j) ids[rows[j]] = id_of(rows[j]);
+  }
+  Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+}
+
 void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int64_t n) {
+  if (batch.dictionary != nullptr) {
+    AddDictionaryStrings(batch, begin, n);
+    return;
+  }
   StringKeyDictionary& dict = *strings_;
   const std::string_view* values = batch.strings;
   const bool check_nulls = !(batch.validity == nullptr || batch.null_count == 0);
@@ -350,6 +389,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   if (failed_) return Status::InvalidArgument("bitmap index: the writer failed earlier");
   if (prepared_) return Status::InvalidArgument("bitmap index: Serialize called twice");
   prepared_ = true;
+  dictionary_ids_ = std::vector<uint32_t>();
   const WriterKeys& keys = this->keys();
   const KeyKind kind = keys.kind();
   const size_t key_count = keys.size();

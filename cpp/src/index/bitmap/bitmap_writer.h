@@ -27,6 +27,8 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   BitmapIndexWriter(const DataType& type, const KeyMapping& mapping, WriterOptions options);
 
   Status Write(const column::ColumnBatch& batch) override;
+  // String keys: a dictionary's values are interned once each, at their first row.
+  bool TakesDictionaries() const override { return strings_ != nullptr; }
   void ExpectRows(int64_t rows) override;
   Result<std::vector<uint8_t>> Serialize() override;
   // In place: the payload is written straight from the rows, which are released as it goes.
@@ -61,6 +63,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   template <typename KeyAt>
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
   void AddStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
+  void AddDictionaryStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   // Prepares ids_ for a chunk with nulls: every id kNullId, and valid_rows_ the offsets from
   // `begin` of the rows with a value (ColumnBatch::KeepValid). Returns how many there are.
   size_t PrepareValidRows(const column::ColumnBatch& batch, int64_t begin, int64_t n);
@@ -108,6 +111,8 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   std::vector<uint32_t> ids_;
   std::vector<uint32_t> valid_rows_;
   std::vector<uint64_t> hashes_;  // string keys' table hashes, when prefetching
+  // A dictionary-encoded batch: key id by dictionary index (kNoId until its first row).
+  std::vector<uint32_t> dictionary_ids_;
   std::vector<uint32_t> group_counts_;
   std::vector<uint16_t*> group_out_;
 };

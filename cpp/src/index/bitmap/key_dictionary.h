@@ -143,6 +143,11 @@ class StringKeyDictionary final : public WriterKeys {
     }
   }
 
+  // What Intern does for a key known to be in already (a caller that remembers ids): the
+  // HashMap replay's part of Java's computeIfAbsent on a present key.
+  void NoteHit() {
+    if (touch_pending_) Touch();
+  }
   // Once the table outgrows the caches, callers prefetch by the HashBytes of keys ahead:
   // first the slot, then (once that is cached) the bytes of the key in it, which a hit
   // compares. Both are cache misses otherwise; the bytes were most of the lookup's time.
