@@ -1,9 +1,7 @@
 #include "index/bitmap/key_dictionary.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <utility>
 
 #include "java/hash_codes.h"

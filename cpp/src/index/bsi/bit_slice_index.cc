@@ -4,9 +4,7 @@
 #include "io/endian.h"
 
 #include <algorithm>
-#include <new>
 #include <cstring>
-#include <cstdlib>
 #include <string>
 #include <utility>
 

@@ -1,10 +1,8 @@
 #include "index/range_bitmap/ordered_key_interner.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <new>
 #include <numeric>
 
 #include "hash/mix64.h"
