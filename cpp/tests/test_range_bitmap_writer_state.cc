@@ -208,7 +208,7 @@ TEST(RangeBitmapPackedRowIdsTest, FewRunsAreKeptAsRuns) {
     EXPECT_EQ(out[rows], 0xABCDABCDu) << "wrote past the rows";
     std::vector<uint32_t> map(1000);
     for (uint32_t& m : map) m = static_cast<uint32_t>(rng());
-    packed.UnpackMapped(map.data(), out.data());
+    packed.Unpack(out.data(), map.data());
     for (uint32_t r = 0; r < rows; ++r) ASSERT_EQ(out[r], map[ids[r]]) << "row " << r;
     EXPECT_EQ(out[rows], 0xABCDABCDu);
   }

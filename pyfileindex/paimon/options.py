@@ -55,31 +55,31 @@ def declares_indexes(options: Mapping[str, str]) -> bool:
     return bool(declared_columns(options))
 
 
-def bitmap_only_columns(options: Mapping[str, str]) -> List[str]:
-    """The columns whose only declared index is a bitmap on the column itself (not on map
-    keys of it), in first-declared order."""
-    types: dict = {}
+def _declarations(options: Mapping[str, str]):
+    """(index type, column, map key or "") for every name a `file-index.<type>.columns`
+    option declares, in declaration order."""
     for key, value in options.items():
         if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX):
             index_type = key[len(FILE_INDEX_PREFIX):-len(COLUMNS_SUFFIX)]
             for name in str(value).split(","):
                 base, map_key = _split_map_column(name.strip())
                 if base:
-                    types.setdefault(base, set()).add(index_type + ("[]" if map_key else ""))
-    return [name for name, kinds in types.items() if kinds == {"bitmap"}]
+                    yield index_type, base, map_key
+
+
+def bitmap_only_columns(options: Mapping[str, str]) -> List[str]:
+    """The columns whose only declared index is a bitmap on the column itself (not on map
+    keys of it), in first-declared order."""
+    kinds: Dict[str, set] = {}
+    for index_type, column, map_key in _declarations(options):
+        kinds.setdefault(column, set()).add((index_type, bool(map_key)))
+    return [column for column, k in kinds.items() if k == {("bitmap", False)}]
 
 
 def declared_columns(options: Mapping[str, str]) -> List[str]:
     """The columns some `file-index.<type>.columns` names (map keys stripped: `m[k]`
     is column `m`), in first-declared order."""
-    columns: List[str] = []
-    for key, value in options.items():
-        if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX):
-            for name in str(value).split(","):
-                base, _ = _split_map_column(name.strip())
-                if base and base not in columns:
-                    columns.append(base)
-    return columns
+    return list(dict.fromkeys(column for _, column, _ in _declarations(options)))
 
 
 def _split_map_column(name: str):

@@ -136,15 +136,15 @@ class StringKeyDictionary final : public WriterKeys {
       const Slot& s = slots_[slot];
       if (s.id == kEmpty) return Insert(bytes, h, slot);
       if (s.tag == tag && SameBytes(KeyAt(s), bytes)) {
-        if (touch_pending_) Touch();
+        NoteHit();
         return s.id;
       }
       slot = (slot + 1) & mask_;
     }
   }
 
-  // What Intern does for a key known to be in already (a caller that remembers ids): the
-  // HashMap replay's part of Java's computeIfAbsent on a present key.
+  // What Intern does for a key already in (also for callers that remember ids): the HashMap
+  // replay's part of Java's computeIfAbsent on a present key.
   void NoteHit() {
     if (touch_pending_) Touch();
   }

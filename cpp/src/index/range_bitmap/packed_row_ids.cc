@@ -126,15 +126,16 @@ PackedRowIds::PackedRowIds(const uint32_t* ids, uint32_t rows) : rows_(rows) {
   }
 }
 
-void PackedRowIds::Unpack(uint32_t* out) const {
+void PackedRowIds::Unpack(uint32_t* out, const uint32_t* map) const {
+  auto mapped = [map](uint32_t id) { return map != nullptr ? map[id] : id; };
   if (width_ == 0) {
-    std::fill(out, out + rows_, base_);
+    std::fill(out, out + rows_, mapped(base_));
     return;
   }
   if (runs_ > 0) {
     uint32_t begin = 0;
     for (uint32_t r = 0; r < runs_; ++r) {
-      std::fill(out + begin, out + run_ends_[r], run_ids_[r]);
+      std::fill(out + begin, out + run_ends_[r], mapped(run_ids_[r]));
       begin = run_ends_[r];
     }
     return;
@@ -150,23 +151,9 @@ void PackedRowIds::Unpack(uint32_t* out) const {
   for (uint32_t i = groups * kGroup; i < rows_; ++i, bit += static_cast<uint64_t>(width_)) {
     out[i] = base_ + static_cast<uint32_t>((io::LoadU64LE(in + (bit >> 3)) >> (bit & 7)) & mask);
   }
-}
-
-void PackedRowIds::UnpackMapped(const uint32_t* map, uint32_t* out) const {
-  if (width_ == 0) {
-    std::fill(out, out + rows_, map[base_]);
-    return;
+  if (map != nullptr) {
+    for (uint32_t i = 0; i < rows_; ++i) out[i] = map[out[i]];
   }
-  if (runs_ > 0) {
-    uint32_t begin = 0;
-    for (uint32_t r = 0; r < runs_; ++r) {
-      std::fill(out + begin, out + run_ends_[r], map[run_ids_[r]]);
-      begin = run_ends_[r];
-    }
-    return;
-  }
-  Unpack(out);
-  for (uint32_t i = 0; i < rows_; ++i) out[i] = map[out[i]];
 }
 
 size_t PackedRowIds::bytes() const {

@@ -23,10 +23,9 @@ class PackedRowIds {
   int width() const { return width_; }
   // Runs kept (0: bit-packed, or every id the same).
   uint32_t runs() const { return runs_; }
-  // Writes the rows' ids to out[0, rows()).
-  void Unpack(uint32_t* out) const;
-  // Writes map[id] for each row's id to out[0, rows()) (a run's id is looked up once).
-  void UnpackMapped(const uint32_t* map, uint32_t* out) const;
+  // Writes the rows' ids to out[0, rows()), or with `map` each id's map[id] (a run's id is
+  // looked up once).
+  void Unpack(uint32_t* out, const uint32_t* map = nullptr) const;
   // Bytes held.
   size_t bytes() const;
   // Frees the ids; `hand_back`: their pages go back to the system first (in a large file a

@@ -356,11 +356,7 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
   for (size_t b = 0; b < blocks_.size(); ++b) {
     PackedRowIds& block = blocks_[b];
     // Every stored id, null rows' included, is a key's id; with no keys there is no rank.
-    if (cardinality > 0) {
-      block.UnpackMapped(rank.data(), codes.data());
-    } else {
-      block.Unpack(codes.data());
-    }
+    block.Unpack(codes.data(), cardinality > 0 ? rank.data() : nullptr);
     const uint64_t* validity = all_valid.data();
     if (has_nulls_) {
       validity = validity_.data() + b * roaring::kBlockWords;
