@@ -51,5 +51,72 @@ TEST(ColumnBatchTest, CopyValidViewsKeepsTheValidRowsInOrder) {
   }
 }
 
+// Arrow's offsets instead of views: the same valid rows' bytes, whatever a null row's offsets
+// hold (they may point anywhere, or decrease).
+template <typename Offset>
+void CheckViewsFromOffsets(uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::string bytes(8192, 'x');
+  for (char& c : bytes) c = static_cast<char>('a' + rng() % 26);
+  for (int round = 0; round < 300; ++round) {
+    const int64_t offset = static_cast<int64_t>(rng() % 19);
+    const int64_t length = static_cast<int64_t>(rng() % 300);
+    const int null_one_in = static_cast<int>(rng() % 4);  // 0: no validity buffer
+    std::vector<uint8_t> validity(static_cast<size_t>((offset + length + 7) / 8));
+    std::vector<Offset> offsets(static_cast<size_t>(offset + length + 1));
+    Offset at = 0;
+    for (int64_t i = 0; i <= offset + length; ++i) {
+      offsets[static_cast<size_t>(i)] = at;
+      at = static_cast<Offset>(at + rng() % 25);
+    }
+    for (int64_t i = 0; i < length; ++i) {
+      if (null_one_in == 0 || rng() % null_one_in != 0) {
+        validity[(offset + i) >> 3] |= uint8_t(1u << ((offset + i) & 7));
+      }
+    }
+    // Offsets only null rows use (a start after a null row or the batch's start, the end of a
+    // last null row) hold anything, decreasing or far out of the data.
+    const auto valid_row = [&](int64_t i) {
+      return null_one_in == 0 || ((validity[(offset + i) >> 3] >> ((offset + i) & 7)) & 1);
+    };
+    for (int64_t i = 0; i < length; ++i) {
+      if (valid_row(i)) continue;
+      const Offset garbage = static_cast<Offset>(rng() % 2 ? rng() % 8000 : (1u << 29) + i);
+      if (i == 0 || !valid_row(i - 1)) offsets[static_cast<size_t>(offset + i)] = garbage;
+      if (i == length - 1) offsets[static_cast<size_t>(offset + i + 1)] = garbage;
+    }
+    ColumnBatch batch;
+    batch.physical = Physical::kBytes;
+    batch.length = length;
+    batch.validity = null_one_in == 0 ? nullptr : validity.data();
+    batch.validity_offset = offset;
+    batch.string_data = bytes.data();
+    if constexpr (sizeof(Offset) == 4) {
+      batch.offsets32 = offsets.data() + offset;
+    } else {
+      batch.offsets64 = offsets.data() + offset;
+    }
+    const int64_t begin = length > 0 ? static_cast<int64_t>(rng() % (length + 1)) : 0;
+    const int64_t n = length - begin;
+    std::vector<std::string_view> expected;
+    for (int64_t i = begin; i < begin + n; ++i) {
+      if (!batch.IsValid(i)) continue;
+      const Offset first = offsets[static_cast<size_t>(offset + i)];
+      const Offset last = offsets[static_cast<size_t>(offset + i + 1)];
+      expected.emplace_back(bytes.data() + first, static_cast<size_t>(last - first));
+    }
+    std::vector<std::string_view> out(static_cast<size_t>(n + ColumnBatch::kCopyValidViewsSlack));
+    const size_t kept = batch.CopyValidViews(begin, n, out.data());
+    ASSERT_EQ(kept, expected.size()) << "round " << round;
+    for (size_t k = 0; k < kept; ++k) {
+      ASSERT_EQ(out[k], expected[k]) << "round " << round << " view " << k;
+      ASSERT_EQ(out[k].data(), expected[k].data()) << "round " << round << " view " << k;
+    }
+  }
+}
+
+TEST(ColumnBatchTest, CopyValidViewsFromInt32Offsets) { CheckViewsFromOffsets<int32_t>(5); }
+TEST(ColumnBatchTest, CopyValidViewsFromInt64Offsets) { CheckViewsFromOffsets<int64_t>(6); }
+
 }  // namespace
 }  // namespace pyfileindex::column

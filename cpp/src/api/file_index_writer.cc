@@ -215,8 +215,10 @@ class ContainerWriter final : public FileIndexWriter {
     if (planned.map_key) {
       status = column::MakeMapValueBatch(schema, array, field.type, *planned.map_key, &holder_);
     } else {
-      status = column::MakeColumnBatch(schema, array, field.type, &holder_,
-                                       writers_[i]->TakesDictionaries());
+      column::BatchForms forms;
+      forms.dictionary = writers_[i]->TakesDictionaries();
+      forms.string_offsets = writers_[i]->TakesStringOffsets();
+      status = column::MakeColumnBatch(schema, array, field.type, &holder_, forms);
     }
     if (status.ok()) status = writers_[i]->Write(holder_.batch);
     if (!status.ok()) {

@@ -155,16 +155,35 @@ Status Booleans(const ArrowSchema& schema, const ArrowArray& array, const DataTy
   return Status::OK();
 }
 
+// Arrow string offsets must not decrease; only valid rows' are looked at. One pass without an
+// early exit (it vectorizes), then a second one to name the row.
+template <typename Offset>
+Status CheckOffsets(const ColumnBatch& batch, const Offset* offsets) {
+  bool decreasing = false;
+  if (batch.validity == nullptr) {
+    for (int64_t i = 0; i < batch.length; ++i) decreasing |= offsets[i + 1] < offsets[i];
+  } else {
+    for (int64_t i = 0; i < batch.length; ++i) {
+      decreasing |= batch.IsValid(i) && offsets[i + 1] < offsets[i];
+    }
+  }
+  if (!decreasing) return Status::OK();
+  for (int64_t i = 0; i < batch.length; ++i) {
+    if (batch.IsValid(i) && offsets[i + 1] < offsets[i]) {
+      return Status::InvalidArgument("Arrow string offsets decrease at row " + std::to_string(i));
+    }
+  }
+  return Status::Internal("Arrow string offsets: a decrease found, then not");
+}
+
 // Binary-like layouts (utf8, large_utf8, views, fixed-size binary) -> one string_view per row.
+// Or, with `keep_offsets`, utf8 and binary arrays keep their offsets (ColumnBatch::string_data).
 Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const DataType& type,
-                   ColumnBatchHolder* holder) {
+                   ColumnBatchHolder* holder, bool keep_offsets) {
   const bool want_string = type.IsString();
   const std::string format = schema.format;
-  std::vector<std::string_view>& views = holder->scratch_strings;
-  views.resize(static_cast<size_t>(array.length));  // every row's view is written below
   ColumnBatch& batch = holder->batch;
   batch.physical = Physical::kBytes;
-  batch.strings = views.data();
   const bool small = format == "u" || format == "z";
   const bool large = format == "U" || format == "Z";
   const bool view = format == "vu" || format == "vz";
@@ -175,6 +194,19 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
       format != "vz") {
     return Mismatch(schema, type);
   }
+  if ((small || large) && keep_offsets) {
+    PFI_RETURN_NOT_OK(RequireBuffers(array, 3, "string"));
+    batch.string_data = static_cast<const char*>(array.buffers[2]);
+    if (small) {
+      batch.offsets32 = static_cast<const int32_t*>(array.buffers[1]) + array.offset;
+      return CheckOffsets(batch, batch.offsets32);
+    }
+    batch.offsets64 = static_cast<const int64_t*>(array.buffers[1]) + array.offset;
+    return CheckOffsets(batch, batch.offsets64);
+  }
+  std::vector<std::string_view>& views = holder->scratch_strings;
+  views.resize(static_cast<size_t>(array.length));  // every row's view is written below
+  batch.strings = views.data();
   if (small || large) {
     PFI_RETURN_NOT_OK(RequireBuffers(array, 3, "string"));
     const char* data = static_cast<const char*>(array.buffers[2]);
@@ -550,7 +582,7 @@ Status Dictionary(const ArrowSchema& schema, const ArrowArray& array, const Data
 }  // namespace
 
 Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const DataType& type,
-                       ColumnBatchHolder* holder, bool keep_dictionary) {
+                       ColumnBatchHolder* holder, BatchForms forms) {
   if (schema.format == nullptr) return Status::InvalidArgument("Arrow schema has no format");
   if (array.length < 0 || array.offset < 0) {
     return Status::InvalidArgument("Arrow array has a negative length or offset");
@@ -559,7 +591,9 @@ Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const
   batch = ColumnBatch();
   batch.type = &type;
   holder->dictionary.reset();
-  if (schema.dictionary != nullptr) return Dictionary(schema, array, type, holder, keep_dictionary);
+  if (schema.dictionary != nullptr) {
+    return Dictionary(schema, array, type, holder, forms.dictionary);
+  }
   if (FormatIs(schema, "n")) return AllNull(array, type, holder);
   SetValidity(array, &batch);
   switch (type.root) {
@@ -580,7 +614,8 @@ Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const
     case TypeRoot::kChar:
     case TypeRoot::kVarChar:
     case TypeRoot::kBinary:
-    case TypeRoot::kVarBinary: return ByteStrings(schema, array, type, holder);
+    case TypeRoot::kVarBinary:
+      return ByteStrings(schema, array, type, holder, forms.string_offsets);
     case TypeRoot::kDate: return Dates(schema, array, type, holder);
     case TypeRoot::kTime: return Times(schema, array, type, holder);
     case TypeRoot::kTimestamp:

@@ -27,10 +27,17 @@ class ColumnBatchHolder {
 
 // Views `array` (described by `schema`) as values of the Paimon type `type`. Errors name the
 // Arrow format and the Paimon type when they do not fit. `holder` must outlive the batch.
-// `keep_dictionary`: a dictionary array of strings with int32 indices and no null values stays
-// encoded (ColumnBatch::dictionary); otherwise, and for every other layout, rows are gathered.
+// The batch forms a consumer takes besides the plain one (see ColumnBatch).
+struct BatchForms {
+  // A dictionary array of strings with int32 indices and no null values stays encoded
+  // (ColumnBatch::dictionary); otherwise, and for every other layout, rows are gathered.
+  bool dictionary = false;
+  // utf8 / binary (32- or 64-bit offsets) arrays keep Arrow's offsets (ColumnBatch::
+  // string_data) instead of getting a view per row.
+  bool string_offsets = false;
+};
 Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const DataType& type,
-                       ColumnBatchHolder* holder, bool keep_dictionary = false);
+                       ColumnBatchHolder* holder, BatchForms forms = {});
 
 // For a MAP<K, V> column: the values of key `key` per row (null where the map is null or lacks
 // the key), as a batch of `value_type`.

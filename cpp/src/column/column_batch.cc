@@ -80,7 +80,33 @@ CopyViewsFn PickCopyViews() { return CopyValidViewsScalar; }
 
 }  // namespace
 
+namespace {
+template <typename Offset>
+size_t ValidViewsFromOffsets(const ColumnBatch& batch, const Offset* offsets, int64_t begin,
+                             int64_t n, std::string_view* out) {
+  const char* data = batch.string_data;
+  offsets += begin;
+  if (batch.validity == nullptr) {
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = std::string_view(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+    }
+    return static_cast<size_t>(n);
+  }
+  // A null row's offsets may be anything: they are masked to an empty view, which is written
+  // and then overwritten by the next valid row's.
+  return batch.KeepValid(begin, n, [&](size_t slot, int64_t i) {
+    const Offset keep = -static_cast<Offset>(batch.IsValid(begin + i));  // all ones or zero
+    const Offset first = offsets[i] & keep;
+    out[slot] = std::string_view(data + first, static_cast<size_t>((offsets[i + 1] & keep) - first));
+  });
+}
+}  // namespace
+
 size_t ColumnBatch::CopyValidViews(int64_t begin, int64_t n, std::string_view* out) const {
+  if (strings == nullptr) {
+    if (offsets32 != nullptr) return ValidViewsFromOffsets(*this, offsets32, begin, n, out);
+    return ValidViewsFromOffsets(*this, offsets64, begin, n, out);
+  }
   if (validity == nullptr) {
     std::copy(strings + begin, strings + begin + n, out);
     return static_cast<size_t>(n);

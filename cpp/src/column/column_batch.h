@@ -55,6 +55,13 @@ struct ColumnBatch {
   // whose values are all valid. Writers then work once per distinct value, not per row.
   const ColumnBatch* dictionary = nullptr;
   const int32_t* dictionary_indices = nullptr;  // already offset to this batch's first row
+  // Or, for writers that read Arrow's offsets (ColumnIndexWriter::TakesStringOffsets),
+  // strings == nullptr and row i's bytes are string_data[offsets[i], offsets[i + 1]) with
+  // offsets32 or offsets64 (the other is null), already offset to this batch's first row.
+  // The offsets of valid rows never decrease; those of null rows must not be used.
+  const char* string_data = nullptr;
+  const int32_t* offsets32 = nullptr;
+  const int64_t* offsets64 = nullptr;
 
   bool IsValid(int64_t i) const {
     if (validity == nullptr) return true;
@@ -77,9 +84,10 @@ struct ColumnBatch {
     return slot;
   }
 
-  // The views of the valid rows of [begin, begin + n) (a kBytes batch), in order, copied to
-  // `out`, which has room for n + kCopyValidViewsSlack views; returns how many. Eight rows a
-  // step where the CPU has AVX-512 (compresses driven by the validity byte).
+  // The views of the valid rows of [begin, begin + n) (a kBytes batch with views or offsets),
+  // in order, written to `out`, which has room for n + kCopyValidViewsSlack views; returns
+  // how many. Views are copied eight rows a step where the CPU has AVX-512 (compresses driven
+  // by the validity byte); offsets become views without a branch per row.
   static constexpr int64_t kCopyValidViewsSlack = 4;
   size_t CopyValidViews(int64_t begin, int64_t n, std::string_view* out) const;
 

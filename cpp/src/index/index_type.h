@@ -31,6 +31,9 @@ class ColumnIndexWriter {
   // True when Write takes dictionary-encoded string batches as they are (ColumnBatch::
   // dictionary); otherwise every row's value is gathered before Write sees the batch.
   virtual bool TakesDictionaries() const { return false; }
+  // True when Write takes utf8/binary batches as Arrow's offsets (ColumnBatch::string_data)
+  // instead of one view per row.
+  virtual bool TakesStringOffsets() const { return false; }
   // A size hint, like reserve(): `rows` more rows are about to come (the caller's whole batch,
   // which it then hands over in slices). Writers whose state grows with the rows may size it.
   virtual void ExpectRows(int64_t /*rows*/) {}

@@ -39,6 +39,10 @@ class BloomFilterWriter final : public ColumnIndexWriter {
     io::StoreU32BE(bytes_.data(), static_cast<uint32_t>(shape.num_hash_functions));
   }
 
+  // Strings are hashed from views made a block at a time (in cache) from Arrow's offsets:
+  // a view per row of the whole batch would be written to memory and read back.
+  bool TakesStringOffsets() const override { return true; }
+
   Status Write(const column::ColumnBatch& batch) override {
     if (serialized_) return Status::Internal("bloom-filter: Write after Serialize");
     // Hashes are gathered a block at a time and their bits set in a separate tight loop, so

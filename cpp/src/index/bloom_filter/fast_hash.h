@@ -94,18 +94,21 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
   };
   switch (kind_) {
     case Kind::kBytes: {
-      if (batch.physical != Physical::kBytes || (n > 0 && batch.strings == nullptr)) {
+      const bool has_bytes = batch.strings != nullptr || batch.offsets32 != nullptr ||
+                             batch.offsets64 != nullptr;
+      if (batch.physical != Physical::kBytes || (n > 0 && !has_bytes)) {
         return WrongPhysical(batch);
       }
       // A block of values is hashed at once (hash::Xxh64Many: grouped by length, much faster
-      // on strings of varied lengths); with nulls, only the valid rows' views are hashed.
+      // on strings of varied lengths); only the valid rows' views are hashed, made from Arrow's
+      // offsets a block at a time where the batch has no views.
       const std::string_view* strings = batch.strings;
       uint64_t hashes[hash::kXxh64ManyMax];
       std::string_view valid[hash::kXxh64ManyMax + column::ColumnBatch::kCopyValidViewsSlack];
       for (int64_t begin = 0; begin < n; begin += hash::kXxh64ManyMax) {
         const int64_t count = std::min<int64_t>(hash::kXxh64ManyMax, n - begin);
         size_t kept = static_cast<size_t>(count);
-        if (batch.validity == nullptr) {
+        if (strings != nullptr && batch.validity == nullptr) {
           hash::Xxh64Many(strings + begin, kept, hashes);
         } else {
           kept = batch.CopyValidViews(begin, count, valid);
