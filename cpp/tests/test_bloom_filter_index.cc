@@ -2,6 +2,7 @@
 // Java-written golden sidecars, reader answers and robustness against damaged payloads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -379,6 +380,62 @@ TEST(BloomProbesTest, FastModAgreesWithJavaRemainder) {
         });
         ASSERT_EQ(got, JavaProbePositions(hash, k, num_bits)) << num_bits << " " << hash;
       }
+    }
+  }
+}
+
+TEST(BloomProbesTest, AddManyEqualsAddingOneByOne) {
+  // AddMany (eight hashes a step with AVX2) must set exactly Add()'s bits: any bit-set size,
+  // number of probes and count, and probes whose value num_bits divides exactly.
+  std::mt19937_64 rng(11);
+  // 1568 and 1648: for about half of their multiples the double quotient truncates one low.
+  const uint32_t sizes[] = {8, 9, 480, 1568, 1648, 4801, 4792536, 2147483640u, 1u << 30,
+                            100000007};
+  for (uint32_t num_bits : sizes) {
+    for (int32_t k : {1, 2, 3, 7, 32, 33}) {
+      const BloomProbes probes(num_bits, k);
+      // Eight bytes past the bit set must stay zero: a position of num_bits would land there.
+      const size_t bytes = (num_bits + 7) / 8 + 8;
+      std::vector<uint8_t> expected(bytes, 0), got(bytes, 0);
+      std::vector<uint64_t> hashes;
+      for (int i = 0; i < 203; ++i) {
+        uint64_t hash = rng();
+        if (i % 5 == 0) {  // h1 + h2 a multiple of num_bits: the first probe's remainder is 0
+          const uint32_t h2 = static_cast<uint32_t>(rng() >> 33);
+          const uint32_t multiple = static_cast<uint32_t>(rng() % (0x7FFFFFFFu / num_bits + 1));
+          const uint32_t h1 = multiple * num_bits - h2;
+          hash = (uint64_t{h2} << 32) | h1;
+        }
+        if (i == 2) hash = ~uint64_t{0};
+        if (i == 3) hash = uint64_t{1} << 63;
+        if (i > 5 && i % 17 == 0) hash = hashes.back();  // a repeat
+        hashes.push_back(hash);
+      }
+      for (uint64_t hash : hashes) probes.Add(hash, expected.data());
+      probes.AddMany(hashes.data(), hashes.size(), got.data());
+      ASSERT_TRUE(expected == got) << num_bits << " bits, k " << k;
+      ASSERT_TRUE(std::all_of(got.end() - 8, got.end(), [](uint8_t b) { return b == 0; }));
+      std::vector<uint8_t> scalar(bytes, 0);
+      probes.AddManyScalar(hashes.data(), hashes.size(), scalar.data());
+      ASSERT_TRUE(expected == scalar) << num_bits << " bits, k " << k;
+    }
+  }
+}
+
+TEST(FastHashTest, Wang64ManyEqualsWang64) {
+  std::mt19937_64 rng(12);
+  for (size_t n = 0; n < 40; ++n) {
+    std::vector<uint64_t> keys(n);
+    for (size_t i = 0; i < n; ++i) {
+      keys[i] = rng();
+      if (i % 7 == 1) keys[i] = static_cast<uint64_t>(static_cast<int64_t>(rng() % 2000) - 1000);
+      if (i == 2) keys[i] = uint64_t{1} << 63;
+      if (i == 3) keys[i] = ~(uint64_t{1} << 63);
+    }
+    std::vector<uint64_t> hashed = keys;
+    bloom_filter::Wang64Many(hashed.data(), n);
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(hashed[i], Wang64(static_cast<int64_t>(keys[i]))) << "n " << n << " i " << i;
     }
   }
 }

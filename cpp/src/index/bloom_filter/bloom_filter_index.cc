@@ -29,8 +29,6 @@ constexpr size_t kHeaderBytes = 4;  // int32 BE number of hash functions
 constexpr size_t kMaxBitSetBytes = (size_t{1} << 28) - 1;
 
 class BloomFilterWriter final : public ColumnIndexWriter {
-  static constexpr size_t kHashBlock = 256;
-
  public:
   BloomFilterWriter(FastHash hash, BloomShape shape)
       : hash_(std::move(hash)),
@@ -45,21 +43,13 @@ class BloomFilterWriter final : public ColumnIndexWriter {
 
   Status Write(const column::ColumnBatch& batch) override {
     if (serialized_) return Status::Internal("bloom-filter: Write after Serialize");
-    // Hashes are gathered a block at a time and their bits set in a separate tight loop, so
-    // the hashing (branchy for strings of varied lengths) and the read-modify-writes to random
-    // lines of a filter larger than L2 overlap instead of stalling each other.
+    // Hashes are made a block at a time and their bits set in a separate tight loop, so the
+    // hashing and the read-modify-writes to random lines of the bit set overlap instead of
+    // stalling each other.
     uint8_t* const bits = bytes_.data() + kHeaderBytes;
-    uint64_t block[kHashBlock];
-    size_t count = 0;
-    const Status status = hash_.ForEachHash(batch, [&](uint64_t h) {
-      block[count++] = h;
-      if (count == kHashBlock) {
-        probes_.AddMany(block, recent_.KeepNew(block, count), bits);
-        count = 0;
-      }
+    return hash_.ForEachHashBlock(batch, [&](uint64_t* hashes, size_t count) {
+      probes_.AddMany(hashes, recent_.KeepNew(hashes, count), bits);
     });
-    probes_.AddMany(block, recent_.KeepNew(block, count), bits);
-    return status;
   }
 
   Result<std::vector<uint8_t>> Serialize() override {

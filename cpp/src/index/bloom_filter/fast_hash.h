@@ -38,6 +38,9 @@ inline uint64_t Wang64(int64_t key) {
   return x;
 }
 
+// keys[i] = Wang64(keys[i]) for i < n: four at a time with AVX2.
+void Wang64Many(uint64_t* keys, size_t n);
+
 class FastHash {
  public:
   enum class Kind : uint8_t {
@@ -55,11 +58,13 @@ class FastHash {
   Kind kind() const { return kind_; }
   const DataType& type() const { return type_; }
 
-  // Calls sink(hash) for every non-null row of `batch`, in row order. InvalidArgument when the
-  // batch's physical layout does not carry this type; timestamps whose micros overflow a long
-  // fail as Java's Math.multiplyExact does.
+  // Calls sink(hashes, n) with the hashes of the non-null rows of `batch`, in row order, at
+  // most kHashBlock at a time; the sink may reorder or overwrite its block. InvalidArgument
+  // when the batch's physical layout does not carry this type; timestamps whose micros
+  // overflow a long fail as Java's Math.multiplyExact does.
+  static constexpr size_t kHashBlock = hash::kXxh64ManyMax;
   template <typename Sink>
-  Status ForEachHash(const column::ColumnBatch& batch, Sink&& sink) const;
+  Status ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink) const;
 
   // The hash a literal would have as a value of this column, or std::nullopt when no value of
   // the column can equal it (e.g. 300 for TINYINT). InvalidArgument for a literal of the wrong
@@ -79,17 +84,25 @@ class FastHash {
 // ---- implementation of the hot loop (a template so the sink inlines) ----------------------
 
 template <typename Sink>
-Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) const {
+Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink) const {
   using column::Physical;
   const int64_t n = batch.length;
-  // Visits each valid row index; one branch per row, no allocation.
-  auto for_valid_rows = [&batch, n](auto&& body) {
-    if (batch.validity == nullptr) {
-      for (int64_t i = 0; i < n; ++i) body(i);
-    } else {
-      for (int64_t i = 0; i < n; ++i) {
-        if (batch.IsValid(i)) body(i);
+  uint64_t block[kHashBlock + column::ColumnBatch::kCopyValidViewsSlack];
+  // Numbers: each block's keys (the valid rows', as Java longs) are gathered, then hashed in
+  // one call. No branch per row: nulls are dropped by KeepValid.
+  auto hash_keys = [&](auto&& key_at) {
+    for (int64_t begin = 0; begin < n; begin += static_cast<int64_t>(kHashBlock)) {
+      const int64_t count = std::min<int64_t>(static_cast<int64_t>(kHashBlock), n - begin);
+      size_t kept = static_cast<size_t>(count);
+      if (batch.validity == nullptr) {
+        for (int64_t i = 0; i < count; ++i) block[i] = static_cast<uint64_t>(key_at(begin + i));
+      } else {
+        kept = batch.KeepValid(begin, count, [&](size_t slot, int64_t i) {
+          block[slot] = static_cast<uint64_t>(key_at(begin + i));
+        });
       }
+      Wang64Many(block, kept);
+      sink(block, kept);
     }
   };
   switch (kind_) {
@@ -99,22 +112,21 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
       if (batch.physical != Physical::kBytes || (n > 0 && !has_bytes)) {
         return WrongPhysical(batch);
       }
-      // A block of values is hashed at once (hash::Xxh64Many: grouped by length, much faster
-      // on strings of varied lengths); only the valid rows' views are hashed, made from Arrow's
-      // offsets a block at a time where the batch has no views.
+      // A block of values is hashed at once (hash::Xxh64Many: much faster on strings of varied
+      // lengths); only the valid rows' views are hashed, made from Arrow's offsets a block at
+      // a time where the batch has no views.
       const std::string_view* strings = batch.strings;
-      uint64_t hashes[hash::kXxh64ManyMax];
-      std::string_view valid[hash::kXxh64ManyMax + column::ColumnBatch::kCopyValidViewsSlack];
-      for (int64_t begin = 0; begin < n; begin += hash::kXxh64ManyMax) {
-        const int64_t count = std::min<int64_t>(hash::kXxh64ManyMax, n - begin);
+      std::string_view valid[kHashBlock + column::ColumnBatch::kCopyValidViewsSlack];
+      for (int64_t begin = 0; begin < n; begin += static_cast<int64_t>(kHashBlock)) {
+        const int64_t count = std::min<int64_t>(static_cast<int64_t>(kHashBlock), n - begin);
         size_t kept = static_cast<size_t>(count);
         if (strings != nullptr && batch.validity == nullptr) {
-          hash::Xxh64Many(strings + begin, kept, hashes);
+          hash::Xxh64Many(strings + begin, kept, block);
         } else {
           kept = batch.CopyValidViews(begin, count, valid);
-          hash::Xxh64Many(valid, kept, hashes);
+          hash::Xxh64Many(valid, kept, block);
         }
-        for (size_t i = 0; i < kept; ++i) sink(hashes[i]);
+        sink(block, kept);
       }
       return Status::OK();
     }
@@ -123,22 +135,22 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
       switch (batch.physical) {
         case Physical::kInt8: {
           const int8_t* v = batch.int8_values();
-          for_valid_rows([&](int64_t i) { sink(Wang64(v[i])); });
+          hash_keys([v](int64_t i) { return int64_t{v[i]}; });
           return Status::OK();
         }
         case Physical::kInt16: {
           const int16_t* v = batch.int16_values();
-          for_valid_rows([&](int64_t i) { sink(Wang64(v[i])); });
+          hash_keys([v](int64_t i) { return int64_t{v[i]}; });
           return Status::OK();
         }
         case Physical::kInt32: {
           const int32_t* v = batch.int32_values();
-          for_valid_rows([&](int64_t i) { sink(Wang64(v[i])); });
+          hash_keys([v](int64_t i) { return int64_t{v[i]}; });
           return Status::OK();
         }
         case Physical::kInt64: {
           const int64_t* v = batch.int64_values();
-          for_valid_rows([&](int64_t i) { sink(Wang64(v[i])); });
+          hash_keys([v](int64_t i) { return v[i]; });
           return Status::OK();
         }
         default:
@@ -150,7 +162,7 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
         return WrongPhysical(batch);
       }
       const float* v = batch.float_values();
-      for_valid_rows([&](int64_t i) { sink(Wang64(java::FloatToIntBits(v[i]))); });
+      hash_keys([v](int64_t i) { return int64_t{java::FloatToIntBits(v[i])}; });
       return Status::OK();
     }
     case Kind::kDouble: {
@@ -158,7 +170,7 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
         return WrongPhysical(batch);
       }
       const double* v = batch.double_values();
-      for_valid_rows([&](int64_t i) { sink(Wang64(java::DoubleToLongBits(v[i]))); });
+      hash_keys([v](int64_t i) { return java::DoubleToLongBits(v[i]); });
       return Status::OK();
     }
     case Kind::kTimestampMillis:
@@ -172,22 +184,24 @@ Status FastHash::ForEachHash(const column::ColumnBatch& batch, Sink&& sink) cons
       // The common layouts need no conversion at all.
       if ((micros && unit == column::TimeUnit::kMicro) ||
           (!micros && unit == column::TimeUnit::kMilli)) {
-        for_valid_rows([&](int64_t i) { sink(Wang64(v[i])); });
+        hash_keys([v](int64_t i) { return v[i]; });
         return Status::OK();
       }
-      bool overflow = false;
-      int64_t first_overflow = 0;
-      for_valid_rows([&](int64_t i) {
-        bool row_overflow = false;
-        const int64_t key = micros ? column::ToEpochMicros(v[i], unit, &row_overflow)
-                                   : column::ToEpochMillis(v[i], unit, &row_overflow);
-        if (row_overflow && !overflow) {
-          overflow = true;
-          first_overflow = v[i];
+      // A null row's value may overflow: only valid rows are checked.
+      for (int64_t i = 0; i < n; ++i) {
+        bool overflow = false;
+        if (micros) {
+          column::ToEpochMicros(v[i], unit, &overflow);
+        } else {
+          column::ToEpochMillis(v[i], unit, &overflow);
         }
-        sink(Wang64(key));
+        if (overflow && batch.IsValid(i)) return TimestampOverflow(v[i]);
+      }
+      hash_keys([v, micros, unit](int64_t i) {
+        bool overflow = false;
+        return micros ? column::ToEpochMicros(v[i], unit, &overflow)
+                      : column::ToEpochMillis(v[i], unit, &overflow);
       });
-      if (overflow) return TimestampOverflow(first_overflow);
       return Status::OK();
     }
   }

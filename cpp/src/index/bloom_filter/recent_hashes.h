@@ -16,7 +16,7 @@ namespace pyfileindex::index::bloom_filter {
 class RecentHashes {
  public:
   static constexpr size_t kSlots = 1024;  // 8 KB: stays in L1
-  static constexpr uint32_t kPauseBlocks = 64;
+  static constexpr uint32_t kPauseBlocks = 16;  // of 1024 hashes (FastHash::kHashBlock)
 
   RecentHashes() {
     // An entry that cannot be a hash stored in its slot (its low bits name another slot).
