@@ -1,11 +1,14 @@
 #include "hash/xxh64.h"
 
+#include "hash/xxh64_kernels.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 #include <string_view>
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -182,18 +185,126 @@ TEST(Xxh64Test, ManyShortValuesWithSomeLongOnes) {
   }
 }
 
+// Each kernel of Xxh64Many, called directly: Xxh64Many itself only runs the one this CPU
+// supports best. The vector kernels are skipped where the CPU lacks their instructions.
+struct Kernel {
+  const char* name;
+  void (*many)(const std::string_view*, size_t, uint64_t*);
+  bool (*runs_here)();
+};
+
+void PrintTo(const Kernel& kernel, std::ostream* os) { *os << kernel.name; }
+
+bool Always() { return true; }
+
+const Kernel kKernels[] = {
+    {"Xxh64Many", &Xxh64Many, &Always},
+    {"Sorted", &detail::Xxh64ManySorted, &Always},
+    {"Avx2", &detail::Xxh64ManyAvx2, &detail::HasAvx2Kernel},
+    {"Avx512", &detail::Xxh64ManyAvx512, &detail::HasAvx512Kernel},
+};
+
+class Xxh64KernelTest : public ::testing::TestWithParam<Kernel> {
+ protected:
+  void SetUp() override {
+    if (!GetParam().runs_here()) GTEST_SKIP() << GetParam().name << ": not on this CPU";
+  }
+
+  // Hashes `values` with the kernel and compares each hash with Xxh64's; checks that nothing is
+  // written past the block.
+  void ExpectEqualsOneByOne(const std::vector<std::string_view>& values, const char* what) {
+    std::vector<uint64_t> hashes(values.size() + 1, 0x5A5A5A5A5A5A5A5AULL);
+    GetParam().many(values.data(), values.size(), hashes.data());
+    for (size_t i = 0; i < values.size(); ++i) {
+      ASSERT_EQ(hashes[i], Xxh64(values[i]))
+          << what << ": value " << i << " of " << values.size() << ", " << values[i].size()
+          << " bytes";
+    }
+    EXPECT_EQ(hashes[values.size()], 0x5A5A5A5A5A5A5A5AULL) << what << ": wrote past the block";
+  }
+};
+
+TEST_P(Xxh64KernelTest, EveryLengthInEveryLaneAtAnyAlignment) {
+  // One length for the whole block (every lane of every chain takes the same steps), then the
+  // same with every fourth value of another length (lanes of one register take different steps),
+  // for counts that fill no whole group of lanes as well as ones that do.
+  const std::vector<uint8_t> bytes = PatternBytes(2048);
+  const char* const base = reinterpret_cast<const char*>(bytes.data());
+  for (size_t size = 0; size <= 40; ++size) {
+    for (size_t count = 1; count <= 37; ++count) {
+      std::vector<std::string_view> same(count);
+      std::vector<std::string_view> mixed(count);
+      for (size_t i = 0; i < count; ++i) {
+        const size_t at = (7 * i + size) % 61;  // mostly unaligned
+        same[i] = std::string_view(base + at, size);
+        mixed[i] = std::string_view(base + 100 + at, i % 4 == 3 ? (size * 7 + i) % 32 : size);
+      }
+      ExpectEqualsOneByOne(same, "one length");
+      ExpectEqualsOneByOne(mixed, "mixed lengths");
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST_P(Xxh64KernelTest, RandomBlocks) {
+  // Any length mix: all short, short with a few long ones (hashed one by one beside the
+  // lanes), mostly long (the scalar fallback), empty values with a null pointer.
+  std::mt19937_64 rng(11);
+  const std::vector<uint8_t> bytes = PatternBytes(8192);
+  for (int round = 0; round < 120; ++round) {
+    const size_t count = round < 40 ? static_cast<size_t>(round) : 1 + rng() % kXxh64ManyMax;
+    const size_t short_max = rng() % 32;
+    const int long_percent = std::vector<int>{0, 5, 20, 30, 90}[rng() % 5];
+    std::vector<std::string_view> values(count);
+    for (size_t i = 0; i < count; ++i) {
+      const size_t size = static_cast<int>(rng() % 100) < long_percent ? 32 + rng() % 90
+                                                                       : rng() % (short_max + 1);
+      const size_t at = rng() % (bytes.size() - size);
+      values[i] = size == 0 && rng() % 2 == 0
+                      ? std::string_view()
+                      : std::string_view(reinterpret_cast<const char*>(bytes.data()) + at, size);
+    }
+    ExpectEqualsOneByOne(values, ("round " + std::to_string(round)).c_str());
+    if (HasFatalFailure()) return;
+  }
+}
+
 #if defined(__linux__)
-TEST(Xxh64Test, ManyReadsNoByteAfterAValue) {
+// Pages [0, readable) readable and filled with the pattern, page `readable` PROT_NONE.
+class GuardedPages {
+ public:
+  explicit GuardedPages(size_t readable) : page_(static_cast<size_t>(sysconf(_SC_PAGESIZE))),
+                                           size_((readable + 1) * page_) {
+    void* mapped = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapped == MAP_FAILED) return;
+    start_ = static_cast<uint8_t*>(mapped);
+    const std::vector<uint8_t> pattern = PatternBytes(readable * page_);
+    std::copy(pattern.begin(), pattern.end(), start_);
+    if (mprotect(start_ + readable * page_, page_, PROT_NONE) != 0) {
+      munmap(start_, size_);
+      start_ = nullptr;
+    }
+  }
+  ~GuardedPages() {
+    if (start_ != nullptr) munmap(start_, size_);
+  }
+  bool ok() const { return start_ != nullptr; }
+  size_t page() const { return page_; }
+  // The address where page `i` starts.
+  const char* at_page(size_t i) const { return reinterpret_cast<const char*>(start_ + i * page_); }
+
+ private:
+  size_t page_;
+  size_t size_;
+  uint8_t* start_ = nullptr;
+};
+
+TEST_P(Xxh64KernelTest, ManyReadsNoByteAfterAValue) {
   // Every value ends exactly at a page that cannot be read: a kernel that loads past a
   // value's last byte (e.g. a whole word for a 1-3 byte remainder) faults.
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  void* mapped = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                      -1, 0);
-  ASSERT_NE(mapped, MAP_FAILED);
-  uint8_t* const guard = static_cast<uint8_t*>(mapped) + page;
-  const std::vector<uint8_t> pattern = PatternBytes(page);
-  std::copy(pattern.begin(), pattern.end(), static_cast<uint8_t*>(mapped));
-  ASSERT_EQ(mprotect(guard, page, PROT_NONE), 0);
+  GuardedPages pages(1);
+  ASSERT_TRUE(pages.ok());
+  const char* const guard = pages.at_page(1);
   std::mt19937_64 rng(5);
   for (size_t size = 0; size < 70; ++size) {
     // Many values of this length (so the vector kernels run), each ending at the guard page,
@@ -201,17 +312,40 @@ TEST(Xxh64Test, ManyReadsNoByteAfterAValue) {
     std::vector<std::string_view> values(40);
     for (size_t i = 0; i < values.size(); ++i) {
       const size_t n = i % 5 == 4 ? rng() % 70 : size;
-      values[i] = std::string_view(reinterpret_cast<const char*>(guard) - n, n);
+      values[i] = std::string_view(guard - n, n);
     }
-    std::vector<uint64_t> hashes(values.size());
-    Xxh64Many(values.data(), values.size(), hashes.data());
-    for (size_t i = 0; i < values.size(); ++i) {
-      ASSERT_EQ(hashes[i], Xxh64(values[i])) << "size " << values[i].size();
-    }
+    ExpectEqualsOneByOne(values, "ending at the guard page");
+    if (HasFatalFailure()) return;
   }
-  munmap(mapped, 2 * page);
+}
+
+TEST_P(Xxh64KernelTest, ValuesNearAPageEnd) {
+  // Values ending 0-40 bytes before an unreadable page, and values across the boundary of two
+  // readable pages: a kernel that reads whole 32-byte blocks must read around the page end
+  // only where the next page is the value's own (AVX2 reads a block where it stays on the page
+  // of the value's last byte, and copies the value out otherwise).
+  GuardedPages pages(2);
+  ASSERT_TRUE(pages.ok());
+  const char* const guard = pages.at_page(2);
+  const char* const boundary = pages.at_page(1);
+  for (size_t size = 0; size < 32; ++size) {
+    std::vector<std::string_view> before_guard;
+    std::vector<std::string_view> across;
+    for (size_t gap = 0; gap <= 40; ++gap) {
+      before_guard.emplace_back(guard - gap - size, size);
+      across.emplace_back(boundary - gap % (size + 1), size);  // 0 to size bytes before it
+    }
+    ExpectEqualsOneByOne(before_guard, "before the guard page");
+    ExpectEqualsOneByOne(across, "across two pages");
+    if (HasFatalFailure()) return;
+  }
 }
 #endif
+
+INSTANTIATE_TEST_SUITE_P(Xxh64, Xxh64KernelTest, ::testing::ValuesIn(kKernels),
+                         [](const ::testing::TestParamInfo<Kernel>& info) {
+                           return std::string(info.param.name);
+                         });
 
 }  // namespace
 }  // namespace pyfileindex::hash
