@@ -281,6 +281,14 @@ void BitmapIndexWriter::ReserveFrequentKeys() {
   reserved_rows_ = memory::PageBlock::Allocate(total);
   if (reserved_rows_.empty()) return;  // growing as rows come works too
   for (size_t g = 0; g < groups; ++g) rows_of(g).MoveInto(reserved_rows_.Take(room[g]), room[g]);
+  // A key present in most chunks so far records a container per chunk: room for all of them,
+  // instead of doubling that list a dozen times.
+  for (size_t g = 0; g < groups; ++g) {
+    ContainerRows& rows = rows_of(g);
+    if (rows.ClosedContainers() * 2 >= kProjectAfterChunks) {
+      rows.ReserveContainers(static_cast<size_t>(chunks));
+    }
+  }
 }
 
 void BitmapIndexWriter::DistributeGrouped(uint32_t first_row, int64_t n) {

@@ -56,11 +56,14 @@ class ContainerRows {
   // Bytes the rows take now: the closed bodies and the open container's values.
   size_t UsedBytes() const { return body_size_ + 2 * size_t{open_count_}; }
   size_t ClosedBytes() const { return body_size_; }
+  size_t ClosedContainers() const { return closed_.size(); }
   // Moves the rows into `room`, `bytes` (>= UsedBytes()) long: the writer's projection of the
   // key's final size, carved from memory the writer owns and keeps until the rows are
   // serialized. One move replaces the doubling reallocations, each of which copies the rows
   // so far into fresh pages. Should the key outgrow its room, it moves to the heap.
   void MoveInto(uint8_t* room, size_t bytes);
+  // Room for the records of `containers` closed containers in all (one per chunk with rows).
+  void ReserveContainers(size_t containers) { closed_.reserve(containers); }
 
   uint64_t Count() const { return count_; }
   uint32_t FirstRow() const { return first_row_; }  // Count() >= 1
