@@ -153,6 +153,46 @@ uint64_t Xxh64(const void* data, size_t size, uint64_t seed) {
 }
 
 #if defined(PFI_XXH64_X86)
+namespace {
+// A vector kernel: the hashes of kLanes values below 32 bytes each (a lane of size 0 reads
+// nothing), written to out[0, kLanes).
+using LanesKernel = void (*)(const uint8_t* const* pointers, const uint64_t* sizes,
+                             uint64_t* out);
+
+// Xxh64Many through `kernel`, kLanes values at a time; a value of 32 bytes or more goes
+// through Xxh64 (its lane reads nothing), and so do the last count % kLanes values. Blocks of
+// mostly long values keep the grouped scalar path.
+template <size_t kLanes>
+void HashInLanes(LanesKernel kernel, const std::string_view* values, size_t count,
+                 uint64_t* out) {
+  size_t long_count = 0;
+  for (size_t i = 0; i < count; ++i) long_count += values[i].size() >= 32 ? 1 : 0;
+  if (4 * long_count > count) {
+    detail::Xxh64ManySorted(values, count, out);
+    return;
+  }
+  size_t k = 0;
+  for (; k + kLanes <= count; k += kLanes) {
+    const uint8_t* pointers[kLanes];
+    uint64_t sizes[kLanes];
+    uint32_t long_values = 0;
+    for (size_t j = 0; j < kLanes; ++j) {
+      const size_t size = values[k + j].size();
+      const bool is_long = size >= 32;
+      long_values |= static_cast<uint32_t>(is_long) << j;
+      pointers[j] = reinterpret_cast<const uint8_t*>(values[k + j].data());
+      sizes[j] = is_long ? 0 : size;
+    }
+    kernel(pointers, sizes, out + k);
+    for (; long_values != 0; long_values &= long_values - 1) {
+      const size_t j = static_cast<size_t>(__builtin_ctz(long_values));
+      out[k + j] = Xxh64(values[k + j].data(), values[k + j].size(), 0);
+    }
+  }
+  for (; k < count; ++k) out[k] = Xxh64(values[k].data(), values[k].size(), 0);
+}
+}  // namespace
+
 // Values below 32 bytes hashed side by side, one per 64-bit lane: XXH64 is a chain of 64-bit
 // multiplies per value, which AVX-512 does for eight lanes at once. Each value is read with one
 // masked load of its own bytes (no byte past it is touched, none can fault), eight values are
@@ -274,39 +314,9 @@ PFI_AVX512 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* s
 }  // namespace
 
 namespace detail {
-
-// Xxh64Many kLanes values at a time; a value of 32 bytes or more goes through Xxh64 (its lane
-// in the kernel reads nothing).
 PFI_AVX512 void Xxh64ManyAvx512(const std::string_view* values, size_t count, uint64_t* out) {
-  using avx512::HashShortLanes;
-  using avx512::kLanes;
-  size_t long_count = 0;
-  for (size_t i = 0; i < count; ++i) long_count += values[i].size() >= 32 ? 1 : 0;
-  if (4 * long_count > count) {  // mostly long values: grouped by tail length, scalar
-    Xxh64ManySorted(values, count, out);
-    return;
-  }
-  size_t k = 0;
-  for (; k + kLanes <= count; k += kLanes) {
-    const uint8_t* pointers[kLanes];
-    uint64_t sizes[kLanes];
-    unsigned long_values = 0;
-    for (size_t j = 0; j < kLanes; ++j) {
-      const size_t size = values[k + j].size();
-      const bool is_long = size >= 32;
-      long_values |= static_cast<unsigned>(is_long) << j;
-      pointers[j] = reinterpret_cast<const uint8_t*>(values[k + j].data());
-      sizes[j] = is_long ? 0 : size;
-    }
-    HashShortLanes(pointers, sizes, out + k);
-    for (; long_values != 0; long_values &= long_values - 1) {
-      const size_t j = static_cast<size_t>(__builtin_ctz(long_values));
-      out[k + j] = Xxh64(values[k + j].data(), values[k + j].size(), 0);
-    }
-  }
-  for (; k < count; ++k) out[k] = Xxh64(values[k].data(), values[k].size(), 0);
+  HashInLanes<avx512::kLanes>(avx512::HashShortLanes, values, count, out);
 }
-
 }  // namespace detail
 #pragma GCC diagnostic pop
 #undef PFI_AVX512
@@ -478,44 +488,9 @@ PFI_AVX2 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* siz
 }  // namespace
 
 namespace detail {
-
-// Xxh64Many kLanes values at a time, the last group padded with empty lanes; a value of 32
-// bytes or more goes through Xxh64 (its lane in the kernel reads nothing).
 PFI_AVX2 void Xxh64ManyAvx2(const std::string_view* values, size_t count, uint64_t* out) {
-  using avx2::HashShortLanes;
-  using avx2::kLanes;
-  size_t long_count = 0;
-  for (size_t i = 0; i < count; ++i) long_count += values[i].size() >= 32 ? 1 : 0;
-  if (4 * long_count > count) {  // mostly long values: grouped by tail length, scalar
-    Xxh64ManySorted(values, count, out);
-    return;
-  }
-  for (size_t k = 0; k < count; k += kLanes) {
-    const size_t lanes = std::min(kLanes, count - k);
-    const uint8_t* pointers[kLanes];
-    uint64_t sizes[kLanes];
-    unsigned long_values = 0;
-    for (size_t j = 0; j < kLanes; ++j) {
-      const size_t size = j < lanes ? values[k + j].size() : 0;
-      const bool is_long = size >= 32;
-      long_values |= static_cast<unsigned>(is_long) << j;
-      pointers[j] = j < lanes ? reinterpret_cast<const uint8_t*>(values[k + j].data()) : nullptr;
-      sizes[j] = is_long ? 0 : size;
-    }
-    if (lanes == kLanes) {
-      HashShortLanes(pointers, sizes, out + k);
-    } else {
-      uint64_t hashes[kLanes];
-      HashShortLanes(pointers, sizes, hashes);
-      std::copy(hashes, hashes + lanes, out + k);
-    }
-    for (; long_values != 0; long_values &= long_values - 1) {
-      const size_t j = static_cast<size_t>(__builtin_ctz(long_values));
-      out[k + j] = Xxh64(values[k + j].data(), values[k + j].size(), 0);
-    }
-  }
+  HashInLanes<avx2::kLanes>(avx2::HashShortLanes, values, count, out);
 }
-
 }  // namespace detail
 #undef PFI_AVX2
 #endif  // PFI_XXH64_X86
