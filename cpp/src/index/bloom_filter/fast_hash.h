@@ -87,7 +87,7 @@ template <typename Sink>
 Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink) const {
   using column::Physical;
   const int64_t n = batch.length;
-  uint64_t block[kHashBlock + column::ColumnBatch::kCopyValidViewsSlack];
+  uint64_t block[kHashBlock];
   // Numbers: each block's keys (the valid rows', as Java longs) are gathered, then hashed in
   // one call. No branch per row: nulls are dropped by KeepValid.
   auto hash_keys = [&](auto&& key_at) {
