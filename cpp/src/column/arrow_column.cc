@@ -235,13 +235,7 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
         }
       }
       if (!decreasing) return Status::OK();
-      for (int64_t i = 0; i < array.length; ++i) {
-        if (batch.IsValid(i) && offsets[i + 1] < offsets[i]) {
-          return Status::InvalidArgument("Arrow string offsets decrease at row " +
-                                         std::to_string(i));
-        }
-      }
-      return Status::Internal("Arrow string offsets: a decrease found, then not");
+      return CheckOffsets(batch, offsets);  // names the valid row whose offsets decrease
     };
     if (small) return convert(static_cast<const int32_t*>(array.buffers[1]));
     return convert(static_cast<const int64_t*>(array.buffers[1]));

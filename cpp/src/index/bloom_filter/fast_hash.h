@@ -187,21 +187,23 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink)
         hash_keys([v](int64_t i) { return v[i]; });
         return Status::OK();
       }
-      // A null row's value may overflow: only valid rows are checked.
-      for (int64_t i = 0; i < n; ++i) {
-        bool overflow = false;
-        if (micros) {
-          column::ToEpochMicros(v[i], unit, &overflow);
-        } else {
-          column::ToEpochMillis(v[i], unit, &overflow);
-        }
-        if (overflow && batch.IsValid(i)) return TimestampOverflow(v[i]);
-      }
-      hash_keys([v, micros, unit](int64_t i) {
-        bool overflow = false;
+      // Converted once; only if some row overflowed (null rows' values may) are the valid
+      // rows looked at again, to name the first that did.
+      bool overflow = false;
+      hash_keys([v, micros, unit, &overflow](int64_t i) {
         return micros ? column::ToEpochMicros(v[i], unit, &overflow)
                       : column::ToEpochMillis(v[i], unit, &overflow);
       });
+      if (!overflow) return Status::OK();
+      for (int64_t i = 0; i < n; ++i) {
+        bool row_overflow = false;
+        if (micros) {
+          column::ToEpochMicros(v[i], unit, &row_overflow);
+        } else {
+          column::ToEpochMillis(v[i], unit, &row_overflow);
+        }
+        if (row_overflow && batch.IsValid(i)) return TimestampOverflow(v[i]);
+      }
       return Status::OK();
     }
   }
