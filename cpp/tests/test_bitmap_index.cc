@@ -708,6 +708,55 @@ TEST(RowList, RunsAndFlushesKeepTheRowListEncodersBytes) {
   }
 }
 
+TEST(RowList, ShortListsSurviveMovesAndGrowingPastTheInlineEntries) {
+  // Lists of up to two entries live inside the RowList (no heap array); a third entry moves
+  // them to the heap. Each shape is appended, moved twice (the writer's vector of lists moves
+  // them when it grows), then checked and serialized.
+  const std::vector<std::vector<uint32_t>> shapes = {
+      {7},                      // one row
+      {7, 8},                   // a run of two: two entries
+      {7, 9},                   // two rows apart
+      {7, 8, 9, 10, 11},        // one run, still two entries
+      {7, 8, 9, 20},            // a run, then a row: three entries
+      {3, 20, 21, 22},          // a row, then a run
+      {3, 5, 9},                // three rows apart
+      {0, 1, 2, 100000, 100001, 200000},
+  };
+  for (const std::vector<uint32_t>& rows : shapes) {
+    RowList appended;
+    for (uint32_t row : rows) appended.Append(row);
+    RowList moved(std::move(appended));
+    RowList list;
+    list = std::move(moved);
+    EXPECT_EQ(appended.PendingEntries(), 0u);
+    EXPECT_EQ(moved.PendingEntries(), 0u);
+    ASSERT_EQ(list.Count(), rows.size());
+    ASSERT_EQ(list.FirstRow(), rows[0]);
+    ASSERT_EQ(list.IsSingle(), rows.size() == 1);
+    if (list.IsSingle()) {
+      EXPECT_EQ(list.OnlyRow(), rows[0]);
+    }
+    const bool one_run = rows.back() - rows.front() + 1 == rows.size();
+    if (one_run && rows.size() > 1) {
+      EXPECT_EQ(list.PendingEntries(), 2u);
+    }
+    std::vector<uint8_t> expected;
+    AppendJavaRoaring(rows.data(), rows.size(), &expected);
+    std::vector<uint8_t> actual(list.SerializedSize());
+    list.SerializeTo(actual.data());
+    EXPECT_EQ(ToHex(actual), ToHex(expected)) << "first row " << rows[0];
+
+    RowList again;
+    for (uint32_t row : rows) again.Append(row);
+    std::vector<uint32_t> entries(again.PendingEntries());
+    again.MoveEntriesTo(entries.data());
+    std::vector<uint8_t> from_entries(
+        RowList::SerializedSizeOfEntries(entries.data(), entries.size()));
+    RowList::SerializeEntries(entries.data(), entries.size(), from_entries.data());
+    EXPECT_EQ(ToHex(from_entries), ToHex(expected)) << "first row " << rows[0];
+  }
+}
+
 TEST(JavaRoaringEncoder, RunMarkedEntriesGiveTheSameBytesAsRows) {
   // Array, run and bitmap containers (many short runs in a dense chunk), runs across chunks.
   std::mt19937_64 rng(2718);
@@ -900,6 +949,37 @@ TEST(BitmapIndexOrder, BinaryStrings) {
 }
 
 // ---- V2 block packing -----------------------------------------------------------------------
+
+TEST(BitmapIndexBytes, ClusteredStringsTakeTheRepeatPathWithTheSameBytes) {
+  // Runs of equal strings (a sorted or clustered column) skip hashing for a row equal to the
+  // one before; written 40 rows a batch, every piece is too short for that path. Both must
+  // give the same bytes, HashMap order included: the 13 keys of the first column pass
+  // HashMap's first resize threshold on the last key, and only the calls of its repeated
+  // rows make Java resize (V1 lists keys in that order).
+  std::vector<std::optional<std::string>> thirteen;
+  for (int k = 0; k < 13; ++k) {
+    for (int r = 0; r < 100; ++r) thirteen.push_back("key-" + std::to_string(k * 7919));
+  }
+  std::mt19937_64 rng(4242);
+  std::vector<std::optional<std::string>> clustered;
+  while (clustered.size() < 200000) {
+    std::string key(rng() % 40, 'x');
+    for (char& ch : key) ch = static_cast<char>('a' + rng() % 3);
+    const size_t run = 1 + rng() % 150;
+    for (size_t r = 0; r < run; ++r) {
+      if (rng() % 20 == 0) clustered.push_back(std::nullopt);
+      clustered.push_back(key);
+    }
+  }
+  for (const auto* rows : {&thirteen, &clustered}) {
+    const TestColumn column = StringColumn("STRING", *rows);
+    for (const char* version : {"1", "2"}) {
+      const Options options = Opts({{"version", version}});
+      EXPECT_EQ(ToHex(MustWrite(column, options)), ToHex(MustWrite(column, options, 40)))
+          << rows->size() << " rows, version " << version;
+    }
+  }
+}
 
 TEST(BitmapIndexBlocks, PackingBoundaries) {
   // INT entries are 4 + 8 = 12 bytes; a block also holds its 4-byte entry count.

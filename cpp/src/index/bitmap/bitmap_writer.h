@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "index/bitmap/bitmap_key.h"
@@ -64,6 +65,10 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
   void AddStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   void AddDictionaryStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
+  // Whether most of the first of `count` rows to intern (`valid_rows` of `chunk` when
+  // `check_nulls`, else all) equal the row before them: a sorted or clustered column.
+  static bool MostlyRepeats(const std::string_view* chunk, const uint32_t* valid_rows,
+                            bool check_nulls, size_t count);
   // Prepares ids_ for a chunk with nulls: every id kNullId, and valid_rows_ the offsets from
   // `begin` of the rows with a value (ColumnBatch::KeepValid). Returns how many there are.
   size_t PrepareValidRows(const column::ColumnBatch& batch, int64_t begin, int64_t n);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "java/hash_codes.h"
+#include "memory/return_pages.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -115,6 +116,12 @@ void StringKeyDictionary::Grow() {
   // Slots keep only the low half of each hash: the slot index is hashed again from the bytes.
   Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return HashBytes(View(s.id)) >> shift_; },
          Slot{0, kEmpty, 0});
+}
+
+void StringKeyDictionary::ReleaseLookup() {
+  memory::ReleaseVector(&slots_);
+  mask_ = 0;
+  order_ = java::JavaHashMapOrder(java::JavaHashMapOrder::Mode::kComputeIfAbsent, nullptr);
 }
 
 std::vector<uint32_t> StringKeyDictionary::SortedIds() const {

@@ -167,6 +167,9 @@ class StringKeyDictionary final : public WriterKeys {
   }
   std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
   std::vector<uint32_t> SortedIds() const override;
+  // After the last Intern and JavaOrder: frees the lookup table and the HashMap replay, most
+  // of the dictionary's memory, keeping the keys (key(), SortedIds()) for the meta.
+  void ReleaseLookup();
 
   static bool SameBytes(std::string_view a, std::string_view b) { return hash::SameBytes(a, b); }
   uint64_t HashBytes(std::string_view bytes) const { return hash::TableBytesHash(seed_, bytes); }

@@ -20,7 +20,7 @@ void WriteHead(uint8_t version, const MetaHead& head, int32_t key_count, io::Byt
 }
 }  // namespace
 
-void WriteMetaV1(const MetaHead& head, KeyKind kind, const std::vector<KeyRef>& keys,
+void WriteMetaV1(const MetaHead& head, KeyKind kind, const MetaKeys& keys,
                  const MetaEntry* entries, io::ByteWriter* out) {
   WriteHead(1, head, static_cast<int32_t>(keys.size()), out);
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -55,7 +55,7 @@ Result<std::vector<size_t>> PackBlocks(const std::vector<size_t>& entry_sizes,
   return starts;
 }
 
-Status WriteMetaV2(const MetaHead& head, KeyKind kind, const std::vector<KeyRef>& sorted_keys,
+Status WriteMetaV2(const MetaHead& head, KeyKind kind, const MetaKeys& sorted_keys,
                    const MetaEntry* entries, int64_t block_size_limit, io::ByteWriter* out) {
   const size_t count = sorted_keys.size();
   std::vector<size_t> entry_sizes(count);

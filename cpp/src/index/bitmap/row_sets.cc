@@ -37,7 +37,7 @@ RowList& RowList::operator=(RowList&& other) noexcept {
     if (other.capacity_ > 0) {
       heap_ = other.heap_;
     } else {
-      inline_row_ = other.inline_row_;
+      std::copy(other.inline_, other.inline_ + kInlineEntries, inline_);
     }
     size_ = other.size_;
     capacity_ = other.capacity_;
@@ -56,12 +56,10 @@ void RowList::Release() {
 
 void RowList::AppendSlow(uint32_t entry) {
   if (capacity_ == 0) {
-    // Second row: leave the inline slot for a heap array.
-    const uint32_t first = inline_row_;
-    if (first + 1 == entry) entry |= kRunEnd;
+    // A third entry: the inline ones move to a heap array.
     uint32_t* rows = static_cast<uint32_t*>(std::malloc(kFirstCapacity * sizeof(uint32_t)));
     if (rows == nullptr) throw std::bad_alloc();
-    rows[0] = first;
+    std::copy(inline_, inline_ + kInlineEntries, rows);
     heap_ = rows;
     capacity_ = kFirstCapacity;
   } else if (size_ >= kFlushRows) {

@@ -2,8 +2,9 @@
 //
 // A key's rows are appended to a plain growable array (amortised: no allocation per row) and
 // serialized at the end straight from that sorted array (java_roaring_encoder.h). The writer
-// keeps the rows of rare keys this way (frequent ones: container_rows.h). A key's first
-// row is stored inline, so unique-value columns allocate nothing per key; a key whose pending
+// keeps the rows of rare keys this way (frequent ones: container_rows.h). A key's first two
+// entries are stored inline, so neither a key with one or two rows nor a key whose rows are
+// one run (a sorted column) allocates anything; a key whose pending
 // array reaches kFlushRows moves it into a roaring bitmap, which bounds memory for frequent
 // keys at roughly what Java's bitmaps take.
 #pragma once
@@ -35,8 +36,9 @@ class RowList {
 
   // `row` must be greater than every row appended before.
   void Append(uint32_t row) {
-    if (capacity_ > 0 && size_ > 0) {
-      uint32_t& last = heap_[size_ - 1];
+    uint32_t* const e = mutable_entries();
+    if (size_ > 0) {
+      uint32_t& last = e[size_ - 1];
       if ((last & ~kRunEnd) + 1 == row) {
         if ((last & kRunEnd) != 0) {  // extends a run
           last = row | kRunEnd;
@@ -45,11 +47,8 @@ class RowList {
         row |= kRunEnd;  // a start and its successor: the start of a run
       }
     }
-    if (size_ < capacity_) {
-      heap_[size_++] = row;
-    } else if (capacity_ == 0 && size_ == 0) {
-      inline_row_ = row;
-      size_ = 1;
+    if (size_ < (capacity_ == 0 ? kInlineEntries : capacity_)) {
+      e[size_++] = row;
     } else {
       AppendSlow(row);
     }
@@ -61,7 +60,7 @@ class RowList {
 
   uint64_t Count() const;
   bool IsSingle() const { return flushed_ == nullptr && size_ == 1; }
-  uint32_t OnlyRow() const { return capacity_ == 0 ? inline_row_ : heap_[0]; }  // IsSingle()
+  uint32_t OnlyRow() const { return entries()[0]; }  // IsSingle()
   uint32_t FirstRow() const;  // Count() >= 1
 
   // Java's RoaringBitmap32.serialize() size of the rows, then writing those bytes to `out`
@@ -82,17 +81,19 @@ class RowList {
   void AppendSlow(uint32_t entry);
   // Moves the pending entries into flushed_ (runs as ranges).
   void FlushToBitmap();
-  const uint32_t* entries() const { return capacity_ == 0 ? &inline_row_ : heap_; }
+  const uint32_t* entries() const { return capacity_ == 0 ? inline_ : heap_; }
+  uint32_t* mutable_entries() { return capacity_ == 0 ? inline_ : heap_; }
   bool HasRuns() const;
   void Release();
 
+  static constexpr uint32_t kInlineEntries = 2;
   // 24 bytes per key: with millions of keys, this struct is most of the writer's memory.
   union {
-    uint32_t* heap_;       // capacity_ > 0: pending entries (malloc'd)
-    uint32_t inline_row_;  // capacity_ == 0: the only row, if size_ == 1
+    uint32_t* heap_;                   // capacity_ > 0: pending entries (malloc'd)
+    uint32_t inline_[kInlineEntries];  // capacity_ == 0: up to two entries, in the pointer's room
   };
   uint32_t size_ = 0;      // pending entries
-  uint32_t capacity_ = 0;  // 0: at most one row, kept inline
+  uint32_t capacity_ = 0;  // 0: the entries are inline
   std::unique_ptr<roaring::Bitmap32> flushed_;  // earlier rows, once kFlushRows were pending
 };
 
