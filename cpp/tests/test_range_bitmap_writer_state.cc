@@ -12,6 +12,7 @@
 #include "index/range_bitmap/key_codes.h"
 #include "index/range_bitmap/ordered_key_interner.h"
 #include "index/range_bitmap/packed_row_ids.h"
+#include "java/hash_codes.h"
 #include "mix64_inverse.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -222,9 +223,44 @@ TEST(RangeBitmapStringRanksTest, StringsSortAsUnsignedBytes) {
   EXPECT_EQ(table.size(), 7u);
   StringRanks ranks = RankStrings(table);
   std::vector<std::string> sorted;
-  for (uint32_t id : ranks.sorted_ids) sorted.emplace_back(table.Get(id));
+  for (uint32_t unit : ranks.sorted) sorted.emplace_back(table.At(unit));
   EXPECT_EQ(sorted, std::vector<std::string>({"", "a", "a\x00"s, "ab", "b", "\x7f", "\x80"}));
   for (size_t i = 0; i < inputs.size(); ++i) EXPECT_EQ(sorted[ranks.rank[ids[i]]], inputs[i]);
+}
+
+// Strings interned in ascending order need no table and come out ranked by id; the first one
+// out of order moves the table to lookups, and the ids given so far stay valid.
+TEST(RangeBitmapStringRanksTest, AscendingStringsThenOutOfOrder) {
+  for (const bool break_order : {false, true}) {
+    StringKeyTable table;
+    std::vector<std::string> inputs = {"", "", "a", "a", "a\x00"s, "ab", "ab", "b", "\x7f", "\x80"};
+    if (break_order) inputs.insert(inputs.end(), {"a", "aa", "\x80", "", "c", "aa"});
+    std::vector<uint32_t> ids;
+    std::vector<std::string> first_seen;
+    for (const std::string& s : inputs) {
+      uint32_t id = 0;
+      if (!table.ascending() || !table.InternAscending(s, &id)) id = table.Intern(s);
+      ids.push_back(id);
+      if (id == first_seen.size()) first_seen.push_back(s);
+      ASSERT_LT(id, first_seen.size());
+      ASSERT_EQ(first_seen[id], s) << "ids are dense in order of first occurrence";
+    }
+    EXPECT_EQ(table.ascending(), !break_order);
+    EXPECT_EQ(table.size(), first_seen.size());
+    StringRanks ranks = RankStrings(table);
+    std::vector<std::string> sorted;
+    for (uint32_t unit : ranks.sorted) sorted.emplace_back(table.At(unit));
+    std::vector<std::string> expected = first_seen;
+    std::sort(expected.begin(), expected.end(), [](const std::string& a, const std::string& b) {
+      return java::BinaryStringCompareTo(a, b) < 0;
+    });
+    EXPECT_EQ(sorted, expected);
+    EXPECT_EQ(ranks.rank.empty(), !break_order);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const uint32_t code = ranks.rank.empty() ? ids[i] : ranks.rank[ids[i]];
+      EXPECT_EQ(sorted[code], inputs[i]) << "row " << i;
+    }
+  }
 }
 
 }  // namespace

@@ -14,13 +14,6 @@ constexpr uint8_t kVersion = 1;
 constexpr int32_t kDictionaryHeaderLength = 13;  // version + chunk count + two lengths
 constexpr int64_t kIntMax = std::numeric_limits<int32_t>::max();
 
-// One chunk: key `head` in the header, keys (head, head + size] in its key area.
-struct ChunkPlan {
-  size_t head;
-  int32_t size = 0;       // non-head keys
-  int64_t key_bytes = 0;  // bytes of those keys (with a string's 4-byte length prefix)
-};
-
 // Java's tryAdd capacity rule for one chunk of `chunk_size` bytes.
 std::vector<ChunkPlan> PlanChunks(const SortedKeys& keys, int64_t chunk_size) {
   std::vector<ChunkPlan> chunks;
@@ -63,7 +56,7 @@ uint8_t* PutI32(uint8_t* out, int64_t v) {
 
 }  // namespace
 
-Status WriteDictionary(const SortedKeys& keys, int32_t chunk_size, std::vector<uint8_t>* out) {
+Result<DictionaryPlan> PlanDictionary(const SortedKeys& keys, int32_t chunk_size) {
   if (keys.count > 0 && chunk_size < 0) {
     return Status::InvalidArgument("range-bitmap option 'chunk-size' is " +
                                    std::to_string(chunk_size) +
@@ -75,32 +68,33 @@ Status WriteDictionary(const SortedKeys& keys, int32_t chunk_size, std::vector<u
       return Status::InvalidArgument("range-bitmap: a string key longer than 2^31-5 bytes");
     }
   }
-  const std::vector<ChunkPlan> chunks = PlanChunks(keys, chunk_size);
-
-  // Sizes first, then one allocation filled in place.
-  int64_t headers_size = 0;
-  int64_t areas_size = 0;
-  for (const ChunkPlan& chunk : chunks) {
+  DictionaryPlan plan;
+  plan.chunks = PlanChunks(keys, chunk_size);
+  for (const ChunkPlan& chunk : plan.chunks) {
     const int64_t head = static_cast<int64_t>(keys.Get(chunk.head).size()) + (fixed ? 0 : 4);
-    headers_size += 1 + head + 5 * 4;
-    areas_size += chunk.key_bytes + (fixed ? 0 : 4 * int64_t{chunk.size});
+    plan.headers_size += 1 + head + 5 * 4;
+    plan.areas_size += chunk.key_bytes + (fixed ? 0 : 4 * int64_t{chunk.size});
   }
-  if (headers_size > kIntMax || areas_size > kIntMax ||
-      static_cast<int64_t>(chunks.size()) > kIntMax / 4) {
+  if (plan.headers_size > kIntMax || plan.areas_size > kIntMax ||
+      static_cast<int64_t>(plan.chunks.size()) > kIntMax / 4) {
     return Status::InvalidArgument("range-bitmap: dictionary larger than 2^31-1 bytes");
   }
-  const size_t start = out->size();
-  out->resize(start + 17 + 4 * chunks.size() + static_cast<size_t>(headers_size + areas_size));
-  uint8_t* p = out->data() + start;
+  return plan;
+}
+
+void WriteDictionary(const SortedKeys& keys, const DictionaryPlan& plan, uint8_t* out) {
+  const bool fixed = keys.width > 0;
+  const std::vector<ChunkPlan>& chunks = plan.chunks;
+  uint8_t* p = out;
   p = PutI32(p, kDictionaryHeaderLength);
   *p++ = kVersion;
   p = PutI32(p, static_cast<int64_t>(chunks.size()));
   p = PutI32(p, 4 * static_cast<int64_t>(chunks.size()));
-  p = PutI32(p, headers_size);
+  p = PutI32(p, plan.headers_size);
   uint8_t* offsets = p;
   uint8_t* header = offsets + 4 * chunks.size();
   uint8_t* const headers_begin = header;
-  uint8_t* area = headers_begin + headers_size;
+  uint8_t* area = headers_begin + plan.headers_size;
   uint8_t* const areas_begin = area;
   for (const ChunkPlan& chunk : chunks) {
     offsets = PutI32(offsets, header - headers_begin);
@@ -127,8 +121,10 @@ Status WriteDictionary(const SortedKeys& keys, int32_t chunk_size, std::vector<u
       }
       for (int32_t j = 1; j <= chunk.size; ++j) area = PutKey(keys, chunk.head + j, area);
     }
+    if (keys.written_through != nullptr) {
+      keys.written_through(keys.owner, chunk.head + static_cast<size_t>(chunk.size) + 1);
+    }
   }
-  return Status::OK();
 }
 
 }  // namespace pyfileindex::index::range_bitmap

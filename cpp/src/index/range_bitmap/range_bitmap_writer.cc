@@ -1,6 +1,7 @@
 #include "index/range_bitmap/range_bitmap_writer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -187,12 +188,18 @@ void RangeBitmapWriter::InternMapped(const ColumnBatch& batch, int64_t begin, in
 void RangeBitmapWriter::InternStrings(const ColumnBatch& batch, int64_t begin, int64_t n,
                                       uint32_t* ids) {
   const std::string_view* strings = batch.strings + begin;
+  uint32_t last = 0;
+  int64_t first = 0;
+  // Sorted files: each string is compared with the last new one, no hashing.
+  for (; first < n && strings_.ascending(); ++first) {
+    if (batch.IsValid(begin + first) && !strings_.InternAscending(strings[first], &last)) break;
+    ids[first] = last;
+  }
   // Hash a group of rows and prefetch their table slots before probing, so the cache misses
   // of different rows overlap.
   constexpr int64_t kGroup = 16;
   uint64_t hashes[kGroup];
-  uint32_t last = 0;
-  for (int64_t first = 0; first < n; first += kGroup) {
+  for (; first < n; first += kGroup) {
     const int64_t end = std::min(n, first + kGroup);
     for (int64_t i = first; i < end; ++i) {
       if (!batch.IsValid(begin + i)) continue;
@@ -336,9 +343,18 @@ Result<std::vector<uint8_t>> RangeBitmapWriter::Serialize() {
 }
 
 void RangeBitmapWriter::SerializeTo(uint8_t* out) {
-  memory::MoveOutInPieces(out, head_.data(), head_.size());
-  bsi_->WriteTo(out + head_.size());
+  std::memcpy(out, head_.data(), head_.size());
+  out += head_.size();
+  WriteDictionary(keys_, dictionary_, out);
+  out += dictionary_.size();
+  strings_.Release();
+  memory::ReleaseVector(&sorted_units_);
+  memory::ReleaseVector(&sorted32_);
+  memory::ReleaseVector(&sorted64_);
+  bsi_->WriteTo(out);
   head_ = std::vector<uint8_t>();
+  keys_ = SortedKeys();
+  dictionary_ = DictionaryPlan();
   bsi_.reset();
 }
 
@@ -355,8 +371,9 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
   const bool hand_back = block_bytes >= memory::kReleaseVectorMinBytes;
   for (size_t b = 0; b < blocks_.size(); ++b) {
     PackedRowIds& block = blocks_[b];
-    // Every stored id, null rows' included, is a key's id; with no keys there is no rank.
-    block.Unpack(codes.data(), cardinality > 0 ? rank.data() : nullptr);
+    // Every stored id, null rows' included, is a key's id; with no keys there is no rank, and
+    // keys that came ascending have their ids as ranks.
+    block.Unpack(codes.data(), rank.empty() ? nullptr : rank.data());
     const uint64_t* validity = all_valid.data();
     if (has_nulls_) {
       validity = validity_.data() + b * roaring::kBlockWords;
@@ -387,23 +404,26 @@ Result<size_t> RangeBitmapWriter::PrepareSerialize() {
 Result<size_t> RangeBitmapWriter::PrepareStrings() {
   strings_.DropLookups();  // no key comes any more: only the keys themselves are read
   StringRanks ranks = RankStrings(strings_);
-  EncodeSlices(ranks.rank, ranks.sorted_ids.size());
+  EncodeSlices(ranks.rank, ranks.sorted.size());
   memory::ReleaseVector(&ranks.rank);
-  struct Sorted {
-    const StringKeyTable* table;
-    const uint32_t* ids;
-  } sorted{&strings_, ranks.sorted_ids.data()};
-  SortedKeys keys;
-  keys.width = 0;
-  keys.context = &sorted;
-  keys.string_at = [](const void* context, size_t i) {
-    const Sorted* s = static_cast<const Sorted*>(context);
-    return s->table->Get(s->ids[i]);
+  sorted_units_ = std::move(ranks.sorted);
+  keys_.width = 0;
+  keys_.context = this;
+  keys_.string_at = [](const void* context, size_t i) {
+    const RangeBitmapWriter* w = static_cast<const RangeBitmapWriter*>(context);
+    return w->strings_.At(w->sorted_units_[i]);
   };
-  keys.count = ranks.sorted_ids.size();
-  PFI_ASSIGN_OR_RETURN(size_t size, Assemble(keys));
-  strings_ = StringKeyTable();  // the dictionary holds the keys now
-  return size;
+  // Keys that came ascending lie in the arena in order: it is handed back as the dictionary
+  // is written, so arena and dictionary are not both resident.
+  if (strings_.ascending()) {
+    keys_.owner = this;
+    keys_.written_through = [](void* owner, size_t end) {
+      RangeBitmapWriter* w = static_cast<RangeBitmapWriter*>(owner);
+      if (end < w->sorted_units_.size()) w->strings_.HandBackBefore(w->sorted_units_[end]);
+    };
+  }
+  keys_.count = sorted_units_.size();
+  return Assemble();
 }
 
 namespace {
@@ -444,23 +464,22 @@ Result<size_t> RangeBitmapWriter::PrepareFixed() {
                    : interned;
     EncodeOrdered(spec_.kind, ordered, out);
   };
-  auto prepare = [&](auto* interner) -> Result<size_t> {
+  auto prepare = [&](auto* interner, auto* sorted) -> Result<size_t> {
     auto ranked = interner->TakeRanked();
     EncodeSlices(ranked.rank, ranked.sorted.size());
     memory::ReleaseVector(&ranked.rank);
-    SortedKeys keys;
-    keys.width = spec_.width;
-    keys.count = ranked.sorted.size();
-    keys.fixed = EncodeInPlace(&ranked.sorted, spec_.width, encode);
-    Result<size_t> size = Assemble(keys);
-    memory::ReleaseVector(&ranked.sorted);
-    return size;
+    *sorted = std::move(ranked.sorted);
+    keys_.width = spec_.width;
+    keys_.count = sorted->size();
+    keys_.fixed = EncodeInPlace(sorted, spec_.width, encode);
+    return Assemble();
   };
-  if (spec_.width == 8) return prepare(&keys64_);
-  return prepare(&keys32_);
+  if (spec_.width == 8) return prepare(&keys64_, &sorted64_);
+  return prepare(&keys32_, &sorted32_);
 }
 
-Result<size_t> RangeBitmapWriter::Assemble(const SortedKeys& keys) {
+Result<size_t> RangeBitmapWriter::Assemble() {
+  const SortedKeys& keys = keys_;
   const size_t cardinality = keys.count;
   auto key_size = [&](size_t i) { return (keys.width > 0 ? 0 : 4) + keys.Get(i).size(); };
   const size_t header_size =
@@ -480,14 +499,10 @@ Result<size_t> RangeBitmapWriter::Assemble(const SortedKeys& keys) {
     if (keys.width == 0) w.WriteI32BE(static_cast<int32_t>(key.size()));
     w.WriteBytes(io::ByteSpan::Of(key));
   }
-  const size_t dictionary_length_at = w.size();
-  w.WriteI32BE(0);  // the dictionary length, patched below
+  PFI_ASSIGN_OR_RETURN(dictionary_, PlanDictionary(keys, chunk_size_));
+  w.WriteI32BE(static_cast<int32_t>(static_cast<uint32_t>(dictionary_.size())));
   head_ = w.Take();
-  const size_t dictionary_start = head_.size();
-  PFI_RETURN_NOT_OK(WriteDictionary(keys, chunk_size_, &head_));
-  io::StoreU32BE(head_.data() + dictionary_length_at,
-                 static_cast<uint32_t>(head_.size() - dictionary_start));
-  return head_.size() + bsi_->size();
+  return head_.size() + dictionary_.size() + bsi_->size();
 }
 
 }  // namespace pyfileindex::index::range_bitmap

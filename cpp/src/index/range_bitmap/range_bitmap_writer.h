@@ -4,8 +4,8 @@
 // (distinct keys -> ids in order of first occurrence) and the block keeps only the rows' ids,
 // bit-packed or as runs (packed_row_ids.h), plus a validity bitset once a null has come.
 // PrepareSerialize sorts the distinct keys once, turns the blocks' ids into codes (ranks) and
-// bit slices block by block, freeing each block as it goes, then writes header and chunked
-// dictionary. So a build holds a few bits per row (a few bytes per run of equal keys) and the
+// bit slices block by block, freeing each block as it goes, then plans the chunked dictionary,
+// which SerializeTo writes from the keys. So a build holds a few bits per row (a few bytes per run of equal keys) and the
 // distinct keys, never a key per row.
 #pragma once
 
@@ -57,12 +57,14 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   // Room for rows [0, block_rows) of the open block and a piece of piece_rows rows.
   void SizeScratch(size_t block_rows, size_t piece_rows);
   void CloseBlock();
-  // The code BSI from the blocks and each id's code (rank); frees the blocks.
+  // The code BSI from the blocks and each id's code (rank; empty: ids are ranks); frees the
+  // blocks.
   void EncodeSlices(const std::vector<uint32_t>& rank, size_t cardinality);
   Result<size_t> PrepareFixed();
   Result<size_t> PrepareStrings();
-  // Header + dictionary into head_; returns the payload's size (the slices are in bsi_).
-  Result<size_t> Assemble(const SortedKeys& keys);
+  // The header into head_ and the dictionary's plan from keys_; returns the payload's size
+  // (the slices are in bsi_).
+  Result<size_t> Assemble();
 
   DataType type_;
   KeySpec spec_;
@@ -86,8 +88,14 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   bool seen_nan_ = false;
   uint64_t first_nan_bits_ = 0;
   bool serialized_ = false;
-  // Between PrepareSerialize and SerializeTo.
+  // Between PrepareSerialize and SerializeTo. The dictionary is written from the sorted keys
+  // straight into the output: no copy of it is held next to the keys.
   std::vector<uint8_t> head_;
+  SortedKeys keys_;
+  DictionaryPlan dictionary_;
+  std::vector<uint32_t> sorted_units_;  // strings: the keys' places in strings_, ascending
+  std::vector<uint32_t> sorted32_;      // fixed-width keys in their stored form (keys_.fixed)
+  std::vector<uint64_t> sorted64_;
   std::unique_ptr<CodeBsi> bsi_;
 };
 
