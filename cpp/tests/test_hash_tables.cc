@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "hash/table_bytes.h"
 #include "hash/table_seed.h"
 #include "index/bitmap/key_dictionary.h"
+#include "java/hash_codes.h"
 #include "mix64_inverse.h"
 
 namespace pyfileindex {
@@ -56,19 +58,75 @@ TEST(HashTablesTest, BitmapDictionaryKeysWithSmallMixedBitsStayDistinct) {
 TEST(HashTablesTest, StringDictionaryKeepsIdsThroughGrowthAndLongKeys) {
   // Slots hold a key's arena position with its length, or a marker for keys of 0xFFFF bytes
   // and more (whose length comes from the id): ids must survive both, and every rehash.
-  index::bitmap::StringKeyDictionary dictionary;
-  std::vector<std::string> keys;
-  for (uint32_t i = 0; i < 50000; ++i) keys.push_back("key-" + std::to_string(i * 7919));
-  const std::string long_key(0x10000, 'x');
-  keys.insert(keys.begin() + 3, long_key);
-  keys.insert(keys.begin() + 4, std::string(0xFFFF, 'x'));  // its prefix, also a long key
-  keys.insert(keys.begin() + 5, std::string(0xFFFE, 'x'));  // short, a prefix of both
-  keys.insert(keys.begin() + 6, "");
-  for (uint32_t i = 0; i < keys.size(); ++i) ASSERT_EQ(dictionary.Intern(keys[i]), i) << i;
-  for (uint32_t i = 0; i < keys.size(); ++i) ASSERT_EQ(dictionary.Intern(keys[i]), i) << i;
-  EXPECT_EQ(dictionary.size(), keys.size());
-  EXPECT_EQ(dictionary.key(3).bytes, long_key);
-  EXPECT_EQ(dictionary.Intern(std::string(0xFFFF, 'y')), keys.size());  // new, same length
+  for (const bool expect_ascending : {true, false}) {
+    index::bitmap::StringKeyDictionary dictionary(expect_ascending);
+    std::vector<std::string> keys;
+    for (uint32_t i = 0; i < 50000; ++i) keys.push_back("key-" + std::to_string(i * 7919));
+    const std::string long_key(0x10000, 'x');
+    keys.insert(keys.begin() + 3, long_key);
+    keys.insert(keys.begin() + 4, std::string(0xFFFF, 'x'));  // its prefix, also a long key
+    keys.insert(keys.begin() + 5, std::string(0xFFFE, 'x'));  // short, a prefix of both
+    keys.insert(keys.begin() + 6, "");
+    for (uint32_t i = 0; i < keys.size(); ++i) ASSERT_EQ(dictionary.Intern(keys[i]), i) << i;
+    for (uint32_t i = 0; i < keys.size(); ++i) ASSERT_EQ(dictionary.Intern(keys[i]), i) << i;
+    EXPECT_EQ(dictionary.size(), keys.size());
+    EXPECT_EQ(dictionary.key(3).bytes, long_key);
+    EXPECT_EQ(dictionary.Intern(std::string(0xFFFF, 'y')), keys.size());  // new, same length
+  }
+}
+
+TEST(HashTablesTest, StringDictionaryInAscendingOrderAgreesWithTheTable) {
+  // Keys in ascending order are interned without a table until one comes below the last; ids,
+  // the HashMap replay (resizes are due on calls for repeated keys) and the sorted ids must be
+  // what the table alone gives.
+  std::mt19937_64 rng(77);
+  std::vector<std::string> ascending;
+  for (uint32_t i = 0; i < 3000; ++i) {
+    char name[16];
+    std::snprintf(name, sizeof(name), "k%06u", i * 3);
+    ascending.push_back(name);
+  }
+  ascending.insert(ascending.begin(), "");  // the smallest key first
+  std::vector<std::vector<std::string>> sequences;
+  for (const size_t break_at : {size_t{0}, size_t{13}, size_t{1500}, ascending.size()}) {
+    std::vector<std::string> calls;
+    for (size_t i = 0; i < break_at; ++i) {
+      for (uint64_t r = rng() % 4; r-- > 0;) calls.push_back(ascending[i]);
+      calls.push_back(ascending[i]);
+    }
+    // Then keys in any order: earlier ones, new ones between them, and above them all.
+    for (size_t i = 0; i < 2000 && break_at < ascending.size(); ++i) {
+      calls.push_back(rng() % 2 ? ascending[rng() % ascending.size()]
+                                : "k" + std::to_string(rng() % 10000) + "x");
+    }
+    sequences.push_back(calls);
+  }
+  // 13 and 25 keys pass HashMap's resize thresholds (12, 24) on their last key; only the calls
+  // that repeat it make Java resize, which reorders its iteration.
+  for (const size_t keys : {size_t{13}, size_t{25}}) {
+    std::vector<std::string> calls(ascending.begin(), ascending.begin() + keys);
+    calls.insert(calls.end(), 3, ascending[keys - 1]);
+    sequences.push_back(calls);
+  }
+  for (const std::vector<std::string>& calls : sequences) {
+    index::bitmap::StringKeyDictionary sorted_way(true);
+    index::bitmap::StringKeyDictionary table_way(false);
+    for (size_t i = 0; i < calls.size(); ++i) {
+      ASSERT_EQ(sorted_way.Intern(calls[i]), table_way.Intern(calls[i])) << "call " << i;
+    }
+    ASSERT_EQ(sorted_way.size(), table_way.size());
+    EXPECT_EQ(sorted_way.JavaOrder(), table_way.JavaOrder()) << calls.size() << " calls";
+    const std::vector<uint32_t> sorted_ids = sorted_way.SortedIds();
+    EXPECT_EQ(sorted_ids, table_way.SortedIds()) << calls.size() << " calls";
+    for (size_t i = 1; i < sorted_ids.size(); ++i) {
+      ASSERT_LT(java::BinaryStringCompareTo(sorted_way.key(sorted_ids[i - 1]).bytes,
+                                            sorted_way.key(sorted_ids[i]).bytes),
+                0);
+    }
+    for (uint32_t id = 0; id < sorted_way.size(); id += 97) {
+      EXPECT_EQ(sorted_way.key(id).bytes, table_way.key(id).bytes);
+    }
+  }
 }
 
 }  // namespace

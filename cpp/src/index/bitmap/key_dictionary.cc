@@ -86,25 +86,66 @@ std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
 
 // ---- strings --------------------------------------------------------------------------------
 
-StringKeyDictionary::StringKeyDictionary()
-    : slots_(size_t{1} << kInitialLog2Slots, Slot{0, kEmpty, 0}),
-      mask_((size_t{1} << kInitialLog2Slots) - 1),
-      shift_(64 - kInitialLog2Slots),
+StringKeyDictionary::StringKeyDictionary(bool expect_ascending)
+    : ascending_(expect_ascending),
       offsets_{0},
       order_(java::JavaHashMapOrder::Mode::kComputeIfAbsent, [this](uint32_t a, uint32_t b) {
         return java::BinaryStringCompareTo(View(a), View(b));
-      }) {}
+      }) {
+  if (!ascending_) BuildTable();
+}
 
-uint32_t StringKeyDictionary::Insert(std::string_view bytes, uint64_t hash, size_t slot) {
+bool StringKeyDictionary::InternAscending(std::string_view bytes, uint32_t* id) {
+  const size_t count = size();
+  if (count > 0) {
+    const std::string_view last = View(static_cast<uint32_t>(count - 1));
+    if (SameBytes(last, bytes)) {
+      NoteHit();
+      *id = static_cast<uint32_t>(count - 1);
+      return true;
+    }
+    if (java::BinaryStringCompareTo(bytes, last) < 0) {
+      ascending_ = false;
+      BuildTable();
+      return false;
+    }
+  }
+  *id = Append(bytes);
+  return true;
+}
+
+uint32_t StringKeyDictionary::Append(std::string_view bytes) {
   const uint32_t id = static_cast<uint32_t>(size());
-  const uint64_t length = std::min<uint64_t>(bytes.size(), kLongKey);
-  slots_[slot] = Slot{static_cast<uint32_t>(hash), id, uint64_t{arena_.size()} << 16 | length};
   arena_.insert(arena_.end(), bytes.begin(), bytes.end());
   offsets_.push_back(arena_.size());
   order_.InsertNew(java::BinaryStringHashCode(bytes));
   touch_pending_ = order_.ResizePending();
+  return id;
+}
+
+uint32_t StringKeyDictionary::Insert(std::string_view bytes, uint64_t hash, size_t slot) {
+  const uint64_t position = arena_.size();
+  const uint64_t length = std::min<uint64_t>(bytes.size(), kLongKey);
+  const uint32_t id = Append(bytes);
+  slots_[slot] = Slot{static_cast<uint32_t>(hash), id, position << 16 | length};
   if (size() * 4 > slots_.size() * 3) Grow();  // load <= 0.75
   return id;
+}
+
+void StringKeyDictionary::BuildTable() {
+  unsigned log2 = kInitialLog2Slots;
+  while ((size_t{1} << log2) * 3 < size() * 4) ++log2;
+  slots_.assign(size_t{1} << log2, Slot{0, kEmpty, 0});
+  mask_ = slots_.size() - 1;
+  shift_ = 64 - log2;
+  for (uint32_t id = 0; id < size(); ++id) {
+    const std::string_view bytes = View(id);
+    const uint64_t h = HashBytes(bytes);
+    size_t slot = static_cast<size_t>(h >> shift_);
+    while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
+    const uint64_t length = std::min<uint64_t>(bytes.size(), kLongKey);
+    slots_[slot] = Slot{static_cast<uint32_t>(h), id, uint64_t{offsets_[id]} << 16 | length};
+  }
 }
 
 void StringKeyDictionary::Touch() {
@@ -127,6 +168,7 @@ void StringKeyDictionary::ReleaseLookup() {
 std::vector<uint32_t> StringKeyDictionary::SortedIds() const {
   std::vector<uint32_t> ids(size());
   for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
+  if (ascending_) return ids;  // every key came above the one before
   std::sort(ids.begin(), ids.end(), [this](uint32_t a, uint32_t b) {
     return java::BinaryStringCompareTo(View(a), View(b)) < 0;
   });

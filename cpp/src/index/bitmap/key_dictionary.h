@@ -121,15 +121,29 @@ class NumericKeyDictionary final : public WriterKeys {
 };
 
 // CHAR/VARCHAR keys (Paimon BinaryString: raw UTF-8 bytes).
+//
+// While keys arrive in ascending order (a file sorted by this column), a key is new exactly
+// when it is above the last one: there is no lookup table, no hashing, and the ids are the
+// sorted order. The first key below the last builds the table over the keys so far.
 class StringKeyDictionary final : public WriterKeys {
  public:
-  StringKeyDictionary();
+  // `expect_ascending` false starts with the table (tests compare the two ways).
+  explicit StringKeyDictionary(bool expect_ascending = true);
   StringKeyDictionary(const StringKeyDictionary&) = delete;
   StringKeyDictionary& operator=(const StringKeyDictionary&) = delete;
 
-  uint32_t Intern(std::string_view bytes) { return Intern(bytes, HashBytes(bytes)); }
+  uint32_t Intern(std::string_view bytes) {
+    uint32_t id;
+    if (ascending_ && InternAscending(bytes, &id)) return id;
+    return InternHashed(bytes, HashBytes(bytes));
+  }
   // `h` must be HashBytes(bytes) (callers hash ahead to prefetch).
   uint32_t Intern(std::string_view bytes, uint64_t h) {
+    uint32_t id;
+    if (ascending_ && InternAscending(bytes, &id)) return id;
+    return InternHashed(bytes, h);
+  }
+  uint32_t InternHashed(std::string_view bytes, uint64_t h) {
     size_t slot = static_cast<size_t>(h >> shift_);
     const uint32_t tag = static_cast<uint32_t>(h);
     for (;;) {
@@ -151,6 +165,7 @@ class StringKeyDictionary final : public WriterKeys {
   // Once the table outgrows the caches, callers prefetch by the HashBytes of keys ahead:
   // first the slot, then (once that is cached) the bytes of the key in it, which a hit
   // compares. Both are cache misses otherwise; the bytes were most of the lookup's time.
+  // (No table while the keys are ascending: not large.)
   bool IsLarge() const { return slots_.size() > (size_t{1} << 16); }
   void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[static_cast<size_t>(h >> shift_)]); }
   void PrefetchKeyBytes(uint64_t h) const {
@@ -193,10 +208,18 @@ class StringKeyDictionary final : public WriterKeys {
   std::string_view View(uint32_t id) const {
     return std::string_view(arena_.data() + offsets_[id], offsets_[id + 1] - offsets_[id]);
   }
+  // While ascending_: the id of `bytes` if it is the last key or above it (a new key);
+  // false when it is below (the table is built, ascending_ is over).
+  bool InternAscending(std::string_view bytes, uint32_t* id);
+  // Adds a new key's bytes, offset and HashMap call; returns its id.
+  uint32_t Append(std::string_view bytes);
   uint32_t Insert(std::string_view bytes, uint64_t hash, size_t slot);
   void Touch();
   void Grow();
+  // Leaves ascending order: a table over every key so far, at most 3/4 full.
+  void BuildTable();
 
+  bool ascending_;
   const uint64_t seed_ = hash::TableSeed();
   std::vector<Slot> slots_;
   size_t mask_ = 0;
