@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include <cstdint>
+#include <cstring>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -191,6 +192,9 @@ TEST(Xxh64Test, ManyShortValuesWithSomeLongOnes) {
 struct Kernel {
   const char* name;
   void (*many)(const std::string_view*, size_t, uint64_t*);
+  // The same kernel reading values in Arrow's string layout.
+  void (*many_offsets32)(const char*, const int32_t*, size_t, uint64_t*);
+  void (*many_offsets64)(const char*, const int64_t*, size_t, uint64_t*);
   bool (*runs_here)();
 };
 
@@ -199,10 +203,13 @@ void PrintTo(const Kernel& kernel, std::ostream* os) { *os << kernel.name; }
 bool Always() { return true; }
 
 const Kernel kKernels[] = {
-    {"Xxh64Many", &Xxh64Many, &Always},
-    {"Sorted", &detail::Xxh64ManySorted, &Always},
-    {"Avx2", &detail::Xxh64ManyAvx2, &detail::HasAvx2Kernel},
-    {"Avx512", &detail::Xxh64ManyAvx512, &detail::HasAvx512Kernel},
+    {"Xxh64Many", &Xxh64Many, &Xxh64Many, &Xxh64Many, &Always},
+    {"Sorted", &detail::Xxh64ManySorted, &detail::Xxh64ManySorted, &detail::Xxh64ManySorted,
+     &Always},
+    {"Avx2", &detail::Xxh64ManyAvx2, &detail::Xxh64ManyAvx2, &detail::Xxh64ManyAvx2,
+     &detail::HasAvx2Kernel},
+    {"Avx512", &detail::Xxh64ManyAvx512, &detail::Xxh64ManyAvx512, &detail::Xxh64ManyAvx512,
+     &detail::HasAvx512Kernel},
 };
 
 std::vector<Kernel> KernelsOnThisCpu() {
@@ -226,6 +233,37 @@ class Xxh64KernelTest : public ::testing::TestWithParam<Kernel> {
           << " bytes";
     }
     EXPECT_EQ(hashes[values.size()], 0x5A5A5A5A5A5A5A5AULL) << what << ": wrote past the block";
+    std::vector<char> buffer(1 + TotalSize(values));
+    ExpectOffsetsEqualOneByOne(values, buffer.data() + 1, what);  // odd addresses
+  }
+
+  static size_t TotalSize(const std::vector<std::string_view>& values) {
+    size_t total = 0;
+    for (std::string_view v : values) total += v.size();
+    return total;
+  }
+
+  // The values copied back to back to `buffer` (TotalSize bytes of room) as an Arrow string
+  // column, then hashed by the kernel's int32 and int64 offsets forms.
+  void ExpectOffsetsEqualOneByOne(const std::vector<std::string_view>& values, char* buffer,
+                                  const char* what) {
+    std::vector<int32_t> offsets32 = {0};
+    std::vector<int64_t> offsets64 = {0};
+    for (std::string_view v : values) {
+      if (!v.empty()) std::memcpy(buffer + offsets64.back(), v.data(), v.size());
+      offsets64.push_back(offsets64.back() + static_cast<int64_t>(v.size()));
+      offsets32.push_back(static_cast<int32_t>(offsets64.back()));
+    }
+    std::vector<uint64_t> hashes32(values.size() + 1, 0x5A5A5A5A5A5A5A5AULL);
+    std::vector<uint64_t> hashes64(values.size() + 1, 0x5A5A5A5A5A5A5A5AULL);
+    GetParam().many_offsets32(buffer, offsets32.data(), values.size(), hashes32.data());
+    GetParam().many_offsets64(buffer, offsets64.data(), values.size(), hashes64.data());
+    for (size_t i = 0; i < values.size(); ++i) {
+      ASSERT_EQ(hashes32[i], Xxh64(values[i])) << what << ", int32 offsets: value " << i;
+      ASSERT_EQ(hashes64[i], Xxh64(values[i])) << what << ", int64 offsets: value " << i;
+    }
+    EXPECT_EQ(hashes32[values.size()], 0x5A5A5A5A5A5A5A5AULL) << what << ": wrote past";
+    EXPECT_EQ(hashes64[values.size()], 0x5A5A5A5A5A5A5A5AULL) << what << ": wrote past";
   }
 };
 
@@ -320,6 +358,24 @@ TEST_P(Xxh64KernelTest, ManyReadsNoByteAfterAValue) {
       values[i] = std::string_view(guard - n, n);
     }
     ExpectEqualsOneByOne(values, "ending at the guard page");
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(Xxh64KernelTest, OffsetsReadNoByteAfterTheLastValue) {
+  // An Arrow string column whose data ends exactly at a page that cannot be read.
+  GuardedPages pages(2);
+  ASSERT_TRUE(pages.ok());
+  char* const guard = const_cast<char*>(pages.at_page(2));
+  const std::vector<uint8_t> bytes = PatternBytes(4096);
+  std::mt19937_64 rng(9);
+  for (size_t last = 0; last < 40; ++last) {
+    std::vector<std::string_view> values(30);
+    for (size_t i = 0; i < values.size(); ++i) {
+      const size_t n = i + 1 == values.size() ? last : rng() % 40;
+      values[i] = std::string_view(reinterpret_cast<const char*>(bytes.data()) + i, n);
+    }
+    ExpectOffsetsEqualOneByOne(values, guard - TotalSize(values), "data ending at the guard");
     if (HasFatalFailure()) return;
   }
 }

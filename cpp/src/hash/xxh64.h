@@ -25,4 +25,9 @@ inline uint64_t Xxh64(std::string_view bytes, uint64_t seed = 0) {
 constexpr size_t kXxh64ManyMax = 1024;
 void Xxh64Many(const std::string_view* values, size_t count, uint64_t* out);
 
+// The same for values in Arrow's string layout: value i is data[offsets[i], offsets[i + 1])
+// (offsets must not decrease). Read in place: no view is made per value.
+void Xxh64Many(const char* data, const int32_t* offsets, size_t count, uint64_t* out);
+void Xxh64Many(const char* data, const int64_t* offsets, size_t count, uint64_t* out);
+
 }  // namespace pyfileindex::hash

@@ -8,13 +8,20 @@
 
 namespace pyfileindex::hash::detail {
 
-// Same contract as Xxh64Many. Call a vector kernel only where its Has*Kernel() is true.
+// Same contracts as the Xxh64Many overloads. Call a vector kernel only where its
+// Has*Kernel() is true.
 void Xxh64ManySorted(const std::string_view* values, size_t count, uint64_t* out);
+void Xxh64ManySorted(const char* data, const int32_t* offsets, size_t count, uint64_t* out);
+void Xxh64ManySorted(const char* data, const int64_t* offsets, size_t count, uint64_t* out);
 
 bool HasAvx512Kernel();
 void Xxh64ManyAvx512(const std::string_view* values, size_t count, uint64_t* out);
+void Xxh64ManyAvx512(const char* data, const int32_t* offsets, size_t count, uint64_t* out);
+void Xxh64ManyAvx512(const char* data, const int64_t* offsets, size_t count, uint64_t* out);
 
 bool HasAvx2Kernel();
 void Xxh64ManyAvx2(const std::string_view* values, size_t count, uint64_t* out);
+void Xxh64ManyAvx2(const char* data, const int32_t* offsets, size_t count, uint64_t* out);
+void Xxh64ManyAvx2(const char* data, const int64_t* offsets, size_t count, uint64_t* out);
 
 }  // namespace pyfileindex::hash::detail

@@ -113,15 +113,20 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink)
         return WrongPhysical(batch);
       }
       // A block of values is hashed at once (hash::Xxh64Many: much faster on strings of varied
-      // lengths); only the valid rows' views are hashed, made from Arrow's offsets a block at
-      // a time where the batch has no views.
+      // lengths): straight from Arrow's offsets without nulls, else the valid rows' views,
+      // made a block at a time where the batch has none.
       const std::string_view* strings = batch.strings;
+      const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
       std::string_view valid[kHashBlock + column::ColumnBatch::kCopyValidViewsSlack];
       for (int64_t begin = 0; begin < n; begin += static_cast<int64_t>(kHashBlock)) {
         const int64_t count = std::min<int64_t>(static_cast<int64_t>(kHashBlock), n - begin);
         size_t kept = static_cast<size_t>(count);
         if (strings != nullptr && batch.validity == nullptr) {
           hash::Xxh64Many(strings + begin, kept, block);
+        } else if (strings == nullptr && all_valid && batch.offsets32 != nullptr) {
+          hash::Xxh64Many(batch.string_data, batch.offsets32 + begin, kept, block);
+        } else if (strings == nullptr && all_valid && batch.offsets64 != nullptr) {
+          hash::Xxh64Many(batch.string_data, batch.offsets64 + begin, kept, block);
         } else {
           kept = batch.CopyValidViews(begin, count, valid);
           hash::Xxh64Many(valid, kept, block);
