@@ -900,6 +900,29 @@ TEST(BsiWriterTest, WideningValuesKeepTheEarlierRowsBits) {
   EXPECT_TRUE(*payload == ModelPayload(values, nulls));
 }
 
+// A chunk whose values change at few rows is kept as runs until it has too many: chunks of
+// runs (broken by NULLs and by rows of the other side), one that turns to words mid-chunk,
+// runs across chunk ends and an empty chunk all match the model.
+TEST(BsiWriterTest, RunsOfEqualValuesMatchTheModel) {
+  std::mt19937_64 rng(77);
+  const size_t n = 330000;
+  std::vector<int64_t> values(n);
+  std::vector<bool> nulls(n);
+  int64_t value = 0;
+  for (size_t i = 0; i < n; ++i) {
+    // Runs of 1..400 rows in chunks 0-1, of 1..40 rows from row 150000 (too many for a
+    // chunk's runs past some point), a NULL-only chunk, then long runs again.
+    const size_t stretch = i < 150000 ? 400 : 40;
+    if (rng() % stretch == 0) value = static_cast<int64_t>(rng() % 5000) - 300;
+    values[i] = value;
+    nulls[i] = (i >= 196608 && i < 262144) || rng() % 1000 == 0;
+  }
+  auto column = Longs("BIGINT", Physical::kInt64, values, nulls);
+  auto payload = BuildBsi(column->batch, 30011);
+  ASSERT_TRUE(payload.ok()) << payload.status().ToString();
+  EXPECT_TRUE(*payload == ModelPayload(values, nulls));
+}
+
 TEST(BsiWriterTest, InPlaceSerializationEqualsSerializeAndHappensOnce) {
   // Both sides present, and one side only: the two-step path (the container's) writes the
   // same bytes as Serialize(); a writer serializes once and takes no rows afterwards.

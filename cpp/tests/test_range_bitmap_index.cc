@@ -1939,16 +1939,22 @@ namespace {
 
 // Sorted and clustered columns store their slices as run containers: CodesBetween combines
 // those as roaring bitmaps instead of dense blocks. Both layouts must answer every range
-// exactly (shuffled: dense blocks; sorted and clustered with nulls: the compact path).
+// exactly (shuffled: dense blocks; sorted and clustered with nulls: the compact path). The
+// writer keeps a block's runs until they are too many: "half-sorted" turns shuffled inside a
+// block, after its first pieces.
 TEST(RangeBitmapLayoutTest, SortedAndShuffledColumnsAnswerRangesExactly) {
   const DataType type = Type("INT");
   std::mt19937_64 rng(91);
   const size_t n = 200'000;
-  for (const char* layout : {"shuffled", "sorted", "clustered"}) {
+  for (const char* layout : {"shuffled", "sorted", "clustered", "half-sorted"}) {
     SCOPED_TRACE(layout);
     std::vector<int64_t> values(n);
     for (auto& v : values) v = static_cast<int64_t>(rng() % 700) * 3 - 1000;
-    if (std::string(layout) != "shuffled") std::sort(values.begin(), values.end());
+    if (std::string(layout) == "half-sorted") {
+      std::sort(values.begin(), values.begin() + 80'000);
+    } else if (std::string(layout) != "shuffled") {
+      std::sort(values.begin(), values.end());
+    }
     std::vector<Cell> cells;
     for (size_t i = 0; i < n; ++i) {
       const bool null = std::string(layout) == "clustered" ? (i / 5000) % 7 == 3 : false;

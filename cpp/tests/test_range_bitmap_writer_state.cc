@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hash/mix64.h"
+#include "index/range_bitmap/code_bsi_writer.h"
 #include "index/range_bitmap/key_codes.h"
 #include "index/range_bitmap/ordered_key_interner.h"
 #include "index/range_bitmap/packed_row_ids.h"
@@ -212,6 +213,67 @@ TEST(RangeBitmapPackedRowIdsTest, FewRunsAreKeptAsRuns) {
     packed.Unpack(out.data(), map.data());
     for (uint32_t r = 0; r < rows; ++r) ASSERT_EQ(out[r], map[ids[r]]) << "row " << r;
     EXPECT_EQ(out[rows], 0xABCDABCDu);
+
+    // The same block handed over as its runs (as the writer collects a sorted block) is kept
+    // in the same form, and its runs are the rows' ids.
+    std::vector<uint32_t> ends, run_ids;
+    for (uint32_t r = 1; r <= rows; ++r) {
+      if (r < rows && ids[r] == ids[r - 1]) continue;
+      ends.push_back(r);
+      run_ids.push_back(ids[r - 1]);
+    }
+    const PackedRowIds from_runs(ends.data(), run_ids.data(), static_cast<uint32_t>(ends.size()));
+    EXPECT_EQ(from_runs.rows(), rows);
+    EXPECT_EQ(from_runs.width(), packed.width());
+    EXPECT_EQ(from_runs.runs(), packed.runs()) << "round " << round;
+    EXPECT_EQ(from_runs.bytes(), packed.bytes());
+    from_runs.Unpack(out.data());
+    ASSERT_TRUE(std::equal(ids.begin(), ids.end(), out.begin())) << "round " << round;
+    if (from_runs.has_runs()) {
+      uint32_t next = 0;
+      from_runs.ForEachRun([&](uint32_t begin, uint32_t end, uint32_t run_id) {
+        EXPECT_EQ(begin, next);
+        for (uint32_t r = begin; r < end; ++r) ASSERT_EQ(ids[r], run_id) << "row " << r;
+        next = end;
+      });
+      EXPECT_EQ(next, rows);
+    }
+  }
+}
+
+// A block added as runs of codes encodes the same bytes as its codes row by row, NULL rows
+// (no bit in any slice) included.
+TEST(RangeBitmapCodeBsiTest, RunsEncodeAsTheirCodes) {
+  std::mt19937_64 rng(12);
+  for (int round = 0; round < 40; ++round) {
+    const int64_t cardinality = 1 + static_cast<int64_t>(rng() % (round % 2 == 0 ? 5 : 3000));
+    const size_t blocks = 1 + rng() % 3;
+    const uint32_t last_rows = 1 + static_cast<uint32_t>(rng() % 65536);
+    CodeBsi by_rows(cardinality, blocks);
+    CodeBsi by_runs(cardinality, blocks);
+    for (size_t b = 0; b < blocks; ++b) {
+      const uint32_t rows = b + 1 == blocks ? last_rows : 65536;
+      std::vector<uint32_t> codes(65536, 0), ends, run_codes;
+      std::vector<uint64_t> validity(roaring::kBlockWords, 0);
+      const uint32_t stretch = 1 + static_cast<uint32_t>(rng() % 5000);
+      for (uint32_t r = 0; r < rows; ++r) {
+        if (r % stretch == 0) {
+          if (r > 0) ends.push_back(r);
+          run_codes.push_back(static_cast<uint32_t>(rng() % static_cast<uint64_t>(cardinality)));
+        }
+        codes[r] = run_codes.back();
+        if (round % 3 != 0 || rng() % 10 != 0) validity[r / 64] |= uint64_t{1} << (r % 64);
+      }
+      ends.push_back(rows);
+      by_rows.AddBlock(static_cast<uint16_t>(b), validity.data(), codes.data());
+      by_runs.AddRuns(static_cast<uint16_t>(b), validity.data(), ends.data(), run_codes.data(),
+                      ends.size());
+    }
+    ASSERT_EQ(by_runs.size(), by_rows.size()) << "round " << round;
+    std::vector<uint8_t> expected(by_rows.size()), got(by_runs.size());
+    by_rows.WriteTo(expected.data());
+    by_runs.WriteTo(got.data());
+    EXPECT_TRUE(got == expected) << "round " << round;
   }
 }
 

@@ -15,6 +15,9 @@ constexpr uint32_t kCookieNoRun = 12346;
 constexpr uint32_t kCookieRun = 12347;
 constexpr size_t kNoOffsetThreshold = 4;  // run-flavoured headers carry offsets from 4 containers
 constexpr uint32_t kArrayMax = 4096;
+// Bodies below this size grow as vectors do: a bitmap of a few small containers takes no
+// page of its own, and the buffers it outgrows are small enough for the heap to reuse.
+constexpr size_t kReserveFrom = size_t{8} << 10;
 
 void PutU16(std::vector<uint8_t>* out, uint16_t v) {
   const size_t at = out->size();
@@ -46,6 +49,15 @@ void ForEachRun(const uint64_t* words, Emit&& emit) {
 
 }  // namespace
 
+void SetBitRange(uint64_t* words, uint64_t begin, uint64_t end) {
+  for (uint64_t r = begin; r < end;) {
+    const uint64_t bit = r & 63;
+    const uint64_t take = std::min<uint64_t>(64 - bit, end - r);
+    words[r >> 6] |= take == 64 ? ~uint64_t{0} : (((uint64_t{1} << take) - 1) << bit);
+    r += take;
+  }
+}
+
 void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
   uint32_t card = 0;
   uint32_t runs = 0;
@@ -55,7 +67,10 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
     card = Ops().cardinality(words);
     runs = kBlockWords * 64;  // never worth a run container
   }
-  if (card == 0) return;
+  if (card == 0) {
+    if (reserve_blocks_ > 0) --reserve_blocks_;
+    return;
+  }
 
   Container c;
   c.key = key;
@@ -66,6 +81,20 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
     c.kind = run_bytes < 2 * card ? Kind::kRun : Kind::kArray;
   } else {
     c.kind = run_bytes < 8192 ? Kind::kRun : Kind::kBitmap;
+  }
+  const size_t bytes = c.kind == Kind::kRun     ? run_bytes
+                       : c.kind == Kind::kArray ? 2 * size_t{card}
+                                                : 8 * kBlockWords;
+  if (reserve_blocks_ > 0) {
+    // The room announced is taken as soon as the body would reach kReserveFrom: at once for a
+    // bitmap whose first container is large, never for one of a few small containers.
+    if (body_.size() + bytes >= kReserveFrom) {
+      // A container never takes more than a bitmap's 8 KiB: Java picks the smallest kind.
+      body_.reserve(body_.size() + reserve_blocks_ * 8192);
+      reserve_blocks_ = 0;
+    } else {
+      --reserve_blocks_;
+    }
   }
 
   switch (c.kind) {
@@ -156,8 +185,7 @@ void DenseRoaringEncoder::MoveTo(uint8_t* out) {
 }
 
 void DenseRoaringEncoder::ReserveBlocks(size_t blocks) {
-  // A container never takes more than a bitmap's 8 KiB: Java picks the smallest kind.
-  body_.reserve(body_.size() + blocks * 8192);
+  reserve_blocks_ += blocks;
   containers_.reserve(containers_.size() + blocks);
 }
 
@@ -165,6 +193,7 @@ void DenseRoaringEncoder::Release() {
   memory::ReturnPages(body_.data(), body_.capacity());
   body_ = std::vector<uint8_t>();
   containers_ = std::vector<Container>();
+  reserve_blocks_ = 0;
 }
 
 }  // namespace pyfileindex::roaring

@@ -19,6 +19,10 @@ namespace pyfileindex::roaring {
 
 inline constexpr size_t kBlockWords = 1024;  // 65536 bits: one roaring container
 
+// Sets bits [begin, end) of `words` (bit v is bit v & 63 of words[v >> 6]): blocks filled from
+// runs of rows.
+void SetBitRange(uint64_t* words, uint64_t begin, uint64_t end);
+
 class DenseRoaringEncoder {
  public:
   // `java_containers` false: plain array/bitmap containers (no run search), for bitmaps that
@@ -38,8 +42,9 @@ class DenseRoaringEncoder {
   // WriteTo then Release, the container bodies moved out piece by piece: the bitmap is never
   // resident twice.
   void MoveTo(uint8_t* out);
-  // Room for `blocks` more blocks of any content, taken up front: a bitmap growing block by
-  // block then never copies itself into a larger buffer. Only the pages used become resident.
+  // Room for `blocks` more blocks of any content, taken once the bitmap holds kReserveFrom
+  // bytes: a large bitmap growing block by block then never copies itself into a larger
+  // buffer, and a small one takes no page of its own (only the pages used become resident).
   void ReserveBlocks(size_t blocks);
 
   uint64_t cardinality() const { return cardinality_; }
@@ -55,6 +60,7 @@ class DenseRoaringEncoder {
 
   std::vector<Container> containers_;
   std::vector<uint8_t> body_;  // container bodies, back to back
+  size_t reserve_blocks_ = 0;  // blocks ReserveBlocks announced, room not yet taken
   uint64_t cardinality_ = 0;
   bool has_run_ = false;
   bool java_containers_ = true;

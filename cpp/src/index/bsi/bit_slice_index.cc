@@ -153,6 +153,32 @@ void BitSliceIndexBuilder::StartChunk(uint32_t chunk) {
     FlushChunk();
   }
   chunk_ = chunk;
+  words_chunk_ = kNoChunk;
+  runs_.clear();
+}
+
+bool BitSliceIndexBuilder::AppendRun(uint32_t row, uint64_t value) {
+  if (row >> 16 != chunk_) StartChunk(row >> 16);
+  if (!runs_.empty() && runs_.back().end == row && runs_.back().value == value) {
+    ++runs_.back().end;
+    return true;
+  }
+  if (runs_.size() < kMaxRuns) {
+    runs_.push_back({row, row + 1, value});
+    max_ = value > max_ ? value : max_;
+    used_slices_ |= value;
+    return true;
+  }
+  SpillRuns();
+  return false;
+}
+
+void BitSliceIndexBuilder::SpillRuns() {
+  words_chunk_ = chunk_;
+  for (const Run& run : runs_) {
+    for (uint32_t row = run.begin; row < run.end; ++row) Append(row, run.value);
+  }
+  runs_.clear();
 }
 
 void BitSliceIndexBuilder::Widen(uint64_t value) {
@@ -169,6 +195,10 @@ void BitSliceIndexBuilder::Widen(uint64_t value) {
 
 void BitSliceIndexBuilder::FlushChunk() {
   if (chunk_ == kNoChunk) return;
+  if (words_chunk_ != chunk_) {
+    FlushRuns();
+    return;
+  }
   FlushSlot(kExistenceSlot, &ebm_);
   for (uint64_t used = used_slices_; used != 0; used &= used - 1) {
     const int slice = __builtin_ctzll(used);
@@ -188,10 +218,36 @@ void BitSliceIndexBuilder::FlushSlot(size_t slot, roaring::DenseRoaringEncoder* 
   bitmap->AddBlock(static_cast<uint16_t>(chunk_), words);
 }
 
+// Adds each slot's container straight from the runs: bits set a run at a time into one
+// block of words.
+void BitSliceIndexBuilder::FlushRuns() {
+  using roaring::SetBitRange;
+  uint64_t* const words = column_.data();
+  const uint32_t first_row = chunk_ << 16;
+  // Slot 0, the EBM, holds every run; slice i the runs whose value has bit i.
+  auto flush = [&](uint64_t bit, roaring::DenseRoaringEncoder* bitmap) {
+    std::fill(words, words + kWordsPerChunk, uint64_t{0});
+    for (const Run& run : runs_) {
+      if (bit == 0 || (run.value & bit) != 0) {
+        SetBitRange(words, run.begin - first_row, run.end - first_row);
+      }
+    }
+    bitmap->AddBlock(static_cast<uint16_t>(chunk_), words);
+  };
+  flush(0, &ebm_);
+  for (uint64_t used = used_slices_; used != 0; used &= used - 1) {
+    const int slice = __builtin_ctzll(used);
+    flush(uint64_t{1} << slice, &slices_[slice]);
+  }
+  used_slices_ = 0;
+  runs_.clear();
+}
+
 size_t BitSliceIndexBuilder::PrepareSerialize() {
   FlushChunk();
   words_.reset();
   column_ = std::vector<uint64_t>();
+  runs_ = std::vector<Run>();
   const int slice_count = BitLength(max_);
   sizes_.clear();
   sizes_.push_back(ebm_.SerializedSize());

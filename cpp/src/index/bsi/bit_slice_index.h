@@ -59,13 +59,15 @@ class BitSliceIndex {
 // Writer side (Java's Appender with min = 0, which is what Paimon's writer always uses): rows
 // arrive in increasing order. Bits are set in plain 64-bit words per 65536-row chunk (one word
 // array per slice) and each finished chunk joins its bitmap as one container in Java's form,
-// so a row costs a few word operations instead of one Roaring insert per set bit.
+// so a row costs a few word operations instead of one Roaring insert per set bit. A chunk
+// whose values change at few rows (sorted columns) keeps its runs of rows instead, and sets
+// the words of one slot at a time from them when it is flushed.
 class BitSliceIndexBuilder {
  public:
   // `value` >= 0; rows strictly increasing across calls.
   void Append(uint32_t row, uint64_t value) {
-    const uint32_t chunk = row >> 16;
-    if (chunk != chunk_) StartChunk(chunk);
+    // One test, as before runs were kept, for rows of a chunk kept as words.
+    if ((row >> 16) != words_chunk_ && AppendRun(row, value)) return;
     if ((value >> (stride_ - 1)) != 0) Widen(value);
     max_ = value > max_ ? value : max_;
     used_slices_ |= value;
@@ -98,11 +100,24 @@ class BitSliceIndexBuilder {
   static constexpr size_t kExistenceSlot = 0;
   static constexpr size_t kWordsPerChunk = 1024;  // 65536 rows
   static constexpr uint32_t kNoChunk = 0xFFFFFFFFu;
+  // Runs a chunk keeps before it sets words per row (8 KiB of them).
+  static constexpr size_t kMaxRuns = 512;
+  struct Run {
+    uint32_t begin;  // rows [begin, end) hold `value`
+    uint32_t end;
+    uint64_t value;
+  };
 
   void StartChunk(uint32_t chunk);
+  // A row of a new chunk or of one kept as runs: true when kept as a run, false when the chunk
+  // has just turned to words (too many runs) and the row goes to them.
+  bool AppendRun(uint32_t row, uint64_t value);
   // Re-lays the chunk's words out, in place, with room for the slices of `value`.
   void Widen(uint64_t value);
+  // Sets the runs' bits in the words, which take the chunk's rows from then on.
+  void SpillRuns();
   void FlushChunk();
+  void FlushRuns();
   void FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap);
 
   uint64_t max_ = 0;
@@ -113,6 +128,10 @@ class BitSliceIndexBuilder {
   // only the pages of the slots in use ever become resident.
   memory::ZeroedArray<uint64_t> words_;
   std::vector<uint64_t> column_;  // one slot's kWordsPerChunk words, gathered for a flush
+  // The chunk once its rows go to the words; until then (kNoChunk) its runs, and its words
+  // stay untouched.
+  uint32_t words_chunk_ = kNoChunk;
+  std::vector<Run> runs_;
   // Each bitmap kept as the containers Java will write (its final size, whatever the order
   // of the values), chunk by chunk.
   roaring::DenseRoaringEncoder ebm_;

@@ -15,6 +15,7 @@ namespace {
 
 using roaring::DenseRoaringEncoder;
 using roaring::kBlockWords;
+using roaring::SetBitRange;
 constexpr uint8_t kVersion = 1;
 
 // Bit transpose of 64 codes: bit j of out[i] = bit i of codes[j], for i < bits.
@@ -70,13 +71,14 @@ CodeBsi::CodeBsi(int64_t cardinality, size_t blocks)
       // Codes have at most 31 significant bits; slices past that stay empty (only the
       // cardinality-0 index has them, and it has no codes at all).
       code_bits_(std::min(slices_, 32)),
-      slice_encoders_(static_cast<size_t>(slices_)),
-      slice_words_(static_cast<size_t>(code_bits_) * kBlockWords) {
+      slice_encoders_(static_cast<size_t>(slices_)) {
   ebm_.ReserveBlocks(blocks);
   for (int i = 0; i < code_bits_; ++i) slice_encoders_[i].ReserveBlocks(blocks);
 }
 
 void CodeBsi::AddBlock(uint16_t key, const uint64_t* validity, const uint32_t* codes) {
+  const size_t all_slices = static_cast<size_t>(code_bits_) * kBlockWords;
+  if (slice_words_.size() < all_slices) slice_words_.resize(all_slices);
   std::fill(slice_words_.begin(), slice_words_.end(), 0);
   // Transpose 64 rows at a time: bit i of a row's code is that row's bit in slice i.
   for (size_t wi = 0; wi < kBlockWords && code_bits_ > 0; ++wi) {
@@ -91,6 +93,24 @@ void CodeBsi::AddBlock(uint16_t key, const uint64_t* validity, const uint32_t* c
   ebm_.AddBlock(key, validity);
   for (int i = 0; i < code_bits_; ++i) {
     slice_encoders_[i].AddBlock(key, slice_words_.data() + static_cast<size_t>(i) * kBlockWords);
+  }
+}
+
+void CodeBsi::AddRuns(uint16_t key, const uint64_t* validity, const uint32_t* ends,
+                      const uint32_t* codes, size_t runs) {
+  ebm_.AddBlock(key, validity);
+  if (slice_words_.size() < kBlockWords) slice_words_.resize(kBlockWords);
+  uint64_t* words = slice_words_.data();
+  for (int i = 0; i < code_bits_; ++i) {
+    std::fill(words, words + kBlockWords, 0);
+    uint32_t begin = 0;
+    for (size_t r = 0; r < runs; ++r) {
+      if ((codes[r] >> i) & 1) SetBitRange(words, begin, ends[r]);
+      begin = ends[r];
+    }
+    // Rows without a key have no bit in any slice.
+    for (size_t wi = 0; wi < kBlockWords; ++wi) words[wi] &= validity[wi];
+    slice_encoders_[i].AddBlock(key, words);
   }
 }
 

@@ -25,6 +25,12 @@ class CodeBsi {
   // than the cardinality) is codes[r]. `codes` is read for every row of each 64-row word with a
   // key in it; the codes of rows without a key are ignored.
   void AddBlock(uint16_t key, const uint64_t* validity, const uint32_t* codes);
+  // The same for a block given as `runs` runs of one code: run i covers the rows up to
+  // ends[i] (ascending, from the end of run i - 1 or row 0) with code codes[i]. Each slice is
+  // set a run at a time in one block of words, so a sorted block needs neither a code per row
+  // nor a block of words per slice.
+  void AddRuns(uint16_t key, const uint64_t* validity, const uint32_t* ends,
+               const uint32_t* codes, size_t runs);
 
   // Bytes of the section.
   size_t size() const;
@@ -38,7 +44,8 @@ class CodeBsi {
   int code_bits_;  // slices that can hold a bit of a code
   roaring::DenseRoaringEncoder ebm_;
   std::vector<roaring::DenseRoaringEncoder> slice_encoders_;
-  std::vector<uint64_t> slice_words_;  // one block of every code slice
+  // One block of every code slice (AddBlock), or of one slice (AddRuns): sized on first use.
+  std::vector<uint64_t> slice_words_;
 };
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -126,6 +126,34 @@ PackedRowIds::PackedRowIds(const uint32_t* ids, uint32_t rows) : rows_(rows) {
   }
 }
 
+PackedRowIds::PackedRowIds(const uint32_t* ends, const uint32_t* ids, uint32_t runs) {
+  if (runs == 0) return;
+  const auto [low, high] = std::minmax_element(ids, ids + runs);
+  const uint32_t spread = *high - *low;
+  const int width = spread == 0 ? 0 : 32 - __builtin_clz(spread);
+  const uint32_t rows = ends[runs - 1];
+  if (width > 0 && runs > PackedBytes(rows, width) / kRunBytes) {
+    // Packing is smaller (a short block with many runs): pack from the rows' ids.
+    std::unique_ptr<uint32_t[]> all(new uint32_t[rows]);
+    uint32_t begin = 0;
+    for (uint32_t r = 0; r < runs; ++r) {
+      std::fill(all.get() + begin, all.get() + ends[r], ids[r]);
+      begin = ends[r];
+    }
+    *this = PackedRowIds(all.get(), rows);
+    return;
+  }
+  rows_ = rows;
+  base_ = *low;
+  width_ = width;
+  if (width_ == 0) return;
+  runs_ = runs;
+  run_ends_.reset(new uint32_t[runs]);
+  run_ids_.reset(new uint32_t[runs]);
+  std::copy(ends, ends + runs, run_ends_.get());
+  std::copy(ids, ids + runs, run_ids_.get());
+}
+
 void PackedRowIds::Unpack(uint32_t* out, const uint32_t* map) const {
   auto mapped = [map](uint32_t id) { return map != nullptr ? map[id] : id; };
   if (width_ == 0) {

@@ -17,12 +17,31 @@ class PackedRowIds {
   PackedRowIds() = default;
   // Packs ids[0, rows).
   PackedRowIds(const uint32_t* ids, uint32_t rows);
+  // The same block given as `runs` runs (run i: rows up to ends[i], all of id ids[i]; ends
+  // ascending, ids[i] != ids[i + 1]), as a writer collects a sorted block without holding
+  // an id per row. Kept in the form the ids constructor would choose.
+  PackedRowIds(const uint32_t* ends, const uint32_t* ids, uint32_t runs);
 
   uint32_t rows() const { return rows_; }
   // Bits per row of the frame-of-reference form (also when the runs are kept instead).
   int width() const { return width_; }
   // Runs kept (0: bit-packed, or every id the same).
   uint32_t runs() const { return runs_; }
+  // Whether the ids are kept as runs or are all one id: ForEachRun is then cheap.
+  bool has_runs() const { return runs_ > 0 || width_ == 0; }
+  // f(begin, end, id) for each run of rows [begin, end) holding `id`; only when has_runs().
+  template <typename F>
+  void ForEachRun(F&& f) const {
+    if (width_ == 0) {
+      if (rows_ > 0) f(uint32_t{0}, rows_, base_);
+      return;
+    }
+    uint32_t begin = 0;
+    for (uint32_t r = 0; r < runs_; ++r) {
+      f(begin, run_ends_[r], run_ids_[r]);
+      begin = run_ends_[r];
+    }
+  }
   // Writes the rows' ids to out[0, rows()), or with `map` each id's map[id] (a run's id is
   // looked up once).
   void Unpack(uint32_t* out, const uint32_t* map = nullptr) const;

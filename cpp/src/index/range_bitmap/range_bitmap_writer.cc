@@ -16,10 +16,16 @@ namespace {
 using column::ColumnBatch;
 using column::Physical;
 using column::PhysicalName;
+using roaring::SetBitRange;
 
 constexpr uint8_t kVersion = 1;
 constexpr uint64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java's int row counter
 constexpr uint32_t kBlockRows = 65536;  // one roaring container of the slices
+// Rows interned at a time: the per-piece scratch stays cache-sized.
+constexpr uint32_t kPieceRows = 4096;
+// Runs an open block collects before it keeps an id per row (8 KiB of them): no more than a
+// full block keeps as runs (PackedRowIds: up to 1024 x its width + 1).
+constexpr size_t kMaxOpenRuns = 1024;
 constexpr size_t kMaxStringBytes = static_cast<size_t>(std::numeric_limits<int32_t>::max() - 4);
 
 Physical ExpectedPhysical(const KeySpec& spec) {
@@ -44,17 +50,6 @@ Physical ExpectedPhysical(const KeySpec& spec) {
       return Physical::kBytes;
   }
   return Physical::kInt32;
-}
-
-void SetBits(std::vector<uint64_t>* words, uint64_t begin, uint64_t end) {
-  for (uint64_t r = begin; r < end;) {
-    const uint64_t word = r >> 6;
-    const uint64_t bit = r & 63;
-    const uint64_t take = std::min<uint64_t>(64 - bit, end - r);
-    const uint64_t mask = take == 64 ? ~uint64_t{0} : (((uint64_t{1} << take) - 1) << bit);
-    (*words)[word] |= mask;
-    r += take;
-  }
 }
 
 }  // namespace
@@ -139,11 +134,11 @@ void RangeBitmapWriter::AppendValidity(const ColumnBatch& batch, int64_t begin, 
     validity_.reserve(static_cast<size_t>((std::max(expected_rows_, end) + kBlockRows - 1) /
                                           kBlockRows * roaring::kBlockWords));
     validity_.resize((rows_ + 63) / 64, 0);
-    SetBits(&validity_, 0, rows_);
+    SetBitRange(validity_.data(), 0, rows_);
   }
   validity_.resize((end + 63) / 64, 0);
   if (all_valid) {
-    SetBits(&validity_, rows_, end);
+    SetBitRange(validity_.data(), rows_, end);
   } else {
     for (int64_t i = 0; i < n; ++i) {
       const uint64_t r = rows_ + static_cast<uint64_t>(i);
@@ -175,6 +170,7 @@ void RangeBitmapWriter::InternMapped(const ColumnBatch& batch, int64_t begin, in
       if (batch.IsValid(begin + i)) out[kept++] = map(values[i]);
     }
   }
+  if (scratch_ids_.size() < static_cast<size_t>(n) + 1) scratch_ids_.resize(n + 1);
   uint32_t* kept_ids = scratch_ids_.data();
   interner->InternMany(out, kept, kept_ids);
   kept_ids[kept] = kept > 0 ? kept_ids[kept - 1] : 0;
@@ -307,9 +303,14 @@ Status RangeBitmapWriter::Write(const ColumnBatch& batch) {
   if (batch.length == 0) return Status::OK();
   for (int64_t begin = 0; begin < batch.length;) {
     const uint32_t at = static_cast<uint32_t>(rows_ % kBlockRows);
-    const int64_t n = std::min<int64_t>(batch.length - begin, kBlockRows - at);
+    const int64_t n = std::min<int64_t>({batch.length - begin, kBlockRows - at, kPieceRows});
     SizeScratch(at + static_cast<size_t>(n), static_cast<size_t>(n));
-    InternKeys(batch, begin, n, open_ids_.data() + at);
+    if (open_as_runs_) {
+      InternKeys(batch, begin, n, piece_ids_.data());
+      ExtendRuns(piece_ids_.data(), at, static_cast<uint32_t>(n));
+    } else {
+      InternKeys(batch, begin, n, open_ids_.data() + at);
+    }
     AppendValidity(batch, begin, n);
     rows_ += static_cast<uint64_t>(n);
     begin += n;
@@ -320,8 +321,11 @@ Status RangeBitmapWriter::Write(const ColumnBatch& batch) {
 
 void RangeBitmapWriter::SizeScratch(size_t block_rows, size_t piece_rows) {
   // Grown as rows come, so a small file's writer touches no more than its rows need.
-  if (open_ids_.size() < block_rows) open_ids_.resize(block_rows);
-  if (scratch_ids_.size() < piece_rows + 1) scratch_ids_.resize(piece_rows + 1);
+  if (open_as_runs_) {
+    if (piece_ids_.size() < piece_rows) piece_ids_.resize(piece_rows);
+  } else if (open_ids_.size() < block_rows) {
+    open_ids_.resize(block_rows);
+  }
   if (spec_.kind == KeyKind::kString) return;
   if (spec_.width == 8) {
     if (scratch64_.size() < piece_rows) scratch64_.resize(piece_rows);
@@ -330,9 +334,42 @@ void RangeBitmapWriter::SizeScratch(size_t block_rows, size_t piece_rows) {
   }
 }
 
+void RangeBitmapWriter::ExtendRuns(const uint32_t* ids, uint32_t at, uint32_t n) {
+  if (at == 0) {
+    open_run_ends_.clear();
+    open_run_ids_.clear();
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!open_run_ids_.empty() && ids[i] == open_run_ids_.back()) continue;
+    if (!open_run_ends_.empty()) open_run_ends_.back() = at + i;
+    if (open_run_ids_.size() == kMaxOpenRuns) {
+      // Too many runs: the rows so far get their ids back, the rest of the block comes as ids.
+      open_as_runs_ = false;
+      if (open_ids_.size() < at + n) open_ids_.resize(at + n);
+      uint32_t begin = 0;
+      for (size_t r = 0; r < open_run_ids_.size(); ++r) {
+        std::fill(open_ids_.data() + begin, open_ids_.data() + open_run_ends_[r],
+                  open_run_ids_[r]);
+        begin = open_run_ends_[r];
+      }
+      std::copy(ids + i, ids + n, open_ids_.data() + at + i);
+      return;
+    }
+    open_run_ids_.push_back(ids[i]);
+    open_run_ends_.push_back(0);
+  }
+  open_run_ends_.back() = at + n;
+}
+
 void RangeBitmapWriter::CloseBlock() {
   const uint32_t rows = rows_ % kBlockRows == 0 ? kBlockRows : rows_ % kBlockRows;
-  blocks_.emplace_back(open_ids_.data(), rows);
+  if (open_as_runs_) {
+    blocks_.emplace_back(open_run_ends_.data(), open_run_ids_.data(),
+                         static_cast<uint32_t>(open_run_ids_.size()));
+  } else {
+    blocks_.emplace_back(open_ids_.data(), rows);
+  }
+  open_as_runs_ = true;  // the next block starts as runs again
 }
 
 Result<std::vector<uint8_t>> RangeBitmapWriter::Serialize() {
@@ -360,8 +397,11 @@ void RangeBitmapWriter::SerializeTo(uint8_t* out) {
 
 void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t cardinality) {
   bsi_ = std::make_unique<CodeBsi>(static_cast<int64_t>(cardinality), blocks_.size());
-  // Codes of whole 64-row words: the slices are built a word of rows at a time.
-  std::vector<uint32_t> codes((std::min<uint64_t>(rows_, kBlockRows) + 63) / 64 * 64, 0);
+  // Codes of whole 64-row words: the slices are built a word of rows at a time. Sized at the
+  // first block that is not runs.
+  std::vector<uint32_t> codes;
+  std::vector<uint32_t> run_ends;
+  std::vector<uint32_t> run_codes;
   // Without nulls every row is valid: a block's bits are all ones up to its rows.
   std::vector<uint64_t> all_valid;
   if (!has_nulls_) all_valid.resize(roaring::kBlockWords, 0);
@@ -371,17 +411,30 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
   const bool hand_back = block_bytes >= memory::kReleaseVectorMinBytes;
   for (size_t b = 0; b < blocks_.size(); ++b) {
     PackedRowIds& block = blocks_[b];
-    // Every stored id, null rows' included, is a key's id; with no keys there is no rank, and
-    // keys that came ascending have their ids as ranks.
-    block.Unpack(codes.data(), rank.empty() ? nullptr : rank.data());
     const uint64_t* validity = all_valid.data();
     if (has_nulls_) {
       validity = validity_.data() + b * roaring::kBlockWords;
     } else if (b == 0 || block.rows() != kBlockRows) {  // the first block, or a shorter last one
       std::fill(all_valid.begin(), all_valid.end(), 0);
-      SetBits(&all_valid, 0, block.rows());
+      SetBitRange(all_valid.data(), 0, block.rows());
     }
-    bsi_->AddBlock(static_cast<uint16_t>(b), validity, codes.data());
+    // Every stored id, null rows' included, is a key's id; with no keys there is no rank, and
+    // keys that came ascending have their ids as ranks.
+    const uint32_t* map = rank.empty() ? nullptr : rank.data();
+    if (block.has_runs()) {
+      run_ends.clear();
+      run_codes.clear();
+      block.ForEachRun([&](uint32_t, uint32_t end, uint32_t id) {
+        run_ends.push_back(end);
+        run_codes.push_back(map != nullptr ? map[id] : id);
+      });
+      bsi_->AddRuns(static_cast<uint16_t>(b), validity, run_ends.data(), run_codes.data(),
+                    run_ends.size());
+    } else {
+      if (codes.empty()) codes.resize((std::min<uint64_t>(rows_, kBlockRows) + 63) / 64 * 64, 0);
+      block.Unpack(codes.data(), map);
+      bsi_->AddBlock(static_cast<uint16_t>(b), validity, codes.data());
+    }
     block.Release(hand_back);
   }
   blocks_ = std::vector<PackedRowIds>();
@@ -395,6 +448,9 @@ Result<size_t> RangeBitmapWriter::PrepareSerialize() {
   // Whole blocks, zero past the rows.
   if (has_nulls_) validity_.resize(blocks_.size() * roaring::kBlockWords, 0);
   memory::ReleaseVector(&open_ids_);
+  memory::ReleaseVector(&open_run_ends_);
+  memory::ReleaseVector(&open_run_ids_);
+  memory::ReleaseVector(&piece_ids_);
   memory::ReleaseVector(&scratch32_);
   memory::ReleaseVector(&scratch64_);
   memory::ReleaseVector(&scratch_ids_);

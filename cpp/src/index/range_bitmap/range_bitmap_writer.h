@@ -2,7 +2,9 @@
 //
 // Rows arrive 65536 at a time into blocks: each non-null row's key is interned as it comes
 // (distinct keys -> ids in order of first occurrence) and the block keeps only the rows' ids,
-// bit-packed or as runs (packed_row_ids.h), plus a validity bitset once a null has come.
+// bit-packed or as runs (packed_row_ids.h), plus a validity bitset once a null has come. The
+// open block collects runs while its ids change at few rows (sorted columns), an id per row
+// only past that.
 // PrepareSerialize sorts the distinct keys once, turns the blocks' ids into codes (ranks) and
 // bit slices block by block, freeing each block as it goes, then plans the chunked dictionary,
 // which SerializeTo writes from the keys. So a build holds a few bits per row (a few bytes per run of equal keys) and the
@@ -54,8 +56,12 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
                     OrderedKeyInterner<U>* interner, std::vector<U>* keys, bool pure, Map&& map);
   void InternStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t* ids);
   void AppendValidity(const column::ColumnBatch& batch, int64_t begin, int64_t n);
-  // Room for rows [0, block_rows) of the open block and a piece of piece_rows rows.
+  // Room for a piece of piece_rows rows and, when the open block keeps ids, for its rows
+  // [0, block_rows).
   void SizeScratch(size_t block_rows, size_t piece_rows);
+  // Adds ids[0, n), rows [at, at + n) of the open block, to its runs; past kMaxOpenRuns the
+  // block turns to an id per row in open_ids_.
+  void ExtendRuns(const uint32_t* ids, uint32_t at, uint32_t n);
   void CloseBlock();
   // The code BSI from the blocks and each id's code (rank; empty: ids are ranks); frees the
   // blocks.
@@ -78,8 +84,14 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   OrderedKeyInterner<uint64_t> keys64_;  // ordered keys of 8-byte kinds
   StringKeyTable strings_;
   std::vector<PackedRowIds> blocks_;  // closed blocks
-  std::vector<uint32_t> open_ids_;    // the open block's ids, by row
-  // Per-batch scratch: one block's valid keys and their ids.
+  // The open block: while open_as_runs_, its runs (ends and ids, as PackedRowIds takes them),
+  // else its ids by row.
+  bool open_as_runs_ = true;
+  std::vector<uint32_t> open_run_ends_;
+  std::vector<uint32_t> open_run_ids_;
+  std::vector<uint32_t> open_ids_;
+  // Per-piece scratch: the piece's ids while the block is runs, its valid keys and their ids.
+  std::vector<uint32_t> piece_ids_;
   std::vector<uint32_t> scratch32_;
   std::vector<uint64_t> scratch64_;
   std::vector<uint32_t> scratch_ids_;
