@@ -565,9 +565,9 @@ template <typename Offset>
 void Xxh64ManySortedOffsets(const char* data, const Offset* offsets, size_t count,
                             uint64_t* out) {
   std::string_view values[kXxh64ManyMax];
-  const OffsetValues<Offset> source = ArrowValues(data, offsets);
   for (size_t i = 0; i < count; ++i) {
-    values[i] = std::string_view(data + offsets[i], source.size(i));
+    values[i] =
+        std::string_view(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
   }
   Xxh64ManySorted(values, count, out);
 }

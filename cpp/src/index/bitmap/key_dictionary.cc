@@ -124,12 +124,15 @@ uint32_t StringKeyDictionary::Append(std::string_view bytes) {
 }
 
 uint32_t StringKeyDictionary::Insert(std::string_view bytes, uint64_t hash, size_t slot) {
-  const uint64_t position = arena_.size();
-  const uint64_t length = std::min<uint64_t>(bytes.size(), kLongKey);
   const uint32_t id = Append(bytes);
-  slots_[slot] = Slot{static_cast<uint32_t>(hash), id, position << 16 | length};
+  slots_[slot] = SlotOf(id, hash);
   if (size() * 4 > slots_.size() * 3) Grow();  // load <= 0.75
   return id;
+}
+
+StringKeyDictionary::Slot StringKeyDictionary::SlotOf(uint32_t id, uint64_t hash) const {
+  const uint64_t length = std::min<uint64_t>(offsets_[id + 1] - offsets_[id], kLongKey);
+  return Slot{static_cast<uint32_t>(hash), id, uint64_t{offsets_[id]} << 16 | length};
 }
 
 void StringKeyDictionary::BuildTable() {
@@ -143,8 +146,7 @@ void StringKeyDictionary::BuildTable() {
     const uint64_t h = HashBytes(bytes);
     size_t slot = static_cast<size_t>(h >> shift_);
     while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
-    const uint64_t length = std::min<uint64_t>(bytes.size(), kLongKey);
-    slots_[slot] = Slot{static_cast<uint32_t>(h), id, uint64_t{offsets_[id]} << 16 | length};
+    slots_[slot] = SlotOf(id, h);
   }
 }
 

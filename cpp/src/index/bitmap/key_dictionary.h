@@ -214,6 +214,8 @@ class StringKeyDictionary final : public WriterKeys {
   // Adds a new key's bytes, offset and HashMap call; returns its id.
   uint32_t Append(std::string_view bytes);
   uint32_t Insert(std::string_view bytes, uint64_t hash, size_t slot);
+  // The slot of key `id` (in the arena already) whose HashBytes is `hash`.
+  Slot SlotOf(uint32_t id, uint64_t hash) const;
   void Touch();
   void Grow();
   // Leaves ascending order: a table over every key so far, at most 3/4 full.
