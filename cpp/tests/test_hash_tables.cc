@@ -129,5 +129,29 @@ TEST(HashTablesTest, StringDictionaryInAscendingOrderAgreesWithTheTable) {
   }
 }
 
+TEST(HashTablesTest, DictionariesCountTheHeapTheyHold) {
+  // The writer trims the C heap after freeing a dictionary by this figure: it must cover the
+  // keys' bytes and grow with the keys, and the lookup table's share must go with it.
+  index::bitmap::StringKeyDictionary strings(/*expect_ascending=*/false);
+  const size_t empty_strings = strings.MemoryBytes();
+  size_t key_bytes = 0;
+  for (uint32_t i = 0; i < 20000; ++i) {
+    const std::string key = "a-key-of-some-length-" + std::to_string(i);
+    key_bytes += key.size();
+    strings.Intern(key);
+  }
+  const size_t full = strings.MemoryBytes();
+  EXPECT_GT(full, empty_strings);
+  EXPECT_GE(full, key_bytes + 20000 * sizeof(uint64_t));  // bytes and offsets at least
+  strings.ReleaseLookup();
+  EXPECT_LT(strings.MemoryBytes(), full);
+  EXPECT_GE(strings.MemoryBytes(), key_bytes);  // the keys stay for the meta
+
+  index::bitmap::NumericKeyDictionary numbers(index::bitmap::KeyKind::kLong);
+  const size_t empty_numbers = numbers.MemoryBytes();
+  for (uint64_t i = 0; i < 20000; ++i) numbers.Intern(i * 1000003);
+  EXPECT_GE(numbers.MemoryBytes(), empty_numbers + 20000 * (sizeof(uint64_t) + 12));
+}
+
 }  // namespace
 }  // namespace pyfileindex

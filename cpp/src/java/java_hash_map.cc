@@ -74,6 +74,14 @@ void JavaHashMapOrder::InsertNew(int32_t java_hash_code) {
   if (static_cast<int64_t>(++size_) > threshold_) Resize();
 }
 
+size_t JavaHashMapOrder::MemoryBytes() const {
+  size_t bytes = nodes_.capacity() * sizeof(Node) + table_.capacity() * sizeof(uint32_t);
+  for (const std::vector<uint32_t>* links : {&parent_, &left_, &right_, &prev_}) {
+    bytes += links->capacity() * sizeof(uint32_t);
+  }
+  return bytes + red_.capacity();
+}
+
 std::vector<uint32_t> JavaHashMapOrder::IterationOrder() const {
   std::vector<uint32_t> order;
   order.reserve(size_);

@@ -67,6 +67,8 @@ class JavaHashMapOrder {
 
   size_t size() const { return size_; }
   size_t capacity() const { return table_.size(); }  // 0 until the first insertion
+  // Heap bytes the replay holds (its nodes, table and tree links).
+  size_t MemoryBytes() const;
   const Stats& stats() const { return stats_; }
 
   // Java's HashMap.hash(): h ^ (h >>> 16).

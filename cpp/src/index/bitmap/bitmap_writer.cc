@@ -430,6 +430,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   const WriterKeys& keys = this->keys();
   const KeyKind kind = keys.kind();
   const size_t key_count = keys.size();
+  const bool trim_heap = keys.MemoryBytes() >= kTrimAfterDictionaryBytes;
   java_order_ = keys.JavaOrder();
   std::vector<uint32_t> sorted_ids;
   if (options_.version == 2) sorted_ids = keys.SortedIds();
@@ -447,7 +448,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   } else {
     strings_->ReleaseLookup();
   }
-  if (key_count >= kTrimAfterKeys) memory::ReturnFreeHeapPages();
+  if (trim_heap) memory::ReturnFreeHeapPages();
 
   // Body: the null bitmap (only when it has >= 2 rows), then the bitmaps of keys with >= 2
   // rows, in HashMap order; a key with one row is inlined in the meta as -1 - row. Offsets
@@ -516,7 +517,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   memory::ReleaseVector(&sorted_ids);
   memory::ReleaseVector(&ordered_entries);
   strings_.reset();
-  if (key_count >= kTrimAfterKeys) memory::ReturnFreeHeapPages();
+  if (trim_heap) memory::ReturnFreeHeapPages();
   return meta_.size() + body;
 }
 

@@ -14,6 +14,11 @@ namespace {
 constexpr unsigned kInitialLog2Slots = 10;
 
 // Rebuilds an open-addressing table at twice the size, placing every id by `slot_of`.
+template <typename T>
+size_t HeapBytes(const std::vector<T>& v) {
+  return v.capacity() * sizeof(T);
+}
+
 template <typename SlotT, typename SlotOf>
 void Rehash(std::vector<SlotT>* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
             const SlotT& empty_slot) {
@@ -71,6 +76,11 @@ void NumericKeyDictionary::Touch() {
 void NumericKeyDictionary::Grow() {
   Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return SlotOf(s.bits); },
          Slot{0, kEmpty});
+}
+
+size_t NumericKeyDictionary::MemoryBytes() const {
+  // The window is mapped memory of its own, given back when freed: not counted.
+  return HeapBytes(slots_) + HeapBytes(keys_) + order_.MemoryBytes();
 }
 
 std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
@@ -165,6 +175,10 @@ void StringKeyDictionary::ReleaseLookup() {
   memory::ReleaseVector(&slots_);
   mask_ = 0;
   order_ = java::JavaHashMapOrder(java::JavaHashMapOrder::Mode::kComputeIfAbsent, nullptr);
+}
+
+size_t StringKeyDictionary::MemoryBytes() const {
+  return HeapBytes(slots_) + HeapBytes(arena_) + HeapBytes(offsets_) + order_.MemoryBytes();
 }
 
 std::vector<uint32_t> StringKeyDictionary::SortedIds() const {

@@ -34,6 +34,8 @@ class WriterKeys {
   virtual std::vector<uint32_t> JavaOrder() const = 0;
   // All key ids, sorted ascending by the key class's compareTo.
   virtual std::vector<uint32_t> SortedIds() const = 0;
+  // Heap bytes the dictionary holds (tables, keys, HashMap replay).
+  virtual size_t MemoryBytes() const = 0;
 };
 
 // Numeric keys (everything but strings), held as 64 key bits (see bitmap_key.h).
@@ -81,6 +83,7 @@ class NumericKeyDictionary final : public WriterKeys {
   }
   std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
   std::vector<uint32_t> SortedIds() const override;
+  size_t MemoryBytes() const override;
 
  private:
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
@@ -182,6 +185,7 @@ class StringKeyDictionary final : public WriterKeys {
   }
   std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
   std::vector<uint32_t> SortedIds() const override;
+  size_t MemoryBytes() const override;
   // After the last Intern and JavaOrder: frees the lookup table and the HashMap replay, most
   // of the dictionary's memory, keeping the keys (key(), SortedIds()) for the meta.
   void ReleaseLookup();
