@@ -981,6 +981,62 @@ TEST(BitmapIndexBytes, ClusteredStringsTakeTheRepeatPathWithTheSameBytes) {
   }
 }
 
+TEST(BitmapIndexBytes, SortedNumbersTakeTheRunPathWithTheSameBytes) {
+  // A piece of a batch without nulls whose rows mostly repeat goes in run by run (one lookup
+  // and one append per run; a chunk holding one run of a key stores no values). Written 40
+  // rows a batch, every piece is too short for that path: both must give the same bytes.
+  using Rows = std::vector<std::optional<int64_t>>;
+  std::mt19937_64 rng(99);
+  Rows thirteen;  // the last key crosses HashMap's threshold: only its repeats make Java resize
+  for (int64_t k = 0; k < 13; ++k) thirteen.insert(thirteen.end(), 100, k * 7919);
+  Rows sorted;  // runs of 1..300 rows, across piece and chunk boundaries
+  for (int64_t k = 0; sorted.size() < 300000; ++k) sorted.insert(sorted.end(), 1 + rng() % 300, k);
+  Rows many;  // past the 4096 container keys: rare keys' rows as runs too
+  for (int64_t k = 0; many.size() < 150000; ++k) many.insert(many.end(), 1 + rng() % 40, -k);
+  Rows recurring;  // keys come back in the same chunk, runs and single rows mixed
+  while (recurring.size() < 200000) {
+    recurring.insert(recurring.end(), rng() % 4 == 0 ? 1 : 1 + rng() % 500,
+                     static_cast<int64_t>(rng() % 50));
+  }
+  Rows half_sorted = sorted;  // the second half shuffled: values after runs, same chunks
+  std::shuffle(half_sorted.begin() + 150000, half_sorted.end(), rng);
+  Rows some_nulls = sorted;  // scattered nulls break runs; a stretch of nulls is a run
+  for (size_t i = 70000; i < 90000; i += 7) some_nulls[i] = std::nullopt;
+  for (size_t i = 0; i < 1000; ++i) some_nulls[i] = std::nullopt;  // sorted nulls first
+  for (size_t i = 130000; i < 200000; ++i) some_nulls[i] = std::nullopt;  // whole chunks
+
+  auto as_int = [](const Rows& rows) {
+    std::vector<std::optional<int32_t>> out;
+    for (const auto& r : rows) {
+      out.push_back(r ? std::optional<int32_t>(static_cast<int32_t>(*r)) : std::nullopt);
+    }
+    return FixedColumn<int32_t>("INT", Physical::kInt32, out);
+  };
+  auto as_double = [](const Rows& rows) {
+    std::vector<std::optional<double>> out;
+    for (const auto& r : rows) out.push_back(r ? std::optional<double>(*r * 0.5) : std::nullopt);
+    return FixedColumn<double>("DOUBLE", Physical::kDouble, out);
+  };
+  const std::vector<std::pair<const char*, TestColumn>> columns = {
+      {"thirteen", as_int(thirteen)},
+      {"sorted", as_int(sorted)},
+      {"sorted bigint", FixedColumn<int64_t>("BIGINT", Physical::kInt64, sorted)},
+      {"many", as_int(many)},
+      {"recurring double", as_double(recurring)},
+      {"half sorted", as_int(half_sorted)},
+      {"some nulls", as_int(some_nulls)},
+  };
+  for (const auto& [name, column] : columns) {
+    for (const char* version : {"1", "2"}) {
+      const Options options = Opts({{"version", version}});
+      const std::string per_row = ToHex(MustWrite(column, options, 40));
+      EXPECT_EQ(ToHex(MustWrite(column, options)), per_row) << name << ", version " << version;
+      EXPECT_EQ(ToHex(MustWrite(column, options, 20000)), per_row)
+          << name << ", version " << version << ", 20000-row batches";
+    }
+  }
+}
+
 TEST(BitmapIndexBlocks, PackingBoundaries) {
   // INT entries are 4 + 8 = 12 bytes; a block also holds its 4-byte entry count.
   const std::vector<size_t> three(3, 12);

@@ -116,6 +116,10 @@ template <typename KeyAt>
 void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int64_t n,
                                    KeyAt key_at) {
   NumericKeyDictionary& dict = *numeric_;
+  if (MostlyRepeats(batch, begin, n, key_at)) {
+    AddNumericRuns(batch, begin, n, key_at);
+    return;
+  }
   ids_.resize(static_cast<size_t>(n));
   uint32_t* ids = ids_.data();
   if (batch.validity == nullptr || batch.null_count == 0) {
@@ -143,6 +147,62 @@ void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int6
     for (; j < valid; ++j) ids[rows[j]] = dict.Intern(key_at(begin + rows[j]));
   }
   Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+}
+
+template <typename KeyAt>
+bool BitmapIndexWriter::MostlyRepeats(const ColumnBatch& batch, int64_t begin, int64_t n,
+                                      KeyAt key_at) {
+  constexpr int64_t kSample = 32;  // as for strings: a few compares a piece decide
+  if (n < 2 * kSample) return false;
+  const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
+  int64_t repeats = 0;
+  for (int64_t i = begin + 1; i <= begin + kSample; ++i) {
+    const bool valid = all_valid || batch.IsValid(i);
+    if (valid != (all_valid || batch.IsValid(i - 1))) continue;
+    repeats += !valid || key_at(i) == key_at(i - 1);  // two nulls repeat too
+  }
+  return repeats * 2 > kSample;
+}
+
+template <typename KeyAt>
+void BitmapIndexWriter::AddNumericRuns(const ColumnBatch& batch, int64_t begin, int64_t n,
+                                       KeyAt key_at) {
+  NumericKeyDictionary& dict = *numeric_;
+  const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
+  auto valid = [&batch, all_valid, begin](int64_t i) {
+    return all_valid || batch.IsValid(begin + i);
+  };
+  const uint32_t first_row = static_cast<uint32_t>(row_count_ + begin);
+  BeginPiece(first_row);
+  for (int64_t i = 0; i < n;) {
+    int64_t end = i + 1;
+    const uint32_t row = first_row + static_cast<uint32_t>(i);
+    if (!valid(i)) {
+      while (end < n && !valid(end)) ++end;
+      nulls_.AppendRun(static_cast<uint16_t>(row >> 16), static_cast<uint16_t>(row),
+                       static_cast<uint32_t>(end - i));
+      i = end;
+      continue;
+    }
+    const uint64_t key = key_at(begin + i);
+    while (end < n && valid(end) && key_at(begin + end) == key) ++end;
+    const uint32_t id = dict.Intern(key);
+    if (end - i > 1) dict.NoteHit();  // the run's later rows: only the first hit can matter
+    AddRowRun(id, row, static_cast<uint32_t>(end - i));
+    i = end;
+  }
+}
+
+void BitmapIndexWriter::AddRowRun(uint32_t id, uint32_t row, uint32_t count) {
+  if (id < kContainerKeys) {
+    if (id == frequent_.size()) frequent_.emplace_back();
+    frequent_[id].AppendRun(static_cast<uint16_t>(row >> 16), static_cast<uint16_t>(row), count);
+    return;
+  }
+  const uint32_t rare_id = id - static_cast<uint32_t>(kContainerKeys);
+  rare_.Resize(size_t{rare_id} + 1);
+  RowList& rows = rare_[rare_id];
+  for (uint32_t k = 0; k < count; ++k) rows.Append(row + k);  // kept as one run
 }
 
 size_t BitmapIndexWriter::PrepareValidRows(const ColumnBatch& batch, int64_t begin, int64_t n) {
@@ -253,8 +313,11 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
   Distribute(static_cast<uint32_t>(row_count_ + begin), n);
 }
 
-void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
+void BitmapIndexWriter::BeginPiece(uint32_t first_row) {
   const size_t key_count = keys().size();
+  // Room for every frequent key at once: a vector grown by doubling would move them all, and
+  // hold two copies, a dozen times (the pages past the keys in use are never touched).
+  if (frequent_.capacity() == 0) frequent_.reserve(kContainerKeys);
   frequent_.resize(std::min(key_count, kContainerKeys));
   if ((first_row & (kChunkRows - 1)) == 0) {
     // A new chunk: containers of keys absent from it would stay open (a chunk's worth of
@@ -264,6 +327,11 @@ void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
     nulls_.CloseBefore(high);
     if (high == kProjectAfterChunks) ReserveFrequentKeys();
   }
+}
+
+void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
+  BeginPiece(first_row);
+  const size_t key_count = keys().size();
   if (key_count <= kContainerKeys) {
     DistributeGrouped(first_row, n);
     return;

@@ -66,6 +66,17 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   Status AddChunk(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   template <typename KeyAt>
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
+  // Whether most of the first rows of [begin, begin+n) equal the row before them (a null
+  // equals a null): a sorted or clustered column, whose rows then go in run by run.
+  template <typename KeyAt>
+  static bool MostlyRepeats(const column::ColumnBatch& batch, int64_t begin, int64_t n,
+                            KeyAt key_at);
+  // Rows [begin, begin+n) by runs of equal keys (and of nulls): one lookup and one append per
+  // run, no per-row scratch.
+  template <typename KeyAt>
+  void AddNumericRuns(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
+  // Rows row .. row + count - 1 (within one chunk) to key `id`, which may be new.
+  void AddRowRun(uint32_t id, uint32_t row, uint32_t count);
   void AddStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   void AddDictionaryStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   // Whether most of the first of `count` rows to intern (`valid_rows` of `chunk` when
@@ -75,6 +86,9 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // Prepares ids_ for a chunk with nulls: every id kNullId, and valid_rows_ the offsets from
   // `begin` of the rows with a value (ColumnBatch::KeepValid). Returns how many there are.
   size_t PrepareValidRows(const column::ColumnBatch& batch, int64_t begin, int64_t n);
+  // Before a piece's rows are added: a row store for every key so far and, at a chunk's
+  // first piece, the earlier chunk's containers closed.
+  void BeginPiece(uint32_t first_row);
   // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls).
   void Distribute(uint32_t first_row, int64_t n);
   // At the start of chunk kProjectAfterChunks: reserves each frequent key's room for the rows

@@ -34,6 +34,8 @@ ContainerRows& ContainerRows::operator=(ContainerRows&& other) noexcept {
     first_row_ = other.first_row_;
     open_count_ = std::exchange(other.open_count_, 0);
     open_high_ = other.open_high_;
+    run_first_ = other.run_first_;
+    open_is_run_ = std::exchange(other.open_is_run_, false);
   }
   return *this;
 }
@@ -46,10 +48,14 @@ void ContainerRows::Release() {
   closed_ = std::vector<ContainerInfo>();
   count_ = 0;
   open_count_ = 0;
+  open_is_run_ = false;
 }
 
 void ContainerRows::Grow(uint32_t count) {
-  const size_t needed = body_size_ + 2 * (size_t{open_count_} + count);
+  GrowTo(body_size_ + 2 * (size_t{open_count_} + count));
+}
+
+void ContainerRows::GrowTo(size_t needed) {
   size_t grown = body_capacity_ == 0 ? kFirstCapacity : 2 * body_capacity_;
   if (grown < needed) grown = needed;
   void* bigger;
@@ -76,8 +82,33 @@ void ContainerRows::MoveInto(uint8_t* room, size_t bytes) {
   borrowed_ = true;
 }
 
+void ContainerRows::WriteOutRun() {
+  const uint32_t count = open_count_;
+  open_is_run_ = false;
+  open_count_ = 0;
+  if (body_size_ + 2 * size_t{count} > body_capacity_) GrowTo(body_size_ + 2 * size_t{count});
+  uint16_t* values = OpenValues();
+  for (uint32_t k = 0; k < count; ++k) values[k] = static_cast<uint16_t>(run_first_ + k);
+  open_count_ = count;
+}
+
 void ContainerRows::CloseOpen() {
   if (open_count_ == 0) return;
+  if (open_is_run_) {
+    ContainerInfo c;
+    c.key = open_high_;
+    c.card = open_count_;
+    c.runs = 1;
+    c.kind = JavaContainerKind(c.card, c.runs);
+    c.bytes = ContainerBodyBytes(c.kind, c.card, c.runs);
+    if (body_size_ + c.bytes > body_capacity_) GrowTo(body_size_ + c.bytes);
+    WriteConsecutiveBody(c.kind, run_first_, c.card, body_ + body_size_);
+    body_size_ += c.bytes;
+    closed_.push_back(c);
+    open_count_ = 0;
+    open_is_run_ = false;
+    return;
+  }
   uint16_t* values = OpenValues();
   const uint32_t card = open_count_;
   uint32_t breaks = 0;

@@ -5,7 +5,8 @@
 // the body buffer; when a later chunk begins, that container is closed (rewritten in place as a
 // run or bitmap container where Java's runOptimize() would choose one). Serializing is then a
 // head plus one copy of the bodies: half the memory of 4-byte row lists, and no second pass
-// over the rows.
+// over the rows. A chunk whose rows so far are one run (AppendRun: a sorted column) keeps just
+// the run's bounds, and closes straight into its run body.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +31,7 @@ class ContainerRows {
   // calls Commit(count).
   uint16_t* Reserve(uint16_t high, uint32_t count) {
     if (open_count_ > 0 && high != open_high_) CloseOpen();
+    if (open_is_run_) WriteOutRun();
     open_high_ = high;
     if (body_size_ + 2 * (size_t{open_count_} + count) > body_capacity_) Grow(count);
     return reinterpret_cast<uint16_t*>(body_ + body_size_) + open_count_;
@@ -47,6 +49,27 @@ class ContainerRows {
     Commit(1);
   }
 
+  // Rows (high << 16) | first ... + count - 1 (`count` >= 1, within the chunk), above every
+  // row added before. While a chunk's rows are one run, no values are stored.
+  void AppendRun(uint16_t high, uint16_t first, uint32_t count) {
+    if (open_count_ > 0 && high != open_high_) CloseOpen();
+    const bool starts_chunk = open_count_ == 0;
+    if (starts_chunk || (open_is_run_ && uint32_t{run_first_} + open_count_ == first)) {
+      if (starts_chunk) {
+        open_high_ = high;
+        open_is_run_ = true;
+        run_first_ = first;
+        if (count_ == 0) first_row_ = (uint32_t{high} << 16) | first;
+      }
+      open_count_ += count;
+      count_ += count;
+      return;
+    }
+    uint16_t* out = Reserve(high, count);
+    for (uint32_t k = 0; k < count; ++k) out[k] = static_cast<uint16_t>(first + k);
+    Commit(count);
+  }
+
   // Closes the container being filled if it belongs to a chunk before `high`: its rows then
   // take their final (often much smaller) form instead of waiting for the key's next row.
   void CloseBefore(uint16_t high) {
@@ -54,7 +77,7 @@ class ContainerRows {
   }
 
   // Bytes the rows take now: the closed bodies and the open container's values.
-  size_t UsedBytes() const { return body_size_ + 2 * size_t{open_count_}; }
+  size_t UsedBytes() const { return body_size_ + (open_is_run_ ? 0 : 2 * size_t{open_count_}); }
   size_t ClosedBytes() const { return body_size_; }
   size_t ClosedContainers() const { return closed_.size(); }
   // Moves the rows into `room`, `bytes` (>= UsedBytes()) long: the writer's projection of the
@@ -78,7 +101,11 @@ class ContainerRows {
     return reinterpret_cast<uint16_t*>(body_ + body_size_);
   }
   void CloseOpen();
+  // The open run becomes values, for rows that do not continue it.
+  void WriteOutRun();
   void Grow(uint32_t count);
+  // Room for `bytes` past the closed bodies (and nothing of an open run).
+  void GrowTo(size_t bytes);
   void Shrink();  // capacity down to the closed bodies and a little room
   void Release();
 
@@ -92,6 +119,8 @@ class ContainerRows {
   uint32_t first_row_ = 0;
   uint32_t open_count_ = 0;
   uint16_t open_high_ = 0;
+  uint16_t run_first_ = 0;     // open_is_run_: the open rows are run_first_ + [0, open_count_)
+  bool open_is_run_ = false;
 };
 
 }  // namespace pyfileindex::index::bitmap

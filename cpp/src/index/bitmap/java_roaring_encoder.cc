@@ -139,6 +139,25 @@ void WriteContainerBody(ContainerKind kind, const uint16_t* low, uint32_t card, 
   WriteBody(kind, low, card, runs, out);
 }
 
+void WriteConsecutiveBody(ContainerKind kind, uint16_t first, uint32_t card, uint8_t* out) {
+  switch (kind) {
+    case ContainerKind::kArray:
+      for (uint32_t k = 0; k < card; ++k) io::StoreU16LE(out + 2 * k, static_cast<uint16_t>(first + k));
+      return;
+    case ContainerKind::kBitmap:  // not Java's choice for one run, but a valid body
+      std::fill(out, out + kBitmapBytes, uint8_t{0});
+      for (uint32_t low = first; low < first + card; ++low) {
+        out[low >> 3] |= static_cast<uint8_t>(1u << (low & 7));
+      }
+      return;
+    case ContainerKind::kRun:
+      io::StoreU16LE(out, 1);
+      io::StoreU16LE(out + 2, first);
+      io::StoreU16LE(out + 4, static_cast<uint16_t>(card - 1));
+      return;
+  }
+}
+
 namespace {
 
 // The containers of a sorted row list, and their bodies' total size.

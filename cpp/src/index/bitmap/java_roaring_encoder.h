@@ -40,6 +40,9 @@ uint8_t* WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uin
 void WriteContainerBody(ContainerKind kind, const uint16_t* low, uint32_t card, uint32_t runs,
                         uint8_t* out);
 
+// The same for the `card` consecutive values first, first + 1, ... (one run, in one chunk).
+void WriteConsecutiveBody(ContainerKind kind, uint16_t first, uint32_t card, uint8_t* out);
+
 // The portable serialization of the set {rows[0], ..., rows[n-1]} (`rows` strictly
 // ascending): its size, writing it (JavaRoaringSize bytes), and appending it to a vector.
 size_t JavaRoaringSize(const uint32_t* rows, size_t n);

@@ -70,6 +70,12 @@ class NumericKeyDictionary final : public WriterKeys {
     }
   }
 
+  // What Intern does for a key already in (callers that take a run of equal rows at once):
+  // the HashMap replay's part of Java's computeIfAbsent on a present key.
+  void NoteHit() {
+    if (touch_pending_) Touch();
+  }
+
   // Once the table outgrows the caches, callers prefetch the slot of a key a few rows ahead.
   bool IsLarge() const { return slots_.size() > (size_t{1} << 16); }
   void Prefetch(uint64_t bits) const { __builtin_prefetch(&slots_[SlotOf(bits)]); }
