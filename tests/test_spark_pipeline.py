@@ -263,6 +263,25 @@ def test_failed_index_job_leaves_no_sidecar_behind(spark, table, tmp_path):
     assert PaimonTableMetadata(copy).snapshot().id == meta.snapshot().id
 
 
+def test_driver_side_planning_reads_the_manifests_once(spark, indexed, monkeypatch):
+    from pyfileindex.paimon import PaimonTableMetadata as Meta
+    reads = []
+    original = Meta.data_files
+
+    def counted(self, *args, **kwargs):
+        reads.append(args)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Meta, "data_files", counted)
+    text = "category IN ('refund', 'chargeback') OR score > 99"
+    plan = plan_table(spark, indexed, text, distribute_min_sidecars=10**6)
+    assert len(reads) == 1
+    monkeypatch.setattr(Meta, "data_files", original)
+    local = plan_table(None, indexed, text)
+    assert [(f.file.file_name, f.skipped, f.answer, _ids(f.selection)) for f in plan.files] == \
+        [(f.file.file_name, f.skipped, f.answer, _ids(f.selection)) for f in local.files]
+
+
 def test_executor_side_planning_matches_driver(spark, indexed):
     text = "category IN ('refund', 'chargeback') OR score > 99"
     remote = plan_table(spark, indexed, text, distribute_min_sidecars=1)

@@ -101,7 +101,6 @@ def evaluate_file(load_index: Callable[[], Optional[bytes]], fields: List[Tuple[
     if data is None:
         return IndexAnswer(REMAIN)
     reader = IndexReader(data, fields)
-    live = live_rows(row_count, dv)
     if predicate is not None:
         result = reader.evaluate(predicate)
         if result.kind == SKIP or result.skip:
@@ -109,9 +108,11 @@ def evaluate_file(load_index: Callable[[], Optional[bytes]], fields: List[Tuple[
         if result.kind == REMAIN:
             return IndexAnswer(REMAIN)
         rows = result.row_ids()
+        live = live_rows(row_count, dv)  # only now: most files of a selective query skip
         if live.size != row_count:
             rows = np.intersect1d(rows, live, assume_unique=True)
         return _collapse(rows, live.size)
+    live = live_rows(row_count, dv)
     if live.size <= top_n.n:
         return IndexAnswer(REMAIN) if live.size else IndexAnswer(SKIP)
     selection = None if live.size == row_count else live

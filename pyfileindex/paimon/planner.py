@@ -129,7 +129,14 @@ def plan_read(table, predicate: PredicateLike = None, snapshot_id: Optional[int]
     if limit is not None and int(limit) < 0:
         raise ValueError(f"limit must not be negative, got {limit}")
     snapshot = meta.snapshot(snapshot_id)
-    files = meta.data_files(snapshot.id)
+    return plan_snapshot_files(meta, current, bound, top, limit, snapshot,
+                               meta.data_files(snapshot.id), max_workers)
+
+
+def plan_snapshot_files(meta, current, bound, top, limit, snapshot, files: List[DataFile],
+                        max_workers: int = DEFAULT_MAX_WORKERS) -> ReadPlan:
+    """plan_read's plan for the live `files` of `snapshot` (already read by the caller),
+    `bound` and `top` bound to the `current` schema."""
     mode = table_mode(current)
     schemas = _Schemas(meta, current)
     use_index = file_index_read_enabled(current.options)

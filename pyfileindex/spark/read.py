@@ -76,7 +76,8 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
     from pyfileindex.paimon.evaluator import TopN
     from pyfileindex.paimon.options import file_index_read_enabled
     from pyfileindex.paimon.plan import FILES, ReadPlan
-    from pyfileindex.paimon.planner import _cut_after_limit, _plan_files, _Schemas, table_mode
+    from pyfileindex.paimon.planner import (_cut_after_limit, _plan_files, _Schemas,
+                                            plan_snapshot_files, table_mode)
     from pyfileindex.paimon.predicates import bind_to_schema
 
     meta = PaimonTableMetadata(os.path.abspath(os.fspath(table_path)))
@@ -86,15 +87,17 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
     plain = (spark is None or current.primary_keys or table_mode(current) != FILES
              or not file_index_read_enabled(current.options)
              or (bound is None and top is None))
-    if not plain:
-        snapshot = meta.snapshot()
-        files = meta.data_files(snapshot.id)
-        sidecar = [i for i, f in enumerate(files) if meta.index_source(f) == "sidecar"]
-        plain = len(sidecar) < distribute_min_sidecars
     if plain:
         return plan_read(meta, predicate, top_n=top_n, limit=limit)
     if top is not None and current.field_by_name(top.column) is None:
         raise ValueError(f"top_n column {top.column!r} is not in the table")
+    if limit is not None and int(limit) < 0:
+        raise ValueError(f"limit must not be negative, got {limit}")
+    snapshot = meta.snapshot()
+    files = meta.data_files(snapshot.id)
+    sidecar = [i for i, f in enumerate(files) if meta.index_source(f) == "sidecar"]
+    if len(sidecar) < distribute_min_sidecars:  # the driver's own threads: no Spark job
+        return plan_snapshot_files(meta, current, bound, top, limit, snapshot, files)
     limit = None if limit is None else int(limit)
     schemas = _Schemas(meta, current)
     on_driver = [i for i in range(len(files)) if i not in set(sidecar)]
