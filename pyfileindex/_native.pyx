@@ -269,6 +269,41 @@ cdef vector[Field] _fields(object fields) except *:
     return out
 
 
+cdef class _RowType:
+    """Parsed fields, kept for the next reader opened with the same (name, type) pairs."""
+    cdef vector[Field] fields
+
+
+# Opening many index files with one row type (a query planning a table's files) parses it
+# once: the parse was half the time of opening a container. Only fields given as (str, str)
+# tuples are kept (immutable: the cache cannot go stale), and only a few row types at once.
+cdef dict _row_types = {}
+cdef Py_ssize_t _ROW_TYPES_KEPT = 64
+
+
+cdef _RowType _row_type(object fields):
+    cdef _RowType parsed
+    key = None
+    if type(fields) is list or type(fields) is tuple:
+        key = tuple(fields)
+        for item in key:
+            if not (type(item) is tuple and len(item) == 2 and type(item[0]) is str
+                    and type(item[1]) is str):
+                key = None
+                break
+    if key is not None:
+        parsed = _row_types.get(key)
+        if parsed is not None:
+            return parsed
+    parsed = _RowType.__new__(_RowType)
+    parsed.fields = _fields(fields)
+    if key is not None:
+        if len(_row_types) >= _ROW_TYPES_KEPT:
+            _row_types.clear()
+        _row_types[key] = parsed
+    return parsed
+
+
 cdef Options _options(object options) except *:
     cdef Options out
     if options is None:
@@ -628,18 +663,19 @@ cdef class IndexReader:
         self.has_buffer = False
 
     def __init__(self, data, fields=None):
-        if isinstance(data, (str, _os.PathLike)):
+        # bytes first: the PathLike check goes through the ABC machinery on every call.
+        if type(data) is not bytes and isinstance(data, (str, _os.PathLike)):
             with open(data, "rb") as f:
                 size = _os.fstat(f.fileno()).st_size
                 data = _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ) if size else b""
         self.owner = data
         PyObject_GetBuffer(data, &self.buffer, PyBUF_SIMPLE)
         self.has_buffer = True
-        cdef vector[Field] cfields = _fields(fields)
+        cdef vector[Field] cfields = _row_type(fields).fields
         cdef Result[shared_ptr[FileIndexReader]] opened
         with nogil:
             opened = FileIndexReader.Open(<const uint8_t*>self.buffer.buf,
-                                          <size_t>self.buffer.len, cfields)
+                                          <size_t>self.buffer.len, move(cfields))
         _check(opened.status())
         self.reader = opened.value()
 
