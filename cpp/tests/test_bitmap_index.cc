@@ -982,9 +982,9 @@ TEST(BitmapIndexBytes, ClusteredStringsTakeTheRepeatPathWithTheSameBytes) {
 }
 
 TEST(BitmapIndexBytes, SortedNumbersTakeTheRunPathWithTheSameBytes) {
-  // A piece of a batch without nulls whose rows mostly repeat goes in run by run (one lookup
-  // and one append per run; a chunk holding one run of a key stores no values). Written 40
-  // rows a batch, every piece is too short for that path: both must give the same bytes.
+  // A piece whose rows come in long runs goes in run by run (one lookup and one append per
+  // run; a chunk holding one run of a key stores no values). Written 40 rows a batch, every
+  // piece is too short for that path: both must give the same bytes.
   using Rows = std::vector<std::optional<int64_t>>;
   std::mt19937_64 rng(99);
   Rows thirteen;  // the last key crosses HashMap's threshold: only its repeats make Java resize
@@ -992,7 +992,7 @@ TEST(BitmapIndexBytes, SortedNumbersTakeTheRunPathWithTheSameBytes) {
   Rows sorted;  // runs of 1..300 rows, across piece and chunk boundaries
   for (int64_t k = 0; sorted.size() < 300000; ++k) sorted.insert(sorted.end(), 1 + rng() % 300, k);
   Rows many;  // past the 4096 container keys: rare keys' rows as runs too
-  for (int64_t k = 0; many.size() < 150000; ++k) many.insert(many.end(), 1 + rng() % 40, -k);
+  for (int64_t k = 0; many.size() < 350000; ++k) many.insert(many.end(), 40 + rng() % 60, -k);
   Rows recurring;  // keys come back in the same chunk, runs and single rows mixed
   while (recurring.size() < 200000) {
     recurring.insert(recurring.end(), rng() % 4 == 0 ? 1 : 1 + rng() % 500,

@@ -66,11 +66,11 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   Status AddChunk(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   template <typename KeyAt>
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
-  // Whether most of the first rows of [begin, begin+n) equal the row before them (a null
-  // equals a null): a sorted or clustered column, whose rows then go in run by run.
+  // Whether the rows of [begin, begin+n) come in long runs of equal keys (or of nulls), as
+  // in a sorted column: then they go in run by run.
   template <typename KeyAt>
-  static bool MostlyRepeats(const column::ColumnBatch& batch, int64_t begin, int64_t n,
-                            KeyAt key_at);
+  static bool InLongRuns(const column::ColumnBatch& batch, int64_t begin, int64_t n,
+                         KeyAt key_at);
   // Rows [begin, begin+n) by runs of equal keys (and of nulls): one lookup and one append per
   // run, no per-row scratch.
   template <typename KeyAt>
