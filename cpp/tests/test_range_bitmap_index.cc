@@ -1989,6 +1989,39 @@ TEST(RangeBitmapLayoutTest, SortedAndShuffledColumnsAnswerRangesExactly) {
   }
 }
 
+TEST(RangeBitmapReaderTest, InListsOfConsecutiveCodesAnswerLikeOneCodeEach) {
+  // IN scans each run of consecutive dictionary codes once: every value, runs at both ends,
+  // gaps, duplicates and absent literals must answer as code-by-code equality would.
+  const DataType type = Type("INT");
+  std::mt19937_64 rng(5);
+  std::vector<Cell> cells;
+  for (int i = 0; i < 30'000; ++i) cells.push_back(i % 11 == 0 ? Null() : Int(rng() % 10 * 7));
+  auto bytes = WriteIndex(type, cells);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  auto reader = OpenReader(type, *bytes);
+  ASSERT_NE(reader, nullptr);
+  const std::vector<std::vector<int64_t>> lists = {
+      {0, 7, 14, 21, 28, 35, 42, 49, 56, 63},  // every value: the not-null rows
+      {63, 0, 56, 7, 49, 14, 42, 21, 35, 28},  // the same, unordered
+      {14, 21, 28},                             // one run inside
+      {0, 7, 56, 63},                           // runs at both ends
+      {7, 21, 35},                              // no two consecutive
+      {21, 21, 28, 21},                         // duplicates
+      {5, 14, 100, 21, -3},                     // absent values between and outside
+      {1000},                                   // nothing present
+  };
+  for (const auto& values : lists) {
+    std::vector<Literal> literals;
+    for (int64_t v : values) literals.push_back(Literal::Int(v));
+    for (PredicateOp op : {PredicateOp::kIn, PredicateOp::kNotIn}) {
+      auto answer = Ask(*reader, op, literals);
+      ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+      EXPECT_EQ(*answer, BruteForce(type, cells, op, literals))
+          << PredicateOpName(op) << " of " << values.size() << " values from " << values[0];
+    }
+  }
+}
+
 // No validity bits are kept while every row has a key: a first NULL that arrives blocks later
 // (mid-batch, after batches without any) must find every earlier row valid, and the bytes must
 // not depend on how the rows were batched.

@@ -1,5 +1,6 @@
 #include "index/range_bitmap/range_bitmap_reader.h"
 
+#include <algorithm>
 #include <string>
 
 #include "io/byte_reader.h"
@@ -134,17 +135,25 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
     }
     case PredicateOp::kIn:
     case PredicateOp::kNotIn: {
-      std::vector<Probe> probes;
-      probes.reserve(leaf.literals.size());
+      std::vector<int64_t> codes;  // of the literals present in the dictionary
+      codes.reserve(leaf.literals.size());
       for (const Literal& literal : leaf.literals) {
         PFI_ASSIGN_OR_RETURN(Probe p, ProbeOf(literal));
-        probes.push_back(p);
+        if (!p.exact || cardinality_ <= 0) continue;
+        PFI_ASSIGN_OR_RETURN(int64_t code, CodeOf(p.key));
+        if (code >= 0) codes.push_back(code);
       }
+      std::sort(codes.begin(), codes.end());
+      codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
+      // Consecutive codes are one scan of the slices, not one each: IN of every value of a
+      // low-cardinality column is the not-null rows, read from the EBM.
       std::vector<Bitmap32> matches;
-      matches.reserve(probes.size());
-      for (const Probe& p : probes) {
-        PFI_ASSIGN_OR_RETURN(Bitmap32 rows, EqProbe(p));
+      for (size_t i = 0; i < codes.size();) {
+        size_t j = i + 1;
+        while (j < codes.size() && codes[j] == codes[j - 1] + 1) ++j;
+        PFI_ASSIGN_OR_RETURN(Bitmap32 rows, CodesBetween(codes[i], codes[j - 1]));
         if (!rows.IsEmpty()) matches.push_back(std::move(rows));
+        i = j;
       }
       std::vector<const Bitmap32*> inputs;
       for (const Bitmap32& m : matches) inputs.push_back(&m);
