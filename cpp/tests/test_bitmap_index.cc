@@ -1037,6 +1037,43 @@ TEST(BitmapIndexBytes, SortedNumbersTakeTheRunPathWithTheSameBytes) {
   }
 }
 
+TEST(BitmapIndexReader, InOfEveryKeyIsTheRowsThatAreNotNull) {
+  // IN naming every key of the column answers the not-null rows without a union; each list
+  // below must answer exactly as the rows equal to one of its literals.
+  std::vector<std::optional<int32_t>> rows;
+  for (int32_t i = 0; i < 70000; ++i) {
+    rows.push_back(i % 9 == 4 ? std::nullopt : std::optional<int32_t>(i % 5 * 10));
+  }
+  rows.push_back(77);  // a key of one row (inlined in the meta)
+  const TestColumn column = FixedColumn<int32_t>("INT", Physical::kInt32, rows);
+  const std::vector<std::vector<std::optional<int32_t>>> lists = {
+      {0, 10, 20, 30, 40, 77},           // every key
+      {77, 40, 40, 30, 20, 10, 0, 0},    // every key, unordered, twice over
+      {0, 10, 20, 30, 40, 77, std::nullopt},  // and the null literal
+      {0, 10, 20, 30, 40},               // all but one
+      {0, 10, 20, 30, 40, 5},            // all but one, and an absent value
+  };
+  for (const char* version : {"1", "2"}) {
+    const std::vector<uint8_t> payload = MustWrite(column, Opts({{"version", version}}));
+    auto reader = MustOpen(column.type, payload);
+    ASSERT_NE(reader, nullptr);
+    for (const auto& list : lists) {
+      std::vector<Literal> literals;
+      for (const auto& v : list) literals.push_back(v ? Literal::Int(*v) : Literal::Null());
+      std::vector<uint32_t> in, not_in;
+      for (uint32_t r = 0; r < rows.size(); ++r) {
+        const bool listed = std::find(list.begin(), list.end(), rows[r]) != list.end();
+        (listed ? in : not_in).push_back(r);
+      }
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIn, literals)), in)
+          << "version " << version << ", " << list.size() << " literals";
+      // NOT IN flips IN over all rows (nulls stay in, as in Java).
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kNotIn, literals)), not_in)
+          << "version " << version << ", " << list.size() << " literals";
+    }
+  }
+}
+
 TEST(BitmapIndexBlocks, PackingBoundaries) {
   // INT entries are 4 + 8 = 12 bytes; a block also holds its 4-byte entry count.
   const std::vector<size_t> three(3, 12);

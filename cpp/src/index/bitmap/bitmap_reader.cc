@@ -201,13 +201,9 @@ Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::NullBitmapLocked() const
   return null_bitmap_;
 }
 
-Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::EntryBitmapLocked(
+Result<std::optional<BitmapIndexReader::EntryRef>> BitmapIndexReader::FindEntryLocked(
     const KeyRef& key) const {
   const KeyKind kind = mapping_.kind;
-  bool found = false;
-  uint64_t cache_id = 0;
-  int32_t offset = 0;
-  int32_t length = -1;
   if (version_ == 1) {
     // Last entry with an equal key (Java's LinkedHashMap keeps the last put).
     auto it = std::upper_bound(v1_sorted_.begin(), v1_sorted_.end(), key,
@@ -215,31 +211,31 @@ Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::EntryBitmapLocked(
                                  return CompareKeys(kind, k, v1_entries_[i].key) < 0;
                                });
     if (it != v1_sorted_.begin() && CompareKeys(kind, v1_entries_[*(it - 1)].key, key) == 0) {
-      cache_id = *(it - 1);
-      found = true;
-      offset = v1_entries_[cache_id].offset;
-      length = v1_entries_[cache_id].length;
+      const uint32_t i = *(it - 1);
+      return std::optional<EntryRef>(EntryRef{i, v1_entries_[i].offset, v1_entries_[i].length});
     }
-  } else {
-    // The last block whose first key <= key, then an exact match inside it.
-    const int64_t b = block_index_.LastAtMost(key);
-    if (b >= 0) {
-      PFI_ASSIGN_OR_RETURN(const PackedKeyRecords* entries, LoadBlock(static_cast<uint32_t>(b)));
-      const int64_t i = entries->Find(key);
-      if (i >= 0) {
-        cache_id = (static_cast<uint64_t>(b) << 32) | static_cast<uint64_t>(i);
-        found = true;
-        offset = entries->TailAt(static_cast<uint32_t>(i), 0);
-        length = entries->TailAt(static_cast<uint32_t>(i), 1);
-      }
-    }
+    return std::optional<EntryRef>();
   }
-  if (!found) return std::make_shared<const roaring::Bitmap32>();
-  auto cached = bitmap_cache_.find(cache_id);
+  // The last block whose first key <= key, then an exact match inside it.
+  const int64_t b = block_index_.LastAtMost(key);
+  if (b < 0) return std::optional<EntryRef>();
+  PFI_ASSIGN_OR_RETURN(const PackedKeyRecords* entries, LoadBlock(static_cast<uint32_t>(b)));
+  const int64_t i = entries->Find(key);
+  if (i < 0) return std::optional<EntryRef>();
+  EntryRef entry;
+  entry.cache_id = (static_cast<uint64_t>(b) << 32) | static_cast<uint64_t>(i);
+  entry.offset = entries->TailAt(static_cast<uint32_t>(i), 0);
+  entry.length = entries->TailAt(static_cast<uint32_t>(i), 1);
+  return std::optional<EntryRef>(entry);
+}
+
+Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::EntryBitmapLocked(
+    const EntryRef& entry) const {
+  auto cached = bitmap_cache_.find(entry.cache_id);
   if (cached != bitmap_cache_.end()) return cached->second;
-  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, ReadBitmap(offset, length));
+  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, ReadBitmap(entry.offset, entry.length));
   BitmapPtr ptr = std::make_shared<const roaring::Bitmap32>(std::move(rows));
-  bitmap_cache_.emplace(cache_id, ptr);
+  bitmap_cache_.emplace(entry.cache_id, ptr);
   return ptr;
 }
 
@@ -247,7 +243,9 @@ Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::BitmapOf(const LiteralKe
   if (key.kind == LiteralKey::Kind::kNoMatch) return std::make_shared<const roaring::Bitmap32>();
   std::lock_guard<std::mutex> lock(mutex_);
   if (key.kind == LiteralKey::Kind::kNull) return NullBitmapLocked();
-  return EntryBitmapLocked(key.key);
+  PFI_ASSIGN_OR_RETURN(std::optional<EntryRef> entry, FindEntryLocked(key.key));
+  if (!entry) return std::make_shared<const roaring::Bitmap32>();
+  return EntryBitmapLocked(*entry);
 }
 
 Result<roaring::Bitmap32> BitmapIndexReader::RowsEqualTo(const Literal& literal) const {
@@ -257,13 +255,45 @@ Result<roaring::Bitmap32> BitmapIndexReader::RowsEqualTo(const Literal& literal)
 }
 
 Result<roaring::Bitmap32> BitmapIndexReader::UnionOf(const std::vector<Literal>& literals) const {
-  std::vector<BitmapPtr> held;
-  held.reserve(literals.size());
+  std::vector<LiteralKey> keys;
+  keys.reserve(literals.size());
   for (const Literal& literal : literals) {
     PFI_ASSIGN_OR_RETURN(LiteralKey key, LiteralToKey(mapping_, type_, literal));
-    PFI_ASSIGN_OR_RETURN(BitmapPtr rows, BitmapOf(key));
+    keys.push_back(key);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  bool null_literal = false;
+  std::vector<EntryRef> entries;
+  entries.reserve(keys.size());
+  for (const LiteralKey& key : keys) {
+    if (key.kind == LiteralKey::Kind::kNull) null_literal = true;
+    if (key.kind != LiteralKey::Kind::kKey) continue;
+    PFI_ASSIGN_OR_RETURN(std::optional<EntryRef> entry, FindEntryLocked(key.key));
+    if (entry) entries.push_back(*entry);
+  }
+  auto by_id = [](const EntryRef& a, const EntryRef& b) { return a.cache_id < b.cache_id; };
+  auto same_id = [](const EntryRef& a, const EntryRef& b) { return a.cache_id == b.cache_id; };
+  std::sort(entries.begin(), entries.end(), by_id);
+  entries.erase(std::unique(entries.begin(), entries.end(), same_id), entries.end());
+  if (!null_literal && key_count_ > 1 && entries.size() == static_cast<size_t>(key_count_)) {
+    // Every key of the column (IN of each value of a low-cardinality column): their rows are
+    // the rows that are not null, with no key's bitmap read or united.
+    PFI_ASSIGN_OR_RETURN(BitmapPtr null_rows, NullBitmapLocked());
+    roaring::Bitmap32 rows = roaring::Bitmap32::Range(0, static_cast<uint64_t>(row_count_));
+    rows -= *null_rows;
+    return rows;
+  }
+  std::vector<BitmapPtr> held;
+  held.reserve(entries.size() + 1);
+  if (null_literal) {
+    PFI_ASSIGN_OR_RETURN(BitmapPtr null_rows, NullBitmapLocked());
+    held.push_back(std::move(null_rows));
+  }
+  for (const EntryRef& entry : entries) {
+    PFI_ASSIGN_OR_RETURN(BitmapPtr rows, EntryBitmapLocked(entry));
     held.push_back(std::move(rows));
   }
+  if (held.empty()) return roaring::Bitmap32();
   if (held.size() == 1) return roaring::Bitmap32(*held[0]);
   std::vector<const roaring::Bitmap32*> inputs;
   inputs.reserve(held.size());

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -54,10 +55,20 @@ class BitmapIndexReader final : public ColumnIndexReader {
   // V2 block `b`'s entries, checked on first use (caller holds mutex_).
   Result<const PackedKeyRecords*> LoadBlock(uint32_t b) const;
 
+  // Where a key's bitmap is: its cache id (unique per entry) and stored (offset, length).
+  struct EntryRef {
+    uint64_t cache_id = 0;
+    int32_t offset = 0;
+    int32_t length = -1;
+  };
+
   // The cached bitmap of a literal key (empty if absent). Takes mutex_.
   Result<BitmapPtr> BitmapOf(const LiteralKey& key) const;
   Result<BitmapPtr> NullBitmapLocked() const;
-  Result<BitmapPtr> EntryBitmapLocked(const KeyRef& key) const;
+  // The entry of `key`, or nullopt when the index has no such key (caller holds mutex_).
+  Result<std::optional<EntryRef>> FindEntryLocked(const KeyRef& key) const;
+  // The entry's bitmap, read once and then cached (caller holds mutex_).
+  Result<BitmapPtr> EntryBitmapLocked(const EntryRef& entry) const;
   // Reads the bitmap stored at (offset, length) (see Entry).
   Result<roaring::Bitmap32> ReadBitmap(int32_t offset, int32_t length) const;
 
