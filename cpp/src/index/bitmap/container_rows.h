@@ -104,8 +104,8 @@ class ContainerRows {
   // The open run becomes values, for rows that do not continue it.
   void WriteOutRun();
   void Grow(uint32_t count);
-  // Room for `bytes` past the closed bodies (and nothing of an open run).
-  void GrowTo(size_t bytes);
+  // Capacity for at least `needed` bytes of body in all (closed bodies and open values).
+  void GrowTo(size_t needed);
   void Shrink();  // capacity down to the closed bodies and a little room
   void Release();
 
