@@ -27,6 +27,7 @@ class ColumnCase:
     values: List[Any]
     indexes: Dict[str, Dict[str, str]]  # index type -> its per-column options
     large_arrow: bool = False  # large_string / large_binary on our side
+    dictionary: bool = False  # dictionary-encoded on our side (each batch its own dictionary)
     _data: Optional[oracle.ColumnData] = None
 
     @property
@@ -101,6 +102,9 @@ class Pack:
     extra_options: List[Tuple[str, str]] = field(default_factory=list)
     option_order: Optional[List[int]] = None  # permutation of the option entries
     expect_error: bool = False  # both sides must refuse to write (fixed cases)
+    # Our side gets the rows as record batches of these sizes (slices of one array, so they
+    # start at an offset), the rows left after them as one more batch; None: one batch.
+    batch_sizes: Optional[Sequence[int]] = None
 
     # -- both sides' inputs
 
@@ -136,16 +140,39 @@ class Pack:
         return {c.name: c.values for c in self.columns}
 
     def arrow_table(self) -> pa.Table:
+        if not self.columns:
+            return pa.table({})
         arrays = [c.ctype.arrow_array(c.values, c.large_arrow) for c in self.columns]
-        return pa.Table.from_arrays(arrays, names=[c.name for c in self.columns]) \
-            if self.columns else pa.table({})
+        names = [c.name for c in self.columns]
+        if self.batch_sizes is None and not any(c.dictionary for c in self.columns):
+            return pa.Table.from_arrays(arrays, names=names)
+        batches = []
+        for begin, size in self.batch_bounds():
+            parts = [a.slice(begin, size) for a in arrays]
+            parts = [p.dictionary_encode() if c.dictionary else p
+                     for p, c in zip(parts, self.columns)]
+            batches.append(pa.record_batch(parts, names=names))
+        return pa.Table.from_batches(batches)  # a stream of these batches, as they are
+
+    def batch_bounds(self) -> List[Tuple[int, int]]:
+        """(first row, rows) of each batch our side is given."""
+        bounds, begin = [], 0
+        for size in list(self.batch_sizes or []) + [self.rows]:
+            size = min(size, self.rows - begin)
+            if size > 0:
+                bounds.append((begin, size))
+                begin += size
+        return bounds or [(0, 0)]
 
     def case_count(self) -> int:
         return len(self.columns)
 
     def describe(self) -> str:
         lines = [f"pack {self.label}: {self.rows} rows, options {self.options()}"]
-        lines += ["  " + c.summary() for c in self.columns]
+        if self.batch_sizes is not None:
+            lines.append(f"  our batches: {[n for _, n in self.batch_bounds()]}")
+        lines += ["  " + c.summary() + (" (dictionary-encoded)" if c.dictionary else "")
+                  for c in self.columns]
         return "\n".join(lines)
 
 

@@ -235,7 +235,8 @@ class PackRunner:
     def _localize(self, pack: Pack) -> str:
         alone = []
         for column in pack.columns:
-            single = Pack(pack.label + f" column {column.name!r}", pack.rows, [column])
+            single = Pack(pack.label + f" column {column.name!r}", pack.rows, [column],
+                          batch_sizes=pack.batch_sizes)
             ours, _ = self._ours_write(single)
             theirs, _ = self._java_write(single)
             if ours != theirs:
