@@ -61,9 +61,11 @@ def sweep(col: ColumnCase, rnd: random.Random, max_values: int = 12,
     return leaves
 
 
-def top_n_sweep(col: ColumnCase, rows: int, rnd: random.Random) -> List[TopNRequest]:
+def top_n_sweep(col: ColumnCase, rows: int, rnd: random.Random, big_sample: int = 3,
+                selections: int = 4) -> List[TopNRequest]:
     """ORDER BY col ... LIMIT k [WITH TIES] around the interesting k, both ways, NULLs first
-    and last, within all rows and within selections."""
+    and last (big_sample of them for more than 10,000 rows), within all rows and within
+    `selections` random selections."""
     if not any(KINDS[k].top_n for k in col.indexes):
         return []
     limits = sorted({0, 1, 2, 3, rows // 2, max(rows - 1, 0), rows, rows + 1})
@@ -75,8 +77,8 @@ def top_n_sweep(col: ColumnCase, rows: int, rnd: random.Random) -> List[TopNRequ
                     requests.append(TopNRequest(col.name, limit, descending, nulls_first,
                                                 with_ties=with_ties))
     if rows > 10_000:  # every request ships the whole index to Java: a sample is enough
-        requests = rnd.sample(requests, 3)
-    for _ in range(4):
+        requests = rnd.sample(requests, big_sample)
+    for _ in range(selections):
         selection = frozenset(r for r in range(rows) if rnd.random() < 0.4)
         requests.append(TopNRequest(col.name, rnd.randint(0, 4), rnd.random() < 0.5,
                                     rnd.random() < 0.5, selection, rnd.random() < 0.5))
@@ -118,10 +120,11 @@ def tie_cuts(col: ColumnCase, rnd: random.Random, selections: int = 3) -> List[T
 def pack(label: str, columns: Sequence[ColumnCase], seed: int = 0, max_values: int = 12,
          extra_literals: Optional[Dict[str, Sequence[Any]]] = None,
          expect_error: bool = False, predicates: Optional[list] = None,
-         max_leaves: Optional[int] = None) -> Pack:
+         max_leaves: Optional[int] = None, top_n_big_sample: int = 3,
+         top_n_selections: int = 4) -> Pack:
     """A pack of these columns; questions from `sweep` unless `predicates` are given. Big
-    columns: cap the questions per column with max_leaves (every answer about 100k rows
-    costs both sides real time)."""
+    columns: cap the questions per column with max_leaves and the TopN with top_n_big_sample
+    and top_n_selections (every answer about 100k rows costs both sides real time)."""
     rows = len(columns[0].values) if columns else 0
     assert all(len(c.values) == rows for c in columns), "columns of one pack share rows"
     rnd = random.Random(f"fixed/{label}/{seed}")
@@ -135,5 +138,5 @@ def pack(label: str, columns: Sequence[ColumnCase], seed: int = 0, max_values: i
                                 max_leaves)
     result.predicates = predicates
     for c in columns:
-        result.top_n += top_n_sweep(c, rows, rnd)
+        result.top_n += top_n_sweep(c, rows, rnd, top_n_big_sample, top_n_selections)
     return result

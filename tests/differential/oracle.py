@@ -210,7 +210,9 @@ class ColumnData:
     def bloom(self, items: int, fpp: float) -> BloomModel:
         key = (items, fpp)
         if key not in self._blooms:
-            self._blooms[key] = BloomModel(self.ctype, items, fpp, self.values)
+            # One value of each group: equal values set the same bits.
+            distinct = [self.values[rows[0]] for rows in self.truth_groups.values()]
+            self._blooms[key] = BloomModel(self.ctype, items, fpp, distinct)
         return self._blooms[key]
 
 
