@@ -685,6 +685,7 @@ TEST(RowList, RunsAndFlushesKeepTheRowListEncodersBytes) {
   std::mt19937_64 rng(31337);
   for (int round = 0; round < 100; ++round) {
     std::vector<uint32_t> rows;
+    RowList by_runs;  // the same rows, a piece (one run) at a time
     uint32_t next = static_cast<uint32_t>(rng() % 1000);
     const bool many = round % 10 == 0;  // past kFlushRows entries, no long runs
     const int pieces = many ? 20000 : 1 + static_cast<int>(rng() % 60);
@@ -693,6 +694,7 @@ TEST(RowList, RunsAndFlushesKeepTheRowListEncodersBytes) {
       const uint32_t length = shape == 0 ? 1 : shape == 1 ? 2 : shape == 2 ? 3 + rng() % 20
                                                                            : 1 + rng() % 70000;
       for (uint32_t k = 0; k < length; ++k) rows.push_back(next + k);
+      by_runs.AppendRun(next, length);
       next += length + 1 + static_cast<uint32_t>(rng() % (shape == 3 ? 100000 : 5));
     }
     RowList list;
@@ -705,6 +707,10 @@ TEST(RowList, RunsAndFlushesKeepTheRowListEncodersBytes) {
     std::vector<uint8_t> actual(list.SerializedSize());
     list.SerializeTo(actual.data());
     ASSERT_EQ(ToHex(actual), ToHex(expected)) << "round " << round;
+    ASSERT_EQ(by_runs.Count(), rows.size()) << "round " << round;
+    std::vector<uint8_t> from_runs(by_runs.SerializedSize());
+    by_runs.SerializeTo(from_runs.data());
+    ASSERT_EQ(ToHex(from_runs), ToHex(expected)) << "round " << round << ", by runs";
   }
 }
 

@@ -112,6 +112,14 @@ def _selection(answer: IndexAnswer, data_file: DataFile) -> Tuple[bool, Optional
     return rows.size == 0, rows
 
 
+def check_top_n_and_limit(current, top: Optional[TopN], limit) -> None:
+    """ValueError for a TopN column the `current` schema lacks, or a negative limit."""
+    if top is not None and current.field_by_name(top.column) is None:
+        raise ValueError(f"top_n column {top.column!r} is not in the table")
+    if limit is not None and int(limit) < 0:
+        raise ValueError(f"limit must not be negative, got {limit}")
+
+
 def plan_read(table, predicate: PredicateLike = None, snapshot_id: Optional[int] = None,
               top_n=None, limit: Optional[int] = None,
               max_workers: int = DEFAULT_MAX_WORKERS) -> ReadPlan:
@@ -124,10 +132,7 @@ def plan_read(table, predicate: PredicateLike = None, snapshot_id: Optional[int]
     current = meta.schema()
     bound = bind_to_schema(predicate, current)
     top = TopN.of(top_n)
-    if top is not None and current.field_by_name(top.column) is None:
-        raise ValueError(f"top_n column {top.column!r} is not in the table")
-    if limit is not None and int(limit) < 0:
-        raise ValueError(f"limit must not be negative, got {limit}")
+    check_top_n_and_limit(current, top, limit)
     snapshot = meta.snapshot(snapshot_id)
     return plan_snapshot_files(meta, current, bound, top, limit, snapshot,
                                meta.data_files(snapshot.id), max_workers)

@@ -77,7 +77,8 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
     from pyfileindex.paimon.options import file_index_read_enabled
     from pyfileindex.paimon.plan import FILES, ReadPlan
     from pyfileindex.paimon.planner import (_cut_after_limit, _plan_files, _Schemas,
-                                            plan_snapshot_files, table_mode)
+                                            check_top_n_and_limit, plan_snapshot_files,
+                                            table_mode)
     from pyfileindex.paimon.predicates import bind_to_schema
 
     meta = PaimonTableMetadata(os.path.abspath(os.fspath(table_path)))
@@ -89,10 +90,7 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
              or (bound is None and top is None))
     if plain:
         return plan_read(meta, predicate, top_n=top_n, limit=limit)
-    if top is not None and current.field_by_name(top.column) is None:
-        raise ValueError(f"top_n column {top.column!r} is not in the table")
-    if limit is not None and int(limit) < 0:
-        raise ValueError(f"limit must not be negative, got {limit}")
+    check_top_n_and_limit(current, top, limit)
     snapshot = meta.snapshot()
     files = meta.data_files(snapshot.id)
     sidecar = [i for i, f in enumerate(files) if meta.index_source(f) == "sidecar"]

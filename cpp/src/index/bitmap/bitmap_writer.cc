@@ -208,8 +208,7 @@ void BitmapIndexWriter::AddRowRun(uint32_t id, uint32_t row, uint32_t count) {
   }
   const uint32_t rare_id = id - static_cast<uint32_t>(kContainerKeys);
   rare_.Resize(size_t{rare_id} + 1);
-  RowList& rows = rare_[rare_id];
-  for (uint32_t k = 0; k < count; ++k) rows.Append(row + k);  // kept as one run
+  rare_[rare_id].AppendRun(row, count);
 }
 
 size_t BitmapIndexWriter::PrepareValidRows(const ColumnBatch& batch, int64_t begin, int64_t n) {

@@ -54,6 +54,19 @@ void RowList::Release() {
   size_ = capacity_ = 0;
 }
 
+void RowList::AppendRun(uint32_t first, uint32_t count) {
+  Append(first);
+  if (count == 1) return;
+  Append(first + 1);  // the last entry now ends a run at first + 1 ...
+  uint32_t& last = mutable_entries()[size_ - 1];
+  if ((last & kRunEnd) != 0) {
+    last = (first + count - 1) | kRunEnd;  // ... which is moved to the run's end
+    return;
+  }
+  // ... unless a flush into the bitmap fell between first and first + 1: row by row then.
+  for (uint32_t row = first + 2; row < first + count; ++row) Append(row);
+}
+
 void RowList::AppendSlow(uint32_t entry) {
   if (capacity_ == 0) {
     // A third entry: the inline ones move to a heap array.

@@ -54,6 +54,10 @@ class RowList {
     }
   }
 
+  // Rows first .. first + count - 1 (`count` >= 1), above every row appended before: two
+  // entries however long the run.
+  void AppendRun(uint32_t first, uint32_t count);
+
   void PrefetchTail() const {
     if (capacity_ > 0) __builtin_prefetch(heap_ + size_, 1);
   }
