@@ -25,6 +25,8 @@
 #include "index/bloom_filter/bloom_shape.h"
 #include "index/bloom_filter/fast_hash.h"
 #include "index/bloom_filter/recent_hashes.h"
+#include "index/bloom_filter/recent_values.h"
+#include "hash/xxh64.h"
 #include "index/index_type.h"
 #include "java/float_bits.h"
 #include "pyfileindex/data_type.h"
@@ -41,6 +43,7 @@ using bloom_filter::ComputeBloomShape;
 using bloom_filter::FastHash;
 using bloom_filter::JavaRound;
 using bloom_filter::RecentHashes;
+using bloom_filter::RecentValues;
 using bloom_filter::Wang64;
 using column::ColumnBatch;
 using column::Physical;
@@ -779,6 +782,201 @@ TEST(BloomRecentHashesTest, PhasesOfRepeatedAndDistinctValuesGiveThePlainFilter)
     auto payload = BuildBloom(column->batch, Options(), batch_rows);
     ASSERT_TRUE(payload.ok()) << payload.status().ToString();
     ASSERT_TRUE(*payload == model) << "batches of " << batch_rows;
+  }
+}
+
+// ---- skipping repeated byte values -------------------------------------------------------
+
+// RecentValues over `values`, as the writer calls it.
+std::vector<std::string> KeepNewValues(RecentValues& recent, const std::vector<std::string>& values) {
+  std::vector<std::string_view> views(values.begin(), values.end());
+  std::vector<std::string_view> out(values.size());
+  const size_t kept =
+      recent.KeepNew([&views](size_t i) { return views[i]; }, views.size(), out.data());
+  return std::vector<std::string>(out.begin(), out.begin() + kept);
+}
+
+TEST(BloomRecentValuesTest, KeepsNewValuesInOrderAndLongOnesAlways) {
+  RecentValues recent;
+  const std::string long_value(RecentValues::kMaxBytes + 1, 'x');
+  const std::string longest_kept(RecentValues::kMaxBytes, 'x');
+  EXPECT_EQ(KeepNewValues(recent, {"b", "a", "b", "", "", long_value, "a", long_value,
+                                   longest_kept, longest_kept}),
+            (std::vector<std::string>{"b", "a", "", long_value, long_value, longest_kept}));
+  // Recorded across calls; a value of up to kMaxBytes is never dropped unless seen.
+  EXPECT_EQ(KeepNewValues(recent, {"a", "b", "c", "", longest_kept, "c"}),
+            (std::vector<std::string>{"c"}));
+}
+
+TEST(BloomRecentValuesTest, ValuesDifferingInOneByteOrInLengthAreNeverTakenForEachOther) {
+  // For every size the key covers, a value one byte away from a recorded one (at every
+  // position), or a prefix of it, is new: the key must read every byte and the size.
+  std::mt19937_64 rng(5);
+  for (size_t size = 0; size <= RecentValues::kMaxBytes; ++size) {
+    std::string base(size, '\0');
+    for (char& c : base) c = static_cast<char>(rng());
+    for (size_t at = 0; at < size; ++at) {
+      RecentValues recent;
+      std::string changed = base;
+      changed[at] = static_cast<char>(changed[at] ^ 0x01);
+      ASSERT_EQ(KeepNewValues(recent, {base, base}).size(), 1u) << size;
+      ASSERT_EQ(KeepNewValues(recent, {changed}).size(), 1u) << "size " << size << " byte " << at;
+    }
+    if (size > 0) {
+      RecentValues recent;
+      KeepNewValues(recent, {base});
+      const std::string shorter = base.substr(0, size - 1);
+      ASSERT_EQ(KeepNewValues(recent, {shorter}).size(), 1u) << size;
+      ASSERT_EQ(KeepNewValues(recent, {base + '\0'}).size(), 1u) << size;
+    }
+  }
+}
+
+TEST(BloomRecentValuesTest, PausesWhenMostValuesAreNew) {
+  RecentValues recent;
+  ASSERT_TRUE(recent.Consult());
+  std::vector<std::string> fresh;
+  for (int i = 0; i < 16; ++i) fresh.push_back("value-" + std::to_string(i));
+  EXPECT_EQ(KeepNewValues(recent, fresh).size(), fresh.size());
+  for (uint32_t b = 0; b < RecentValues::kPauseBlocks; ++b) ASSERT_FALSE(recent.Consult()) << b;
+  ASSERT_TRUE(recent.Consult());
+  EXPECT_EQ(KeepNewValues(recent, {"value-3", "value-3", "value-7", "new"}),
+            (std::vector<std::string>{"new"}));
+}
+
+TEST(BloomRecentValuesTest, GrowsOnceWhenALargeFileKeepsMissing) {
+  // Few values: every block hits, the table stays small however many rows pass.
+  RecentValues few;
+  const std::vector<std::string> repeats(1000, "status-ok");
+  for (int b = 0; b < 100; ++b) KeepNewValues(few, repeats);
+  EXPECT_EQ(few.slot_count(), size_t{1} << RecentValues::kFirstSlotBits);
+
+  // 1500 values thrash 1024 slots: past kGrowAfterRows rows it grows, forgetting what it saw,
+  // then finds nearly all of them.
+  RecentValues many;
+  std::vector<std::string> block;
+  for (int i = 0; i < 1000; ++i) block.push_back("v" + std::to_string((i * 7919) % 1500));
+  uint64_t rows = 0;
+  while (many.slot_count() == (size_t{1} << RecentValues::kFirstSlotBits)) {
+    ASSERT_LT(rows, 2 * RecentValues::kGrowAfterRows) << "never grew";
+    if (many.Consult()) {
+      KeepNewValues(many, block);
+      rows += block.size();
+    }
+  }
+  EXPECT_EQ(many.slot_count(), size_t{1} << RecentValues::kGrownSlotBits);
+  EXPECT_GE(rows, RecentValues::kGrowAfterRows);
+  while (!many.Consult()) {
+  }
+  KeepNewValues(many, block);  // records the block again
+  while (!many.Consult()) {
+  }
+  EXPECT_LT(KeepNewValues(many, block).size(), block.size() / 8);
+}
+
+// A STRING column in each layout the writer reads: views, or Arrow's offsets (32 or 64 bit),
+// with or without nulls. Owns its buffers.
+struct StringLayout {
+  DataType type = Type("STRING");
+  std::vector<std::string_view> views;
+  std::string data;
+  std::vector<int32_t> offsets32;
+  std::vector<int64_t> offsets64;
+  std::vector<uint8_t> validity;
+  ColumnBatch batch;
+
+  StringLayout(const std::vector<std::string>& values, const std::vector<bool>& nulls,
+               int layout) {
+    offsets64.push_back(0);
+    for (const std::string& v : values) {
+      data += v;
+      offsets64.push_back(static_cast<int64_t>(data.size()));
+    }
+    for (int64_t o : offsets64) offsets32.push_back(static_cast<int32_t>(o));
+    for (size_t i = 0; i < values.size(); ++i) {
+      views.emplace_back(data.data() + offsets64[i], values[i].size());
+    }
+    batch.type = &type;
+    batch.physical = Physical::kBytes;
+    batch.length = static_cast<int64_t>(values.size());
+    batch.string_data = data.data();
+    if (layout == 0) batch.strings = views.data();
+    if (layout == 1) batch.offsets32 = offsets32.data();
+    if (layout == 2) batch.offsets64 = offsets64.data();
+    int64_t null_count = 0;
+    validity.assign((values.size() + 7) / 8, 0);
+    for (size_t i = 0; i < nulls.size(); ++i) {
+      if (nulls[i]) ++null_count;
+      else validity[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+    }
+    if (null_count > 0) {
+      batch.validity = validity.data();
+      batch.null_count = null_count;
+    }
+  }
+
+  ColumnBatch Rows(int64_t begin, int64_t length) const {
+    ColumnBatch part = batch;
+    part.length = length;
+    part.validity_offset = batch.validity_offset + begin;
+    if (part.strings != nullptr) part.strings += begin;
+    if (part.offsets32 != nullptr) part.offsets32 += begin;
+    if (part.offsets64 != nullptr) part.offsets64 += begin;
+    return part;
+  }
+};
+
+TEST(BloomRecentValuesTest, StringPhasesGiveThePlainFilterInEveryLayout) {
+  // Few values of every length 0..40 (the table drops their repeats), distinct ones (it
+  // pauses), few again (it resumes), values one byte apart, and a middle cardinality: in
+  // every layout and split into batches the bytes equal a filter that sets every row's bits.
+  std::mt19937_64 rng(9);
+  std::vector<std::string> few;
+  for (int i = 0; i < 24; ++i) {
+    std::string v(rng() % 41, 'a');
+    for (char& c : v) c = static_cast<char>('a' + rng() % 3);
+    few.push_back(v);
+  }
+  std::vector<std::string> values;
+  std::vector<bool> nulls;
+  for (int i = 0; i < 120000; ++i) {
+    const int phase = i / 24000;
+    std::string v;
+    if (phase == 0 || phase == 2) {
+      v = few[rng() % few.size()];
+    } else if (phase == 1) {
+      v = "distinct-" + std::to_string(rng());
+    } else if (phase == 3) {
+      v = few[rng() % few.size()];
+      if (!v.empty()) v[rng() % v.size()] ^= 0x20;  // one byte apart from a recorded value
+    } else {
+      v = "mid-" + std::to_string(rng() % 1500);
+    }
+    values.push_back(v);
+    nulls.push_back(rng() % 9 == 0);
+  }
+  for (bool with_nulls : {false, true}) {
+    std::vector<uint64_t> hashes;
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (!with_nulls || !nulls[i]) hashes.push_back(hash::Xxh64(values[i]));
+    }
+    const std::vector<uint8_t> model = JavaModelFilter(*ComputeBloomShape(1000000, 0.1), hashes);
+    for (int layout = 0; layout < 3; ++layout) {
+      const StringLayout column(values, with_nulls ? nulls : std::vector<bool>{}, layout);
+      for (int64_t batch_rows : {int64_t{0}, int64_t{37}, int64_t{4096}}) {
+        auto writer = BloomFilterIndexType().MakeWriter(column.type, Options());
+        ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+        const int64_t step = batch_rows > 0 ? batch_rows : column.batch.length;
+        for (int64_t begin = 0; begin < column.batch.length; begin += step) {
+          const int64_t n = std::min(step, column.batch.length - begin);
+          ASSERT_TRUE((*writer)->Write(column.Rows(begin, n)).ok());
+        }
+        auto payload = (*writer)->Serialize();
+        ASSERT_TRUE(payload.ok()) << payload.status().ToString();
+        ASSERT_TRUE(*payload == model)
+            << "layout " << layout << ", nulls " << with_nulls << ", batches of " << batch_rows;
+      }
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "index/bloom_filter/bloom_shape.h"
 #include "index/bloom_filter/fast_hash.h"
 #include "index/bloom_filter/recent_hashes.h"
+#include "index/bloom_filter/recent_values.h"
 #include "io/endian.h"
 
 namespace pyfileindex::index {
@@ -20,6 +22,7 @@ using bloom_filter::BloomProbes;
 using bloom_filter::BloomShape;
 using bloom_filter::FastHash;
 using bloom_filter::RecentHashes;
+using bloom_filter::RecentValues;
 
 constexpr int32_t kDefaultItems = 1000000;
 constexpr double kDefaultFpp = 0.1;
@@ -35,6 +38,7 @@ class BloomFilterWriter final : public ColumnIndexWriter {
         probes_(static_cast<uint32_t>(shape.num_bits), shape.num_hash_functions),
         bytes_(kHeaderBytes + static_cast<size_t>(shape.num_bytes()), 0) {
     io::StoreU32BE(bytes_.data(), static_cast<uint32_t>(shape.num_hash_functions));
+    if (hash_.kind() == FastHash::Kind::kBytes) recent_values_ = std::make_unique<RecentValues>();
   }
 
   // Strings are hashed from views made a block at a time (in cache) from Arrow's offsets:
@@ -47,9 +51,12 @@ class BloomFilterWriter final : public ColumnIndexWriter {
     // hashing and the read-modify-writes to random lines of the bit set overlap instead of
     // stalling each other.
     uint8_t* const bits = bytes_.data() + kHeaderBytes;
-    return hash_.ForEachHashBlock(batch, [&](uint64_t* hashes, size_t count) {
-      probes_.AddMany(hashes, recent_.KeepNew(hashes, count), bits);
-    });
+    return hash_.ForEachHashBlock(
+        batch,
+        [&](uint64_t* hashes, size_t count) {
+          probes_.AddMany(hashes, recent_.KeepNew(hashes, count), bits);
+        },
+        recent_values_.get());
   }
 
   Result<std::vector<uint8_t>> Serialize() override {
@@ -62,6 +69,8 @@ class BloomFilterWriter final : public ColumnIndexWriter {
   FastHash hash_;
   BloomProbes probes_;
   RecentHashes recent_;
+  // Byte values only (40-320 KB): skips repeated strings before they are hashed.
+  std::unique_ptr<RecentValues> recent_values_;
   std::vector<uint8_t> bytes_;  // the whole payload: header, then the bit set
   bool serialized_ = false;
 };

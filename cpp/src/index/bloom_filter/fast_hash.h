@@ -14,6 +14,7 @@
 
 #include "column/column_batch.h"
 #include "hash/xxh64.h"
+#include "index/bloom_filter/recent_values.h"
 #include "java/float_bits.h"
 #include "pyfileindex/data_type.h"
 #include "pyfileindex/literal.h"
@@ -61,10 +62,12 @@ class FastHash {
   // Calls sink(hashes, n) with the hashes of the non-null rows of `batch`, in row order, at
   // most kHashBlock at a time; the sink may reorder or overwrite its block. InvalidArgument
   // when the batch's physical layout does not carry this type; timestamps whose micros
-  // overflow a long fail as Java's Math.multiplyExact does.
+  // overflow a long fail as Java's Math.multiplyExact does. With `repeats` (byte values only),
+  // values it finds were added before are dropped unhashed.
   static constexpr size_t kHashBlock = hash::kXxh64ManyMax;
   template <typename Sink>
-  Status ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink) const;
+  Status ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
+                          RecentValues* repeats = nullptr) const;
 
   // The hash a literal would have as a value of this column, or std::nullopt when no value of
   // the column can equal it (e.g. 300 for TINYINT). InvalidArgument for a literal of the wrong
@@ -83,8 +86,19 @@ class FastHash {
 
 // ---- implementation of the hot loop (a template so the sink inlines) ----------------------
 
+namespace detail {
+// Value i of Arrow's string layout as a view (offsets must not decrease).
+template <typename Offset>
+auto ViewsOf(const char* data, const Offset* offsets) {
+  return [data, offsets](size_t i) {
+    return std::string_view(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
+  };
+}
+}  // namespace detail
+
 template <typename Sink>
-Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink) const {
+Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
+                                  RecentValues* repeats) const {
   using column::Physical;
   const int64_t n = batch.length;
   uint64_t block[kHashBlock];
@@ -118,10 +132,25 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink)
       const std::string_view* strings = batch.strings;
       const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
       std::string_view valid[kHashBlock + column::ColumnBatch::kCopyValidViewsSlack];
+      std::string_view fresh[kHashBlock];
       for (int64_t begin = 0; begin < n; begin += static_cast<int64_t>(kHashBlock)) {
         const int64_t count = std::min<int64_t>(static_cast<int64_t>(kHashBlock), n - begin);
         size_t kept = static_cast<size_t>(count);
-        if (strings != nullptr && batch.validity == nullptr) {
+        if (repeats != nullptr && repeats->Consult()) {
+          // Only the values the table has not seen are hashed, from views in `fresh`.
+          if (strings != nullptr && batch.validity == nullptr) {
+            const std::string_view* in = strings + begin;
+            kept = repeats->KeepNew([in](size_t i) { return in[i]; }, kept, fresh);
+          } else if (strings == nullptr && all_valid && batch.offsets32 != nullptr) {
+            kept = repeats->KeepNew(detail::ViewsOf(batch.string_data, batch.offsets32 + begin), kept, fresh);
+          } else if (strings == nullptr && all_valid && batch.offsets64 != nullptr) {
+            kept = repeats->KeepNew(detail::ViewsOf(batch.string_data, batch.offsets64 + begin), kept, fresh);
+          } else {
+            kept = batch.CopyValidViews(begin, count, valid);
+            kept = repeats->KeepNew([&valid](size_t i) { return valid[i]; }, kept, fresh);
+          }
+          hash::Xxh64Many(fresh, kept, block);
+        } else if (strings != nullptr && batch.validity == nullptr) {
           hash::Xxh64Many(strings + begin, kept, block);
         } else if (strings == nullptr && all_valid && batch.offsets32 != nullptr) {
           hash::Xxh64Many(batch.string_data, batch.offsets32 + begin, kept, block);

@@ -1,0 +1,154 @@
+// RecentValues: drops byte values (strings, binaries) a bloom-filter writer has added already,
+// before they are hashed, as seen in a small direct-mapped table of recently added values.
+//
+// XXH64 costs 5-8 ns on a 16-byte string without AVX-512 (it is a chain of 64-bit multiplies),
+// most of a bloom-filter build. Low-cardinality string columns (a status, a country code, a
+// sorted key) repeat a few values throughout a file, and each repeat would hash the same bytes
+// again only to set bits already set. A value of up to kMaxBytes bytes is recognised from its
+// exact bytes (never from a hash of them), so skipping it cannot change the filter. Like
+// RecentHashes, the table is consulted only while it pays: a block where most values are new
+// pauses it for kPauseBlocks blocks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace pyfileindex::index::bloom_filter {
+
+class RecentValues {
+ public:
+  static constexpr size_t kMaxBytes = 32;       // longer values are always kept
+  static constexpr uint32_t kPauseBlocks = 16;  // of up to 1024 values (FastHash::kHashBlock)
+
+  // The table starts at 1024 slots (40 KB: a writer per string column of every small file
+  // pays for it) and grows once to 8192 (320 KB, still in L2) when a large file keeps
+  // missing: a thousand distinct values thrash a small table (10M shuffled rows of 1000
+  // strings: with 2048 slots no faster than hashing every row, with 8192 25% faster).
+  static constexpr int kFirstSlotBits = 10;
+  static constexpr int kGrownSlotBits = 13;
+  static constexpr uint64_t kGrowAfterRows = 65536;  // consulted rows, before growing
+
+  RecentValues() { Reset(kFirstSlotBits); }
+
+  size_t slot_count() const { return slots_.size(); }
+
+  // False while paused (counting the block down): the caller hashes the block as it is.
+  bool Consult() {
+    if (paused_ == 0) return true;
+    --paused_;
+    return false;
+  }
+
+  // Writes the values value_at(0) .. value_at(count - 1) not found in the table to `out`, in
+  // order, records those it can hold, and returns how many were written.
+  //
+  // Stores happen on a miss only (a branch, well predicted while the table pays). Storing
+  // the slot and out[kept] on every row without a branch, as RecentHashes does, made the build
+  // 25% slower: with a repeat a few rows later the next row's slot load may read the store
+  // before it, so the CPU ends up waiting for each store before the next row's loads.
+  template <typename ValueAt>
+  size_t KeepNew(ValueAt&& value_at, size_t count, std::string_view* out) {
+    size_t kept = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const std::string_view value = value_at(i);
+      if (value.size() > kMaxBytes) {
+        out[kept++] = value;
+        continue;
+      }
+      const Key key = KeyOf(value);
+      Key& slot = slots_[SlotOf(key)];
+      if (!slot.Matches(key)) {
+        slot.Assign(key);
+        out[kept++] = value;
+      }
+    }
+    if (2 * kept > count) paused_ = kPauseBlocks;
+    rows_ += count;
+    if (8 * kept > count && rows_ >= kGrowAfterRows && slot_bits_ < kGrownSlotBits) {
+      Reset(kGrownSlotBits);  // forgets what it saw: those values are hashed once more
+    }
+    return kept;
+  }
+
+ private:
+  // A value of up to 32 bytes as its size and four words that together cover every byte (they
+  // may overlap, and unused words are zero): for one size, equal keys mean equal bytes. Every
+  // load stays within the value.
+  struct Key {
+    uint64_t words[4];
+    uint64_t size;
+    // Word by word, in registers: compared or copied as one block, the key went through the
+    // stack, and the wide reload of its narrow stores stalled (store forwarding fails; 8 ns a
+    // value).
+    bool Matches(const Key& other) const {
+      return ((words[0] ^ other.words[0]) | (words[1] ^ other.words[1]) |
+              (words[2] ^ other.words[2]) | (words[3] ^ other.words[3]) |
+              (size ^ other.size)) == 0;
+    }
+    void Assign(const Key& other) {
+      words[0] = other.words[0];
+      words[1] = other.words[1];
+      words[2] = other.words[2];
+      words[3] = other.words[3];
+      size = other.size;
+    }
+  };
+
+  static uint64_t Load64(const char* p) {
+    uint64_t word;
+    std::memcpy(&word, p, sizeof word);
+    return word;
+  }
+  static uint64_t Load32(const char* p) {
+    uint32_t word;
+    std::memcpy(&word, p, sizeof word);
+    return word;
+  }
+
+  static Key KeyOf(std::string_view value) {
+    const char* p = value.data();
+    const size_t size = value.size();
+    Key key{{0, 0, 0, 0}, size};
+    if (size >= 8) {
+      // First and last eight bytes; from 17 bytes on also bytes 8-15 and the sixteen before
+      // the last eight. Clamped offsets keep the loads in bounds; a mask zeroes the middle
+      // words of shorter values (no branch on a size that varies row to row).
+      // (Written as masks: GCC turns conditional offsets into a branch, mispredicted on
+      // every other row of 12-20 byte strings.)
+      const uint64_t long_value = uint64_t{0} - static_cast<uint64_t>(size > 16);
+      key.words[0] = Load64(p);
+      key.words[1] = Load64(p + (8 & long_value)) & long_value;
+      key.words[2] = Load64(p + ((size - 16) & long_value)) & long_value;
+      key.words[3] = Load64(p + size - 8);
+    } else if (size >= 4) {
+      key.words[0] = Load32(p) | Load32(p + size - 4) << 32;
+    } else if (size > 0) {
+      key.words[0] = static_cast<uint8_t>(p[0]) | uint64_t{static_cast<uint8_t>(p[size / 2])} << 8 |
+                     uint64_t{static_cast<uint8_t>(p[size - 1])} << 16;
+    }
+    return key;
+  }
+
+  size_t SlotOf(const Key& key) const {
+    const uint64_t mixed = (key.words[0] ^ (key.words[1] << 1) ^ (key.words[2] >> 1) ^
+                            ((key.words[3] << 32) | (key.words[3] >> 32)) ^ key.size) *
+                           0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(mixed >> (64 - slot_bits_));
+  }
+
+  void Reset(int slot_bits) {
+    slot_bits_ = slot_bits;
+    // An entry no value can match: sizes above kMaxBytes are never stored.
+    slots_.assign(size_t{1} << slot_bits, Key{{0, 0, 0, 0}, kMaxBytes + 1});
+  }
+
+  std::vector<Key> slots_;
+  int slot_bits_ = 0;
+  uint64_t rows_ = 0;  // consulted so far
+  uint32_t paused_ = 0;
+};
+
+}  // namespace pyfileindex::index::bloom_filter
