@@ -2,6 +2,11 @@
 
 #include "io/endian.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define PFI_SCAN_AVX2 1
+#endif
+
 namespace pyfileindex::index::slice_scan {
 
 namespace {
@@ -63,6 +68,66 @@ PFI_INLINE uint32_t StepBody(const uint8_t* __restrict s, uint64_t* __restrict a
   return live;
 }
 
+#if defined(PFI_SCAN_AVX2)
+#define PFI_AVX2 __attribute__((target("avx2")))
+
+PFI_AVX2 inline __m256i Splat(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
+
+// One set's update over four words; returns the set after it, adding the rows that leave it
+// on the inside of the range to `gained` (kIn).
+template <bool kIn>
+PFI_AVX2 inline __m256i UpdateSet(uint64_t* set, __m256i slice, __m256i flip, __m256i gain,
+                                  __m256i done, __m256i* gained) {
+  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(set));
+  const __m256i keep = _mm256_xor_si256(slice, flip);
+  __m256i kept = _mm256_and_si256(x, keep);
+  if (kIn) {
+    const __m256i left = _mm256_andnot_si256(keep, _mm256_and_si256(x, gain));
+    *gained = _mm256_or_si256(*gained, _mm256_or_si256(left, _mm256_and_si256(kept, done)));
+    kept = _mm256_andnot_si256(done, kept);
+  }
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(set), kept);
+  return kept;
+}
+
+// StepBody written with AVX2 intrinsics, four words a register. Left to the compiler, the
+// count of live words became a sum across the register on every line (a dozen dependent
+// instructions per 8 words, half the step's time); here the empty words are counted per lane
+// and summed once.
+template <bool kA, bool kB, bool kIn>
+PFI_AVX2 uint32_t Avx2StepBody(const uint8_t* __restrict s, uint64_t* __restrict a,
+                               uint64_t* __restrict b, uint64_t* __restrict in,
+                               const StepMasks& m, const uint8_t* next) {
+  const __m256i a_flip = Splat(m.a_flip), a_gain = Splat(m.a_gain), a_done = Splat(m.a_done);
+  const __m256i b_flip = Splat(m.b_flip), b_gain = Splat(m.b_gain), b_done = Splat(m.b_done);
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i empty = zero;  // per lane: minus the number of words left empty
+  for (int line = 0; line < kWords / 8; ++line) {
+    __builtin_prefetch(next + 64 * line);
+    for (int half = 0; half < 2; ++half) {
+      const int w = 8 * line + 4 * half;
+      const __m256i slice = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + 8 * w));
+      __m256i gained = zero;
+      __m256i rest = zero;
+      if (kA) {
+        rest = _mm256_or_si256(rest, UpdateSet<kIn>(a + w, slice, a_flip, a_gain, a_done, &gained));
+      }
+      if (kB) {
+        rest = _mm256_or_si256(rest, UpdateSet<kIn>(b + w, slice, b_flip, b_gain, b_done, &gained));
+      }
+      if (kIn) {
+        __m256i* out = reinterpret_cast<__m256i*>(in + w);
+        _mm256_storeu_si256(out, _mm256_or_si256(_mm256_loadu_si256(out), gained));
+      }
+      empty = _mm256_add_epi64(empty, _mm256_cmpeq_epi64(rest, zero));  // -1 per empty word
+    }
+  }
+  alignas(32) int64_t lanes[4];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), empty);
+  return static_cast<uint32_t>(kWords + lanes[0] + lanes[1] + lanes[2] + lanes[3]);
+}
+#endif
+
 template <bool kA, bool kB, bool kIn>
 PFI_INLINE uint32_t StepSparseBody(const uint8_t* s, uint64_t* a, uint64_t* b, uint64_t* in,
                                    const StepMasks& m, uint16_t* idx, uint32_t n,
@@ -79,12 +144,13 @@ PFI_INLINE uint32_t StepSparseBody(const uint8_t* s, uint64_t* a, uint64_t* b, u
   return kept;
 }
 
-// Defines one ISA's table; ATTR is its target attribute (empty for the baseline).
-#define PFI_SCAN_OPS(NAME, ATTR)                                                             \
+// Defines one ISA's table; ATTR is its target attribute (empty for the baseline), BODY the
+// dense step's body.
+#define PFI_SCAN_OPS(NAME, ATTR, BODY)                                                       \
   template <bool kA, bool kB, bool kIn>                                                      \
   ATTR uint32_t NAME##Step(const uint8_t* s, uint64_t* a, uint64_t* b, uint64_t* in,         \
                            const StepMasks& m, const uint8_t* next) {                        \
-    return StepBody<kA, kB, kIn>(s, a, b, in, m, next);                                      \
+    return BODY<kA, kB, kIn>(s, a, b, in, m, next);                                          \
   }                                                                                          \
   template <bool kA, bool kB, bool kIn>                                                      \
   ATTR uint32_t NAME##StepSparse(const uint8_t* s, uint64_t* a, uint64_t* b, uint64_t* in,   \
@@ -100,10 +166,10 @@ PFI_INLINE uint32_t StepSparseBody(const uint8_t* s, uint64_t* a, uint64_t* b, u
        NAME##StepSparse<true, true, false>, nullptr, NAME##StepSparse<true, false, true>,    \
        NAME##StepSparse<false, true, true>, NAME##StepSparse<true, true, true>}};
 
-PFI_SCAN_OPS(Baseline, )
+PFI_SCAN_OPS(Baseline, , StepBody)
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-PFI_SCAN_OPS(Avx2, __attribute__((target("avx2"))))
+#if defined(PFI_SCAN_AVX2)
+PFI_SCAN_OPS(Avx2, PFI_AVX2, Avx2StepBody)
 
 const ScanOps& Choose() {
   __builtin_cpu_init();
@@ -120,5 +186,17 @@ const ScanOps& ScanOpsForCpu() {
   static const ScanOps& ops = Choose();
   return ops;
 }
+
+namespace detail {
+const ScanOps& BaselineScanOps() { return kBaseline; }
+const ScanOps* Avx2ScanOps() {
+#if defined(PFI_SCAN_AVX2)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") ? &kAvx2 : nullptr;
+#else
+  return nullptr;
+#endif
+}
+}  // namespace detail
 
 }  // namespace pyfileindex::index::slice_scan

@@ -37,4 +37,11 @@ struct ScanOps {
 // The fastest variant this CPU runs.
 const ScanOps& ScanOpsForCpu();
 
+namespace detail {
+// Each variant on its own, for tests to hold them to one another: the portable one, and the
+// AVX2 one (nullptr where this build or CPU has none).
+const ScanOps& BaselineScanOps();
+const ScanOps* Avx2ScanOps();
+}  // namespace detail
+
 }  // namespace pyfileindex::index::slice_scan
