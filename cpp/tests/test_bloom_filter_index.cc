@@ -797,7 +797,7 @@ std::vector<std::string> KeepNewValues(RecentValues& recent, const std::vector<s
 }
 
 TEST(BloomRecentValuesTest, KeepsNewValuesInOrderAndLongOnesAlways) {
-  RecentValues recent;
+  RecentValues recent(RecentValues::kMaxSlotBits);
   const std::string long_value(RecentValues::kMaxBytes + 1, 'x');
   const std::string longest_kept(RecentValues::kMaxBytes, 'x');
   EXPECT_EQ(KeepNewValues(recent, {"b", "a", "b", "", "", long_value, "a", long_value,
@@ -816,14 +816,14 @@ TEST(BloomRecentValuesTest, ValuesDifferingInOneByteOrInLengthAreNeverTakenForEa
     std::string base(size, '\0');
     for (char& c : base) c = static_cast<char>(rng());
     for (size_t at = 0; at < size; ++at) {
-      RecentValues recent;
+      RecentValues recent(RecentValues::kMaxSlotBits);
       std::string changed = base;
       changed[at] = static_cast<char>(changed[at] ^ 0x01);
       ASSERT_EQ(KeepNewValues(recent, {base, base}).size(), 1u) << size;
       ASSERT_EQ(KeepNewValues(recent, {changed}).size(), 1u) << "size " << size << " byte " << at;
     }
     if (size > 0) {
-      RecentValues recent;
+      RecentValues recent(RecentValues::kMaxSlotBits);
       KeepNewValues(recent, {base});
       const std::string shorter = base.substr(0, size - 1);
       ASSERT_EQ(KeepNewValues(recent, {shorter}).size(), 1u) << size;
@@ -833,7 +833,7 @@ TEST(BloomRecentValuesTest, ValuesDifferingInOneByteOrInLengthAreNeverTakenForEa
 }
 
 TEST(BloomRecentValuesTest, PausesWhenMostValuesAreNew) {
-  RecentValues recent;
+  RecentValues recent(RecentValues::kMaxSlotBits);
   ASSERT_TRUE(recent.Consult());
   std::vector<std::string> fresh;
   for (int i = 0; i < 16; ++i) fresh.push_back("value-" + std::to_string(i));
@@ -844,34 +844,50 @@ TEST(BloomRecentValuesTest, PausesWhenMostValuesAreNew) {
             (std::vector<std::string>{"new"}));
 }
 
+TEST(BloomRecentValuesTest, TableSizeFollowsTheFilter) {
+  // At most a third of the bit set: Paimon's default filter (599,071 bytes) gets the largest
+  // table, smaller filters smaller ones, tiny filters none.
+  const auto bytes_of = [](int bits) { return (size_t{1} << bits) * 40; };
+  EXPECT_EQ(RecentValues::MaxSlotBitsFor(599071), RecentValues::kMaxSlotBits);
+  EXPECT_EQ(RecentValues::MaxSlotBitsFor(3 * bytes_of(9)), 9);
+  EXPECT_EQ(RecentValues::MaxSlotBitsFor(3 * bytes_of(9) - 1), 8);
+  EXPECT_EQ(RecentValues::MaxSlotBitsFor(3 * bytes_of(RecentValues::kMinSlotBits) - 1), 0);
+  for (size_t bytes : {size_t{600}, size_t{12000}, size_t{100000}, size_t{599071}}) {
+    const int bits = RecentValues::MaxSlotBitsFor(bytes);
+    if (bits > 0) {
+      EXPECT_LE(3 * bytes_of(bits), bytes) << bytes;
+    }
+  }
+}
+
 TEST(BloomRecentValuesTest, GrowsOnceWhenALargeFileKeepsMissing) {
   // Few values: every block hits, the table stays small however many rows pass.
-  RecentValues few;
+  RecentValues few(RecentValues::kMaxSlotBits);
   const std::vector<std::string> repeats(1000, "status-ok");
   for (int b = 0; b < 100; ++b) KeepNewValues(few, repeats);
-  EXPECT_EQ(few.slot_count(), size_t{1} << RecentValues::kFirstSlotBits);
+  EXPECT_EQ(few.slot_count(), size_t{1} << (RecentValues::kMaxSlotBits - 2));
 
   // 1500 values thrash 1024 slots: past kGrowAfterRows rows it grows, forgetting what it saw,
   // then finds nearly all of them.
-  RecentValues many;
+  RecentValues many(RecentValues::kMaxSlotBits);
   std::vector<std::string> block;
   for (int i = 0; i < 1000; ++i) block.push_back("v" + std::to_string((i * 7919) % 1500));
   uint64_t rows = 0;
-  while (many.slot_count() == (size_t{1} << RecentValues::kFirstSlotBits)) {
+  while (many.slot_count() == (size_t{1} << (RecentValues::kMaxSlotBits - 2))) {
     ASSERT_LT(rows, 2 * RecentValues::kGrowAfterRows) << "never grew";
     if (many.Consult()) {
       KeepNewValues(many, block);
       rows += block.size();
     }
   }
-  EXPECT_EQ(many.slot_count(), size_t{1} << RecentValues::kGrownSlotBits);
+  EXPECT_EQ(many.slot_count(), size_t{1} << RecentValues::kMaxSlotBits);
   EXPECT_GE(rows, RecentValues::kGrowAfterRows);
   while (!many.Consult()) {
   }
   KeepNewValues(many, block);  // records the block again
   while (!many.Consult()) {
   }
-  EXPECT_LT(KeepNewValues(many, block).size(), block.size() / 8);
+  EXPECT_LT(KeepNewValues(many, block).size(), block.size() / 4);
 }
 
 // A STRING column in each layout the writer reads: views, or Arrow's offsets (32 or 64 bit),

@@ -38,7 +38,10 @@ class BloomFilterWriter final : public ColumnIndexWriter {
         probes_(static_cast<uint32_t>(shape.num_bits), shape.num_hash_functions),
         bytes_(kHeaderBytes + static_cast<size_t>(shape.num_bytes()), 0) {
     io::StoreU32BE(bytes_.data(), static_cast<uint32_t>(shape.num_hash_functions));
-    if (hash_.kind() == FastHash::Kind::kBytes) recent_values_ = std::make_unique<RecentValues>();
+    const int table_bits = RecentValues::MaxSlotBitsFor(static_cast<size_t>(shape.num_bytes()));
+    if (hash_.kind() == FastHash::Kind::kBytes && table_bits > 0) {
+      recent_values_ = std::make_unique<RecentValues>(table_bits);
+    }
   }
 
   // Strings are hashed from views made a block at a time (in cache) from Arrow's offsets:
@@ -69,7 +72,7 @@ class BloomFilterWriter final : public ColumnIndexWriter {
   FastHash hash_;
   BloomProbes probes_;
   RecentHashes recent_;
-  // Byte values only (40-320 KB): skips repeated strings before they are hashed.
+  // Byte values only, and not for tiny filters: skips repeated strings before they are hashed.
   std::unique_ptr<RecentValues> recent_values_;
   std::vector<uint8_t> bytes_;  // the whole payload: header, then the bit set
   bool serialized_ = false;

@@ -23,15 +23,30 @@ class RecentValues {
   static constexpr size_t kMaxBytes = 32;       // longer values are always kept
   static constexpr uint32_t kPauseBlocks = 16;  // of up to 1024 values (FastHash::kHashBlock)
 
-  // The table starts at 1024 slots (40 KB: a writer per string column of every small file
-  // pays for it) and grows once to 8192 (320 KB, still in L2) when a large file keeps
-  // missing: a thousand distinct values thrash a small table (10M shuffled rows of 1000
-  // strings: with 2048 slots no faster than hashing every row, with 8192 25% faster).
-  static constexpr int kFirstSlotBits = 10;
-  static constexpr int kGrownSlotBits = 13;
+  // A table grows once, from a quarter of its largest size to all of it, when a large file
+  // keeps missing in it: a thousand distinct values thrash a small table (10M shuffled rows
+  // of 1000 strings: 1024 slots 50% slower than hashing every row, 4096 slots 5-10% faster,
+  // 8192 15-25%). Its memory counts against the index's (the build's peak), so the largest
+  // table takes at most a third of the bit set's bytes, and at most 4096 slots (160 KB, for
+  // Paimon's default 600 KB filter).
+  static constexpr int kMaxSlotBits = 12;
+  static constexpr int kMinSlotBits = 6;
   static constexpr uint64_t kGrowAfterRows = 65536;  // consulted rows, before growing
 
-  RecentValues() { Reset(kFirstSlotBits); }
+  // The largest table for a filter of `bit_set_bytes`: its slot bits, or 0 when even the
+  // smallest table would take too much of it (too small a filter to bother).
+  static int MaxSlotBitsFor(size_t bit_set_bytes) {
+    for (int bits = kMaxSlotBits; bits >= kMinSlotBits; --bits) {
+      if ((size_t{1} << bits) * sizeof(Key) * 3 <= bit_set_bytes) return bits;
+    }
+    return 0;
+  }
+
+  // `max_slot_bits` from MaxSlotBitsFor (> 0).
+  explicit RecentValues(int max_slot_bits)
+      : max_slot_bits_(max_slot_bits) {
+    Reset(max_slot_bits > kMinSlotBits + 2 ? max_slot_bits - 2 : kMinSlotBits);
+  }
 
   size_t slot_count() const { return slots_.size(); }
 
@@ -65,10 +80,16 @@ class RecentValues {
         out[kept++] = value;
       }
     }
-    if (2 * kept > count) paused_ = kPauseBlocks;
+    // Every miss is a mispredicted branch as well as a hash: past a quarter of the values the
+    // table costs more than it saves (1024 slots with 36% misses: 50% slower).
+    if (4 * kept > count) paused_ = kPauseBlocks;
     rows_ += count;
-    if (8 * kept > count && rows_ >= kGrowAfterRows && slot_bits_ < kGrownSlotBits) {
-      Reset(kGrownSlotBits);  // forgets what it saw: those values are hashed once more
+    // Grown only where a larger table would pay: many repeats found, yet many values missed.
+    // Where nearly every value is new (tens of thousands of distinct values) it stays small:
+    // no table that stays in cache would hold them.
+    if (8 * kept > count && 4 * kept <= 3 * count && rows_ >= kGrowAfterRows &&
+        slot_bits_ < max_slot_bits_) {
+      Reset(max_slot_bits_);  // forgets what it saw: those values are hashed once more
     }
     return kept;
   }
@@ -147,6 +168,7 @@ class RecentValues {
 
   std::vector<Key> slots_;
   int slot_bits_ = 0;
+  int max_slot_bits_;
   uint64_t rows_ = 0;  // consulted so far
   uint32_t paused_ = 0;
 };
