@@ -1080,6 +1080,35 @@ TEST(BitmapIndexReader, InOfEveryKeyIsTheRowsThatAreNotNull) {
   }
 }
 
+TEST(BitmapIndexReader, AKeyAskedAgainAnswersTheSame) {
+  // A key's bitmap is handed over as read the first time, cached from the second request on
+  // and copied out of the cache after that: every answer must be the same, whichever
+  // operator asks and however the requests interleave.
+  std::vector<std::optional<int32_t>> rows;
+  for (int32_t i = 0; i < 200000; ++i) {
+    rows.push_back(i % 11 == 3 ? std::nullopt : std::optional<int32_t>(i % 3));
+  }
+  const TestColumn column = FixedColumn<int32_t>("INT", Physical::kInt32, rows);
+  for (const char* version : {"1", "2"}) {
+    const std::vector<uint8_t> payload = MustWrite(column, Opts({{"version", version}}));
+    auto reader = MustOpen(column.type, payload);
+    ASSERT_NE(reader, nullptr);
+    for (int32_t key : {1, 2, 1, 1, 2, 0}) {
+      std::vector<uint32_t> equal, not_equal;
+      for (uint32_t r = 0; r < rows.size(); ++r) {
+        (rows[r] == key ? equal : not_equal).push_back(r);
+      }
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(key)})), equal)
+          << "version " << version << ", key " << key;
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIn, {Literal::Int(key), Literal::Int(9)})),
+                equal)
+          << "version " << version << ", key " << key;
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kNotEqual, {Literal::Int(key)})), not_equal)
+          << "version " << version << ", key " << key;
+    }
+  }
+}
+
 TEST(BitmapIndexBlocks, PackingBoundaries) {
   // INT entries are 4 + 8 = 12 bytes; a block also holds its 4-byte entry count.
   const std::vector<size_t> three(3, 12);

@@ -24,11 +24,18 @@ PFI_INLINE uint32_t Count(uint64_t x) {
   if (kHardware) return static_cast<uint32_t>(__builtin_popcountll(x));
   return SwarPopcount(x);
 }
+// Four running sums: with one, each word's add waited for the previous word's (one word a
+// cycle, 0.4 us a block; the CPU can count four words a cycle).
 template <bool kHardware>
 PFI_INLINE uint32_t CardinalityBody(const uint64_t* words) {
-  uint32_t card = 0;
-  for (int w = 0; w < kWords; ++w) card += Count<kHardware>(words[w]);
-  return card;
+  uint32_t card[4] = {0, 0, 0, 0};
+  for (int w = 0; w < kWords; w += 4) {
+    card[0] += Count<kHardware>(words[w]);
+    card[1] += Count<kHardware>(words[w + 1]);
+    card[2] += Count<kHardware>(words[w + 2]);
+    card[3] += Count<kHardware>(words[w + 3]);
+  }
+  return card[0] + card[1] + card[2] + card[3];
 }
 template <bool kHardware>
 PFI_INLINE void CardinalityAndRunsBody(const uint64_t* words, uint32_t* cardinality,

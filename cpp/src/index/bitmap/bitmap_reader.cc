@@ -239,6 +239,14 @@ Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::EntryBitmapLocked(
   return ptr;
 }
 
+Result<roaring::Bitmap32> BitmapIndexReader::EntryRowsLocked(const EntryRef& entry) const {
+  if (bitmap_cache_.count(entry.cache_id) == 0 && handed_over_.insert(entry.cache_id).second) {
+    return ReadBitmap(entry.offset, entry.length);
+  }
+  PFI_ASSIGN_OR_RETURN(BitmapPtr rows, EntryBitmapLocked(entry));
+  return roaring::Bitmap32(*rows);
+}
+
 Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::BitmapOf(const LiteralKey& key) const {
   if (key.kind == LiteralKey::Kind::kNoMatch) return std::make_shared<const roaring::Bitmap32>();
   std::lock_guard<std::mutex> lock(mutex_);
@@ -250,6 +258,12 @@ Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::BitmapOf(const LiteralKe
 
 Result<roaring::Bitmap32> BitmapIndexReader::RowsEqualTo(const Literal& literal) const {
   PFI_ASSIGN_OR_RETURN(LiteralKey key, LiteralToKey(mapping_, type_, literal));
+  if (key.kind == LiteralKey::Kind::kKey) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    PFI_ASSIGN_OR_RETURN(std::optional<EntryRef> entry, FindEntryLocked(key.key));
+    if (!entry) return roaring::Bitmap32();
+    return EntryRowsLocked(*entry);
+  }
   PFI_ASSIGN_OR_RETURN(BitmapPtr rows, BitmapOf(key));
   return roaring::Bitmap32(*rows);
 }
@@ -283,6 +297,7 @@ Result<roaring::Bitmap32> BitmapIndexReader::UnionOf(const std::vector<Literal>&
     rows -= *null_rows;
     return rows;
   }
+  if (!null_literal && entries.size() == 1) return EntryRowsLocked(entries[0]);
   std::vector<BitmapPtr> held;
   held.reserve(entries.size() + 1);
   if (null_literal) {

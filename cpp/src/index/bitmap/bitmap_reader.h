@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -69,6 +70,11 @@ class BitmapIndexReader final : public ColumnIndexReader {
   Result<std::optional<EntryRef>> FindEntryLocked(const KeyRef& key) const;
   // The entry's bitmap, read once and then cached (caller holds mutex_).
   Result<BitmapPtr> EntryBitmapLocked(const EntryRef& entry) const;
+  // The entry's bitmap as a bitmap of the caller's own (caller holds mutex_). The first time
+  // it is read and handed over as read, not cached: a single lookup (=, the usual query of a
+  // reader opened for one file) would otherwise read it and then copy it out of the cache,
+  // twice the work for a large bitmap. From its second request on it is cached.
+  Result<roaring::Bitmap32> EntryRowsLocked(const EntryRef& entry) const;
   // Reads the bitmap stored at (offset, length) (see Entry).
   Result<roaring::Bitmap32> ReadBitmap(int32_t offset, int32_t length) const;
 
@@ -98,6 +104,7 @@ class BitmapIndexReader final : public ColumnIndexReader {
   mutable std::mutex mutex_;
   mutable std::vector<std::unique_ptr<const PackedKeyRecords>> loaded_blocks_;  // V2
   mutable std::unordered_map<uint64_t, BitmapPtr> bitmap_cache_;  // by entry position
+  mutable std::unordered_set<uint64_t> handed_over_;  // entries read once, not yet cached
   mutable BitmapPtr null_bitmap_;
 };
 
