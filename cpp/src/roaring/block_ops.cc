@@ -38,6 +38,17 @@ PFI_INLINE uint32_t CardinalityBody(const uint64_t* words) {
   return card[0] + card[1] + card[2] + card[3];
 }
 template <bool kHardware>
+PFI_INLINE uint32_t CardinalityOfBytesBody(const uint8_t* s) {
+  uint32_t card[4] = {0, 0, 0, 0};
+  for (int w = 0; w < kWords; w += 4) {
+    card[0] += Count<kHardware>(io::LoadU64LE(s + 8 * w));
+    card[1] += Count<kHardware>(io::LoadU64LE(s + 8 * w + 8));
+    card[2] += Count<kHardware>(io::LoadU64LE(s + 8 * w + 16));
+    card[3] += Count<kHardware>(io::LoadU64LE(s + 8 * w + 24));
+  }
+  return card[0] + card[1] + card[2] + card[3];
+}
+template <bool kHardware>
 PFI_INLINE void CardinalityAndRunsBody(const uint64_t* words, uint32_t* cardinality,
                                        uint32_t* runs) {
   uint32_t card = 0;
@@ -106,6 +117,9 @@ constexpr bool kBaselinePopcount = false;
 constexpr bool kBaselinePopcount = true;
 #endif
 uint32_t Cardinality(const uint64_t* words) { return CardinalityBody<kBaselinePopcount>(words); }
+uint32_t CardinalityOfBytes(const uint8_t* words) {
+  return CardinalityOfBytesBody<kBaselinePopcount>(words);
+}
 void CardinalityAndRuns(const uint64_t* words, uint32_t* card, uint32_t* runs) {
   CardinalityAndRunsBody<kBaselinePopcount>(words, card, runs);
 }
@@ -121,12 +135,15 @@ uint32_t AndFlippedAt(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64
   return AndFlippedAtBody<kBaselinePopcount>(s, flip, e, out, idx, n);
 }
 
-constexpr BlockOps kBaseline = {Cardinality, CardinalityAndRuns, Positions, AndFlipped,
-                                AndFlippedAt};
+constexpr BlockOps kBaseline = {Cardinality, CardinalityOfBytes, CardinalityAndRuns, Positions,
+                                AndFlipped, AndFlippedAt};
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PFI_AVX2 __attribute__((target("avx2,popcnt")))
 PFI_AVX2 uint32_t CardinalityAvx2(const uint64_t* words) { return CardinalityBody<true>(words); }
+PFI_AVX2 uint32_t CardinalityOfBytesAvx2(const uint8_t* words) {
+  return CardinalityOfBytesBody<true>(words);
+}
 PFI_AVX2 void CardinalityAndRunsAvx2(const uint64_t* words, uint32_t* card, uint32_t* runs) {
   CardinalityAndRunsBody<true>(words, card, runs);
 }
@@ -141,8 +158,8 @@ PFI_AVX2 uint32_t AndFlippedAtAvx2(const uint8_t* s, uint64_t flip, const uint64
                                     uint64_t* out, const uint16_t* idx, uint32_t n) {
   return AndFlippedAtBody<true>(s, flip, e, out, idx, n);
 }
-constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityAndRunsAvx2, PositionsAvx2,
-                            AndFlippedAvx2, AndFlippedAtAvx2};
+constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityOfBytesAvx2, CardinalityAndRunsAvx2,
+                            PositionsAvx2, AndFlippedAvx2, AndFlippedAtAvx2};
 
 const BlockOps& Choose() {
   __builtin_cpu_init();

@@ -14,6 +14,8 @@ alignas(64) inline constexpr uint64_t kZeroBlock[1024] = {};
 struct BlockOps {
   // Set bits of a block, and the number of maximal runs of set bits.
   uint32_t (*cardinality)(const uint64_t* words);
+  // The same for 1024 little-endian words at any alignment (a container in index bytes).
+  uint32_t (*cardinality_of_bytes)(const uint8_t* words);
   void (*cardinality_and_runs)(const uint64_t* words, uint32_t* cardinality, uint32_t* runs);
   // The positions of the set bits, ascending, to out[0, cardinality); writes up to two
   // entries past them (`out` must have room for cardinality + 2).

@@ -45,15 +45,8 @@ bool StrictlyAscending(const uint8_t* values, uint32_t count) {
   return ascending;
 }
 
-uint32_t BitmapCardinality(const uint8_t* body) {
-  // The body may sit at any alignment: the word-wise popcount runs on an aligned copy.
-  alignas(64) uint64_t words[kBitmapWords];
-  std::memcpy(words, body, kBitmapBytes);
-  if (!io::endian_internal::kHostIsLittleEndian) {
-    for (uint64_t& w : words) w = io::LoadU64LE(reinterpret_cast<const uint8_t*>(&w));
-  }
-  return Ops().cardinality(words);
-}
+// The body may sit at any alignment: counted in place, not on an aligned copy.
+uint32_t BitmapCardinality(const uint8_t* body) { return Ops().cardinality_of_bytes(body); }
 
 // CRoaring's rule for runs: each [start, start + length] inside 0..65535, after the previous
 // one with a gap (a run starting at 0 is the only one allowed to start where "nothing" ends).
