@@ -1,5 +1,6 @@
-// The block loops CPU dispatch picks (roaring/block_ops.h): set-bit counts of a block, from
-// aligned words and from index bytes at any alignment, against a bit-by-bit count.
+// The block loops CPU dispatch picks (roaring/block_ops.h) against bit-by-bit models: set-bit
+// counts of a block (from aligned words and from index bytes at any alignment), runs of set
+// bits, and the masked AND of index bytes with a block.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -49,6 +50,69 @@ TEST(BlockOpsTest, CardinalityFromWordsAndFromBytesAtAnyAlignment) {
   EXPECT_EQ(Ops().cardinality(zero.data()), 0u);
   std::vector<uint64_t> full(kWords, ~uint64_t{0});
   EXPECT_EQ(Ops().cardinality(full.data()), 65536u);
+}
+
+std::vector<uint64_t> RandomBlock(std::mt19937_64& rng) {
+  std::vector<uint64_t> words(kWords);
+  for (uint64_t& w : words) {
+    const int kind = static_cast<int>(rng() % 5);
+    w = kind == 0 ? 0 : kind == 1 ? ~uint64_t{0} : kind == 2 ? rng() : kind == 3 ? rng() & rng()
+                                                                      : uint64_t{1} << (rng() % 64);
+  }
+  return words;
+}
+
+TEST(BlockOpsTest, RunsOfSetBitsAcrossWords) {
+  std::mt19937_64 rng(29);
+  for (int trial = 0; trial < 24; ++trial) {
+    const std::vector<uint64_t> words = RandomBlock(rng);
+    uint32_t expected_runs = 0;
+    bool previous = false;
+    for (int bit = 0; bit < 64 * kWords; ++bit) {
+      const bool set = (words[bit / 64] >> (bit % 64)) & 1;
+      expected_runs += set && !previous;
+      previous = set;
+    }
+    uint32_t cardinality = 0, runs = 0;
+    Ops().cardinality_and_runs(words.data(), &cardinality, &runs);
+    EXPECT_EQ(cardinality, CountBitByBit(words)) << trial;
+    EXPECT_EQ(runs, expected_runs) << trial;
+  }
+}
+
+TEST(BlockOpsTest, AndFlippedOverAllWordsAndListedOnes) {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 16; ++trial) {
+    const std::vector<uint64_t> s = RandomBlock(rng);
+    const std::vector<uint64_t> e = RandomBlock(rng);
+    const uint64_t flip = trial % 2 == 0 ? 0 : ~uint64_t{0};
+    std::vector<uint8_t> bytes(8 * kWords + 8);
+    const size_t shift = static_cast<size_t>(trial % 8);
+    for (int w = 0; w < kWords; ++w) {
+      for (int b = 0; b < 8; ++b) {
+        bytes[shift + 8 * static_cast<size_t>(w) + b] = static_cast<uint8_t>(s[w] >> (8 * b));
+      }
+    }
+    std::vector<uint64_t> expected(kWords);
+    for (int w = 0; w < kWords; ++w) expected[w] = e[w] & (s[w] ^ flip);
+    std::vector<uint64_t> out(kWords, 0x5A5A);
+    EXPECT_EQ(Ops().and_flipped(bytes.data() + shift, flip, e.data(), out.data()),
+              CountBitByBit(expected)) << trial;
+    EXPECT_EQ(out, expected) << trial;
+    // Listed words only: the others keep what they held.
+    std::vector<uint16_t> idx;
+    std::vector<uint64_t> listed(kWords, 7), listed_expected(kWords, 7);
+    uint32_t listed_count = 0;
+    for (uint16_t w = 0; w < kWords; w += 3) {
+      idx.push_back(w);
+      listed_expected[w] = expected[w];
+      listed_count += static_cast<uint32_t>(__builtin_popcountll(expected[w]));
+    }
+    EXPECT_EQ(Ops().and_flipped_at(bytes.data() + shift, flip, e.data(), listed.data(),
+                                   idx.data(), static_cast<uint32_t>(idx.size())),
+              listed_count) << trial;
+    EXPECT_EQ(listed, listed_expected) << trial;
+  }
 }
 
 }  // namespace

@@ -51,17 +51,21 @@ PFI_INLINE uint32_t CardinalityOfBytesBody(const uint8_t* s) {
 template <bool kHardware>
 PFI_INLINE void CardinalityAndRunsBody(const uint64_t* words, uint32_t* cardinality,
                                        uint32_t* runs) {
-  uint32_t card = 0;
-  uint32_t starts = 0;
+  // Two words a step into separate sums (see CardinalityBody).
+  uint32_t card[2] = {0, 0};
+  uint32_t starts[2] = {0, 0};
   uint64_t carry = 0;  // top bit of the previous word: a run continuing across words
-  for (int w = 0; w < kWords; ++w) {
+  for (int w = 0; w < kWords; w += 2) {
     const uint64_t x = words[w];
-    card += Count<kHardware>(x);
-    starts += Count<kHardware>(x & ~((x << 1) | carry));
-    carry = x >> 63;
+    const uint64_t y = words[w + 1];
+    card[0] += Count<kHardware>(x);
+    card[1] += Count<kHardware>(y);
+    starts[0] += Count<kHardware>(x & ~((x << 1) | carry));
+    starts[1] += Count<kHardware>(y & ~((y << 1) | (x >> 63)));
+    carry = y >> 63;
   }
-  *cardinality = card;
-  *runs = starts;
+  *cardinality = card[0] + card[1];
+  *runs = starts[0] + starts[1];
 }
 
 // Two unconditional extractions per word (a ctz of the word with its top bit forced, which
@@ -88,13 +92,16 @@ PFI_INLINE void PositionsBody(const uint64_t* words, uint16_t* out) {
 template <bool kHardware>
 PFI_INLINE uint32_t AndFlippedBody(const uint8_t* s, uint64_t flip, const uint64_t* e,
                                    uint64_t* out) {
-  uint32_t card = 0;
-  for (int w = 0; w < kWords; ++w) {
+  uint32_t card[2] = {0, 0};  // two sums (see CardinalityBody)
+  for (int w = 0; w < kWords; w += 2) {
     const uint64_t x = e[w] & (io::LoadU64LE(s + 8 * w) ^ flip);
+    const uint64_t y = e[w + 1] & (io::LoadU64LE(s + 8 * w + 8) ^ flip);
     out[w] = x;
-    card += Count<kHardware>(x);
+    out[w + 1] = y;
+    card[0] += Count<kHardware>(x);
+    card[1] += Count<kHardware>(y);
   }
-  return card;
+  return card[0] + card[1];
 }
 
 template <bool kHardware>
