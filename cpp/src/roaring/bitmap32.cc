@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "roaring/block_builder.h"
 #include "roaring/portable_check.h"
 
 namespace pyfileindex::roaring {
@@ -109,6 +110,8 @@ Bitmap32 operator^(const Bitmap32& a, const Bitmap32& b) {
 
 namespace {
 constexpr uint64_t kArrayMaxValues = 4096;  // the most values an array container holds
+// From this many values a key on average, a union of many inputs goes block by block.
+constexpr uint64_t kBlockUnionMinValues = 256;
 }  // namespace
 
 Bitmap32 Bitmap32::FastUnion(const std::vector<const Bitmap32*>& inputs) {
@@ -132,6 +135,12 @@ Bitmap32 Bitmap32::FastUnion(const std::vector<const Bitmap32*>& inputs) {
   // faster: IN of 10 keys of an INT c=1k column, 1.4 -> 0.9 ms.
   const uint64_t keys = high_key >= low_key ? uint64_t{high_key - low_key} + 1 : 1;
   if (raw.size() > 2 && values <= kArrayMaxValues * keys) {
+    // Hundreds of values a key from many inputs: one block a key beats merging arrays
+    // pairwise, which allocates and frees a container per merge (IN of 10 keys of an INT
+    // c=1k column, 10M rows: ~650 values a key).
+    if (values >= kBlockUnionMinValues * keys) {
+      if (std::optional<Bitmap32> united = UnionByBlocks(raw)) return std::move(*united);
+    }
     return Bitmap32(roaring_bitmap_or_many_heap(static_cast<uint32_t>(raw.size()), raw.data()));
   }
   return Bitmap32(roaring_bitmap_or_many(raw.size(), raw.data()));
