@@ -281,8 +281,30 @@ cdef dict _row_types = {}
 cdef Py_ssize_t _ROW_TYPES_KEPT = 64
 
 
+# The row type asked for last, for the common case of one list object reused file after file:
+# found again by identity, the list's items compared by identity too (they are (str, str)
+# tuples, immutable, so a list changed since then has other items or another length).
+cdef object _last_fields = None
+cdef tuple _last_items = None
+cdef _RowType _last_parsed = None
+
+
+cdef bint _same_items(object fields, tuple items):
+    cdef Py_ssize_t n = len(items)
+    if len(fields) != n:
+        return False
+    for i in range(n):
+        if fields[i] is not items[i]:
+            return False
+    return True
+
+
 cdef _RowType _row_type(object fields):
+    global _last_fields, _last_items, _last_parsed
     cdef _RowType parsed
+    if (fields is _last_fields and fields is not None and _last_parsed is not None
+            and _same_items(fields, _last_items)):
+        return _last_parsed
     key = None
     if type(fields) is list or type(fields) is tuple:
         key = tuple(fields)
@@ -293,14 +315,16 @@ cdef _RowType _row_type(object fields):
                 break
     if key is not None:
         parsed = _row_types.get(key)
-        if parsed is not None:
-            return parsed
+        if parsed is None:
+            parsed = _RowType.__new__(_RowType)
+            parsed.fields = _fields(fields)
+            if len(_row_types) >= _ROW_TYPES_KEPT:
+                _row_types.clear()
+            _row_types[key] = parsed
+        _last_fields, _last_items, _last_parsed = fields, key, parsed
+        return parsed
     parsed = _RowType.__new__(_RowType)
     parsed.fields = _fields(fields)
-    if key is not None:
-        if len(_row_types) >= _ROW_TYPES_KEPT:
-            _row_types.clear()
-        _row_types[key] = parsed
     return parsed
 
 

@@ -1,8 +1,9 @@
 """IndexReader's row type: parsed once per distinct (name, type) list, never reused wrongly.
 
 Opening many containers with one row type keeps its parse; these tests pin what that cache
-must not change: every row type answers as its own, a list changed in place is read afresh,
-unhashable or object fields still work, and a bad type fails on every open.
+must not change: every row type answers as its own, a list changed in place (shorter, longer
+or an item replaced) is read afresh, unhashable or object fields still work, and a bad type
+fails on every open.
 """
 
 from __future__ import annotations
@@ -48,6 +49,20 @@ def test_a_list_changed_in_place_is_read_afresh(data):
     assert _rows(pfi.IndexReader(data, fields), col("b") == "y") is None
     fields.append(("b", "STRING"))
     assert _rows(pfi.IndexReader(data, fields), col("b") == "y") == [1]
+
+
+def test_an_item_replaced_in_place_is_read_afresh(data):
+    # The same list object, the same length, one item replaced: a row type of its own (the
+    # last list opened is recognised by identity, its items too).
+    fields = [("a", "INT"), ("b", "STRING")]
+    assert _rows(pfi.IndexReader(data, fields), col("b") == "y") == [1]
+    fields[1] = ("c", "STRING")
+    assert _rows(pfi.IndexReader(data, fields), col("b") == "y") is None
+    fields[1] = ("b", "STRING")
+    assert _rows(pfi.IndexReader(data, fields), col("b") == "y") == [1]
+    fields[0] = ("a", "NOPE")
+    with pytest.raises(pfi.FileIndexError, match="NOPE"):
+        pfi.IndexReader(data, fields)
 
 
 def test_lists_and_field_objects_are_accepted(data):
