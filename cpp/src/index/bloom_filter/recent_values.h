@@ -6,8 +6,8 @@
 // sorted key) repeat a few values throughout a file, and each repeat would hash the same bytes
 // again only to set bits already set. A value of up to kMaxBytes bytes is recognised from its
 // exact bytes (never from a hash of them), so skipping it cannot change the filter. Like
-// RecentHashes, the table is consulted only while it pays: a block where most values are new
-// pauses it for kPauseBlocks blocks.
+// RecentHashes, the table is consulted only while it pays: a block where more than a quarter
+// of the values are new pauses it for kPauseBlocks blocks.
 #pragma once
 
 #include <cstddef>
@@ -134,11 +134,10 @@ class RecentValues {
     const size_t size = value.size();
     Key key{{0, 0, 0, 0}, size};
     if (size >= 8) {
-      // First and last eight bytes; from 17 bytes on also bytes 8-15 and the sixteen before
-      // the last eight. Clamped offsets keep the loads in bounds; a mask zeroes the middle
-      // words of shorter values (no branch on a size that varies row to row).
-      // (Written as masks: GCC turns conditional offsets into a branch, mispredicted on
-      // every other row of 12-20 byte strings.)
+      // First and last eight bytes; from 17 bytes on also bytes 8-15 and the eight before
+      // the last eight. Clamped offsets keep the loads in bounds, and a mask zeroes the middle
+      // words of shorter values: written as conditional offsets, GCC made a branch of them,
+      // mispredicted on every other row of 12-20 byte strings.
       const uint64_t long_value = uint64_t{0} - static_cast<uint64_t>(size > 16);
       key.words[0] = Load64(p);
       key.words[1] = Load64(p + (8 & long_value)) & long_value;
