@@ -290,7 +290,7 @@ cdef _RowType _last_parsed = None
 
 
 cdef bint _same_items(object fields, tuple items):
-    cdef Py_ssize_t n = len(items)
+    cdef Py_ssize_t i, n = len(items)
     if len(fields) != n:
         return False
     for i in range(n):
@@ -302,8 +302,7 @@ cdef bint _same_items(object fields, tuple items):
 cdef _RowType _row_type(object fields):
     global _last_fields, _last_items, _last_parsed
     cdef _RowType parsed
-    if (fields is _last_fields and fields is not None and _last_parsed is not None
-            and _same_items(fields, _last_items)):
+    if _last_parsed is not None and fields is _last_fields and _same_items(fields, _last_items):
         return _last_parsed
     key = None
     if type(fields) is list or type(fields) is tuple:

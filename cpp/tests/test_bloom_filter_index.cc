@@ -791,8 +791,7 @@ TEST(BloomRecentHashesTest, PhasesOfRepeatedAndDistinctValuesGiveThePlainFilter)
 std::vector<std::string> KeepNewValues(RecentValues& recent, const std::vector<std::string>& values) {
   std::vector<std::string_view> views(values.begin(), values.end());
   std::vector<std::string_view> out(values.size());
-  const size_t kept =
-      recent.KeepNew([&views](size_t i) { return views[i]; }, views.size(), out.data());
+  const size_t kept = recent.KeepNew(views.data(), views.size(), out.data());
   return std::vector<std::string>(out.begin(), out.begin() + kept);
 }
 

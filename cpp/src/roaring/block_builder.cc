@@ -12,7 +12,6 @@ using namespace ::roaring::internal;  // CRoaring's container layer
 namespace {
 
 constexpr int32_t kArrayMax = 4096;  // CRoaring's DEFAULT_MAX_SIZE
-constexpr size_t kWords = 1024;  // a block: one container's 65536 bits
 
 // CRoaring reports allocation failure with NULL; the library's convention is std::bad_alloc
 // (caught at the API boundary), as for every other allocation.
@@ -115,7 +114,7 @@ std::optional<Bitmap32> UnionByBlocks(const std::vector<const roaring_bitmap_t*>
     }
     if (key < 0) break;
     uint64_t* words = out.Words();
-    std::fill(words, words + kWords, uint64_t{0});
+    std::fill(words, words + kBlockWords, uint64_t{0});
     for (size_t j = 0; j < inputs.size(); ++j) {
       const roaring_array_t& ra = inputs[j]->high_low_container;
       if (next[j] >= ra.size || ra.keys[next[j]] != key) continue;
@@ -126,7 +125,7 @@ std::optional<Bitmap32> UnionByBlocks(const std::vector<const roaring_bitmap_t*>
         bitset_set_list(words, array->array, static_cast<uint64_t>(array->cardinality));
       } else {
         const uint64_t* bits = const_CAST_bitset(c)->words;
-        for (size_t w = 0; w < kWords; ++w) words[w] |= bits[w];
+        for (size_t w = 0; w < kBlockWords; ++w) words[w] |= bits[w];
       }
       ++next[j];
     }

@@ -4,12 +4,15 @@
 // vectors nor a popcount instruction.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace pyfileindex::roaring {
 
+inline constexpr size_t kBlockWords = 1024;  // 65536 bits: one roaring container
+
 // One block of zero words: the stand-in for a container a bitmap does not have.
-alignas(64) inline constexpr uint64_t kZeroBlock[1024] = {};
+alignas(64) inline constexpr uint64_t kZeroBlock[kBlockWords] = {};
 
 struct BlockOps {
   // Set bits of a block, and the number of maximal runs of set bits.

@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace pyfileindex::roaring {
+#include "roaring/block_ops.h"
 
-inline constexpr size_t kBlockWords = 1024;  // 65536 bits: one roaring container
+namespace pyfileindex::roaring {
 
 // Sets bits [begin, end) of `words` (bit v is bit v & 63 of words[v >> 6]): blocks filled from
 // runs of rows.

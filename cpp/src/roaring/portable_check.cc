@@ -1,6 +1,5 @@
 #include "roaring/portable_check.h"
 
-#include <cstring>
 #include <string>
 
 #include "io/endian.h"
@@ -16,8 +15,7 @@ namespace pyfileindex::roaring {
 namespace {
 
 constexpr uint32_t kMaxArrayValues = 4096;
-constexpr size_t kBitmapWords = 1024;
-constexpr size_t kBitmapBytes = 8 * kBitmapWords;
+constexpr size_t kBitmapBytes = 8 * kBlockWords;
 
 Status Broken(size_t container, const char* rule) {
   return Status::Corrupt("roaring bitmap: container " + std::to_string(container) + " " + rule);

@@ -247,27 +247,6 @@ Result<roaring::Bitmap32> BitmapIndexReader::EntryRowsLocked(const EntryRef& ent
   return roaring::Bitmap32(*rows);
 }
 
-Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::BitmapOf(const LiteralKey& key) const {
-  if (key.kind == LiteralKey::Kind::kNoMatch) return std::make_shared<const roaring::Bitmap32>();
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (key.kind == LiteralKey::Kind::kNull) return NullBitmapLocked();
-  PFI_ASSIGN_OR_RETURN(std::optional<EntryRef> entry, FindEntryLocked(key.key));
-  if (!entry) return std::make_shared<const roaring::Bitmap32>();
-  return EntryBitmapLocked(*entry);
-}
-
-Result<roaring::Bitmap32> BitmapIndexReader::RowsEqualTo(const Literal& literal) const {
-  PFI_ASSIGN_OR_RETURN(LiteralKey key, LiteralToKey(mapping_, type_, literal));
-  if (key.kind == LiteralKey::Kind::kKey) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    PFI_ASSIGN_OR_RETURN(std::optional<EntryRef> entry, FindEntryLocked(key.key));
-    if (!entry) return roaring::Bitmap32();
-    return EntryRowsLocked(*entry);
-  }
-  PFI_ASSIGN_OR_RETURN(BitmapPtr rows, BitmapOf(key));
-  return roaring::Bitmap32(*rows);
-}
-
 Result<roaring::Bitmap32> BitmapIndexReader::UnionOf(const std::vector<Literal>& literals) const {
   std::vector<LiteralKey> keys;
   keys.reserve(literals.size());

@@ -35,9 +35,6 @@ class BitmapIndexReader final : public ColumnIndexReader {
   int version() const { return version_; }
   int32_t row_count() const { return row_count_; }
 
-  // The rows whose value equals `literal` (the null literal: the null rows).
-  Result<roaring::Bitmap32> RowsEqualTo(const Literal& literal) const;
-
  private:
   struct Entry {
     KeyRef key;
@@ -63,8 +60,7 @@ class BitmapIndexReader final : public ColumnIndexReader {
     int32_t length = -1;
   };
 
-  // The cached bitmap of a literal key (empty if absent). Takes mutex_.
-  Result<BitmapPtr> BitmapOf(const LiteralKey& key) const;
+  // The null rows' bitmap, read once and then cached (caller holds mutex_).
   Result<BitmapPtr> NullBitmapLocked() const;
   // The entry of `key`, or nullopt when the index has no such key (caller holds mutex_).
   Result<std::optional<EntryRef>> FindEntryLocked(const KeyRef& key) const;

@@ -86,16 +86,6 @@ class FastHash {
 
 // ---- implementation of the hot loop (a template so the sink inlines) ----------------------
 
-namespace detail {
-// Value i of Arrow's string layout as a view (offsets must not decrease).
-template <typename Offset>
-auto ViewsOf(const char* data, const Offset* offsets) {
-  return [data, offsets](size_t i) {
-    return std::string_view(data + offsets[i], static_cast<size_t>(offsets[i + 1] - offsets[i]));
-  };
-}
-}  // namespace detail
-
 template <typename Sink>
 Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
                                   RecentValues* repeats) const {
@@ -138,17 +128,13 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
         size_t kept = static_cast<size_t>(count);
         if (repeats != nullptr && repeats->Consult()) {
           // Only the values the table has not seen are hashed, from views in `fresh`.
+          const std::string_view* views = valid;
           if (strings != nullptr && batch.validity == nullptr) {
-            const std::string_view* in = strings + begin;
-            kept = repeats->KeepNew([in](size_t i) { return in[i]; }, kept, fresh);
-          } else if (strings == nullptr && all_valid && batch.offsets32 != nullptr) {
-            kept = repeats->KeepNew(detail::ViewsOf(batch.string_data, batch.offsets32 + begin), kept, fresh);
-          } else if (strings == nullptr && all_valid && batch.offsets64 != nullptr) {
-            kept = repeats->KeepNew(detail::ViewsOf(batch.string_data, batch.offsets64 + begin), kept, fresh);
+            views = strings + begin;
           } else {
             kept = batch.CopyValidViews(begin, count, valid);
-            kept = repeats->KeepNew([&valid](size_t i) { return valid[i]; }, kept, fresh);
           }
+          kept = repeats->KeepNew(views, kept, fresh);
           hash::Xxh64Many(fresh, kept, block);
         } else if (strings != nullptr && batch.validity == nullptr) {
           hash::Xxh64Many(strings + begin, kept, block);

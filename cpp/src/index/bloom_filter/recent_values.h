@@ -57,18 +57,17 @@ class RecentValues {
     return false;
   }
 
-  // Writes the values value_at(0) .. value_at(count - 1) not found in the table to `out`, in
-  // order, records those it can hold, and returns how many were written.
+  // Writes the values of `values[0, count)` not found in the table to `out` (which must not
+  // overlap them), in order, records those it can hold, and returns how many were written.
   //
   // Stores happen on a miss only (a branch, well predicted while the table pays). Storing
   // the slot and out[kept] on every row without a branch, as RecentHashes does, made the build
   // 25% slower: with a repeat a few rows later the next row's slot load may read the store
   // before it, so the CPU ends up waiting for each store before the next row's loads.
-  template <typename ValueAt>
-  size_t KeepNew(ValueAt&& value_at, size_t count, std::string_view* out) {
+  size_t KeepNew(const std::string_view* values, size_t count, std::string_view* out) {
     size_t kept = 0;
     for (size_t i = 0; i < count; ++i) {
-      const std::string_view value = value_at(i);
+      const std::string_view value = values[i];
       if (value.size() > kMaxBytes) {
         out[kept++] = value;
         continue;

@@ -170,20 +170,13 @@ PFI_SCAN_OPS(Baseline, , StepBody)
 
 #if defined(PFI_SCAN_AVX2)
 PFI_SCAN_OPS(Avx2, PFI_AVX2, Avx2StepBody)
-
-const ScanOps& Choose() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) return kAvx2;
-  return kBaseline;
-}
-#else
-const ScanOps& Choose() { return kBaseline; }
 #endif
 
 }  // namespace
 
 const ScanOps& ScanOpsForCpu() {
-  static const ScanOps& ops = Choose();
+  static const ScanOps& ops =
+      detail::Avx2ScanOps() != nullptr ? *detail::Avx2ScanOps() : detail::BaselineScanOps();
   return ops;
 }
 
