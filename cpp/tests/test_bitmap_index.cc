@@ -23,6 +23,8 @@
 #include "index/bitmap/container_rows.h"
 #include "index/bitmap/row_sets.h"
 #include "index/bitmap/java_roaring_encoder.h"
+#include "index/bitmap/key_dictionary.h"
+#include "index/bitmap/meta_writer.h"
 #include "index/bitmap/meta_writer.h"
 #include "index/index_type.h"
 #include "io/endian.h"
@@ -1118,6 +1120,52 @@ TEST(BitmapIndexBlocks, PackingBoundaries) {
   EXPECT_FALSE(PackBlocks(three, 15).ok());                           // entry larger than limit
   EXPECT_TRUE(PackBlocks({}, 0)->empty());
   EXPECT_EQ(*PackBlocks(three, 16384), (std::vector<size_t>{0}));
+}
+
+TEST(BitmapIndexBlocks, MetaPlanWritesExactlyItsSizeInPlace) {
+  // The meta is sized first and written later, straight into the container: a plan that
+  // miscounts would leave a gap or overwrite the body after it. Keys interned in ascending
+  // order are listed by id (no id list), and must read as the explicit list does.
+  StringKeyDictionary dictionary;
+  std::vector<std::string> keys;
+  for (int k = 0; k < 3000; ++k) keys.push_back("key-" + std::to_string(100000 + k * 7));
+  for (const std::string& key : keys) dictionary.Intern(key);
+  ASSERT_TRUE(dictionary.IdsAreSorted());
+  std::vector<uint32_t> ids(keys.size()), offsets(keys.size()), lengths(keys.size());
+  for (uint32_t id = 0; id < ids.size(); ++id) {
+    ids[id] = id;
+    offsets[id] = id % 5 == 0 ? static_cast<uint32_t>(-1 - static_cast<int32_t>(id)) : id * 40;
+    lengths[id] = id % 5 == 0 ? 0 : 40;
+  }
+  MetaHead head;
+  head.row_count = 123456;
+  head.has_null = true;
+  head.null_offset = -8;
+  head.null_length = 22;
+  for (const int version : {1, 2}) {
+    for (const uint32_t* meta_ids : {static_cast<const uint32_t*>(nullptr),
+                                     static_cast<const uint32_t*>(ids.data())}) {
+      const MetaKeys meta_keys = MetaKeys::OfDictionary(dictionary, meta_ids, keys.size());
+      Result<MetaPlan> plan = version == 2
+                                  ? MetaPlan::V2(head, KeyKind::kString, meta_keys, 1024)
+                                  : Result<MetaPlan>(MetaPlan::V1(head, KeyKind::kString, meta_keys));
+      ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+      constexpr uint8_t kGuard = 0xA5;
+      std::vector<uint8_t> out(plan->bytes() + 64, kGuard);
+      plan->WriteTo(meta_keys, MetaEntries(meta_ids, offsets.data(), lengths.data()), out.data());
+      for (size_t i = plan->bytes(); i < out.size(); ++i) ASSERT_EQ(out[i], kGuard) << i;
+      // The last entry (V1: key, offset; V2: key, offset, length) ends exactly at bytes().
+      const size_t end = plan->bytes();
+      const uint32_t last = static_cast<uint32_t>(keys.size() - 1);
+      const size_t key_at = end - (version == 2 ? 8 : 4) - keys.back().size();
+      EXPECT_EQ(std::string(reinterpret_cast<const char*>(out.data()) + key_at,
+                            keys.back().size()),
+                keys.back()) << "version " << version;
+      EXPECT_EQ(io::LoadU32BE(out.data() + key_at + keys.back().size()), offsets[last]);
+      if (version == 2) EXPECT_EQ(io::LoadU32BE(out.data() + end - 4), lengths[last]);
+      EXPECT_EQ(out[0], version);
+    }
+  }
 }
 
 TEST(BitmapIndexBlocks, WriterSplitsBlocksAtTheLimit) {

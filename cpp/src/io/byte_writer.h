@@ -28,6 +28,8 @@ class ByteWriter {
   size_t size() const { return buf_.size(); }
   const uint8_t* data() const { return buf_.data(); }
   ByteSpan bytes() const { return ByteSpan(buf_); }
+  // Empties the writer, keeping its buffer for reuse.
+  void Clear() { buf_.clear(); }
   // Moves the bytes out; the writer is empty afterwards and may be reused.
   std::vector<uint8_t> Take() {
     std::vector<uint8_t> out = std::move(buf_);

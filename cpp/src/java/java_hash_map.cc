@@ -76,7 +76,7 @@ void JavaHashMapOrder::InsertNew(int32_t java_hash_code) {
 
 size_t JavaHashMapOrder::MemoryBytes() const {
   size_t bytes = nodes_.capacity() * sizeof(Node) + table_.capacity() * sizeof(uint32_t);
-  for (const std::vector<uint32_t>* links : {&parent_, &left_, &right_, &prev_}) {
+  for (const Ids* links : {&parent_, &left_, &right_, &prev_}) {
     bytes += links->capacity() * sizeof(uint32_t);
   }
   return bytes + red_.capacity();
@@ -106,7 +106,7 @@ void JavaHashMapOrder::Resize() {
   const size_t new_cap = old_cap * 2;
   threshold_ = new_cap < kMaximumCapacity ? threshold_ * 2 : kIntMax;
 
-  std::vector<uint32_t> table(new_cap, kNil);
+  Ids table(new_cap, kNil);
   for (size_t j = 0; j < old_cap; ++j) {
     const uint32_t slot_value = table_[j];
     if (slot_value == kNil) continue;
@@ -142,7 +142,7 @@ void JavaHashMapOrder::Resize() {
 }
 
 void JavaHashMapOrder::SplitTreeBin(uint32_t head, uint32_t old_slot, size_t old_cap,
-                                    std::vector<uint32_t>* table) {
+                                    Ids* table) {
   ++stats_.tree_splits;
   uint32_t lo_head = kNil, lo_tail = kNil, hi_head = kNil, hi_tail = kNil;
   size_t lo_count = 0, hi_count = 0;
@@ -231,7 +231,7 @@ int JavaHashMapOrder::TreeDirection(uint32_t x, uint32_t p) const {
   return dir == 0 ? -1 : dir;
 }
 
-void JavaHashMapOrder::Treeify(uint32_t head, std::vector<uint32_t>* table) {
+void JavaHashMapOrder::Treeify(uint32_t head, Ids* table) {
   uint32_t root = kNil;
   for (uint32_t x = head; x != kNil; x = nodes_[x].next) {
     left_[x] = right_[x] = kNil;
@@ -382,7 +382,7 @@ uint32_t JavaHashMapOrder::BalanceInsertion(uint32_t root, uint32_t x) {
   }
 }
 
-void JavaHashMapOrder::MoveRootToFront(std::vector<uint32_t>* table, uint32_t root) {
+void JavaHashMapOrder::MoveRootToFront(Ids* table, uint32_t root) {
   if (root == kNil) return;
   // Only called on tree bins, whose slot carries the kTreeBin flag.
   const uint32_t slot = Slot(root, table->size());

@@ -19,6 +19,8 @@
 #include <functional>
 #include <vector>
 
+#include "memory/growing_vector.h"
+
 namespace pyfileindex::java {
 
 class JavaHashMapOrder {
@@ -78,6 +80,8 @@ class JavaHashMapOrder {
   }
 
  private:
+  // Node ids by slot or by node; grown with the map, outgrown buffers handed back.
+  using Ids = memory::GrowingVector<uint32_t>;
   static constexpr uint32_t kNil = 0xFFFFFFFFu;
   // A table slot holds kNil or its first node's id, with kTreeBin set if the bin's nodes are
   // TreeNodes (Java's `first instanceof TreeNode`). Folding the flag into the slot saves a
@@ -98,19 +102,19 @@ class JavaHashMapOrder {
 
   void Resize();
   void SplitTreeBin(uint32_t head, uint32_t old_slot, size_t old_cap,
-                    std::vector<uint32_t>* table);
+                    Ids* table);
   void TreeifyBin(uint32_t slot);
   void EnsureTreeArrays();
   // Builds a red-black tree over the chain starting at `head` (prev links already set),
   // then moves its root to the front of its slot in `table`.
-  void Treeify(uint32_t head, std::vector<uint32_t>* table);
+  void Treeify(uint32_t head, Ids* table);
   void PutTreeVal(uint32_t slot, uint32_t x);
   // <= 0: x belongs left of p (Java's `dir`).
   int TreeDirection(uint32_t x, uint32_t p) const;
   uint32_t BalanceInsertion(uint32_t root, uint32_t x);
   uint32_t RotateLeft(uint32_t root, uint32_t p);
   uint32_t RotateRight(uint32_t root, uint32_t p);
-  void MoveRootToFront(std::vector<uint32_t>* table, uint32_t root);
+  void MoveRootToFront(Ids* table, uint32_t root);
 
   Mode mode_;
   KeyCompare compare_;
@@ -122,13 +126,13 @@ class JavaHashMapOrder {
     int32_t hash;   // spread hash
     uint32_t next;  // next node of the bin chain (iteration order), or kNil
   };
-  std::vector<Node> nodes_;     // by key id
-  std::vector<uint32_t> table_;  // per slot: kNil, or first node | kTreeBin flag
+  memory::GrowingVector<Node> nodes_;  // by key id
+  Ids table_;  // per slot: kNil, or first node | kTreeBin flag
 
   // Tree links, allocated at the first treeification and then kept for every key.
   bool has_tree_arrays_ = false;
-  std::vector<uint32_t> parent_, left_, right_, prev_;
-  std::vector<uint8_t> red_;
+  Ids parent_, left_, right_, prev_;
+  memory::GrowingVector<uint8_t> red_;
 
   Stats stats_;
 };

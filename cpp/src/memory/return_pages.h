@@ -34,15 +34,15 @@ void MoveOutInPieces(uint8_t* dst, uint8_t* src, size_t size);
 
 // Buffers from this size are worth handing back when freed mid-build. Smaller ones are left
 // to the allocator: a task writing file after file would fault them in again for the next.
-constexpr size_t kReleaseVectorMinBytes = size_t{1} << 20;
+constexpr size_t kReleaseVectorMinBytes = size_t{256} << 10;
 
 // Empties `v` and frees its buffer, handing the buffer's pages back first if it is large.
-template <typename T>
-void ReleaseVector(std::vector<T>* v) {
+template <typename T, typename Allocator>
+void ReleaseVector(std::vector<T, Allocator>* v) {
   if (v->capacity() * sizeof(T) >= kReleaseVectorMinBytes) {
     ReturnPages(v->data(), v->capacity() * sizeof(T));
   }
-  std::vector<T>().swap(*v);
+  std::vector<T, Allocator>().swap(*v);
 }
 
 }  // namespace pyfileindex::memory

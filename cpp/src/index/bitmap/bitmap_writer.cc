@@ -504,25 +504,27 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   const WriterKeys& keys = this->keys();
   const KeyKind kind = keys.kind();
   const size_t key_count = keys.size();
-  const bool trim_heap = keys.MemoryBytes() >= kTrimAfterDictionaryBytes;
+  trim_heap_ = keys.MemoryBytes() >= kTrimAfterDictionaryBytes;
   java_order_ = keys.JavaOrder();
-  std::vector<uint32_t> sorted_ids;
-  if (options_.version == 2) sorted_ids = keys.SortedIds();
   // The meta lists keys in HashMap order (V1) or sorted (V2).
-  const std::vector<uint32_t>& meta_order = options_.version == 2 ? sorted_ids : java_order_;
+  key_count_ = key_count;
+  // (Keys that came in ascending order are sorted by id already: no list is needed.)
+  if (options_.version == 2 && !keys.IdsAreSorted()) sorted_ids_ = keys.SortedIds();
   // Numeric keys are taken out of their dictionary in meta order, and the dictionary (slots,
   // keys, HashMap replay: tens of MB with a million keys) goes before the plan is built.
   // String keys stay in theirs until the meta is written (the meta's keys are read from it);
   // only its lookup table and replay go now.
-  std::vector<uint64_t> meta_bits;
   if (numeric_ != nullptr) {
-    meta_bits.resize(meta_order.size());
-    for (size_t i = 0; i < meta_order.size(); ++i) meta_bits[i] = keys.key(meta_order[i]).bits;
+    const uint32_t* order = meta_ids();
+    meta_bits_.resize(key_count);
+    for (size_t i = 0; i < key_count; ++i) {
+      meta_bits_[i] = keys.key(order != nullptr ? order[i] : static_cast<uint32_t>(i)).bits;
+    }
     numeric_.reset();
   } else {
     strings_->ReleaseLookup();
   }
-  if (trim_heap) memory::ReturnFreeHeapPages();
+  if (trim_heap_) memory::ReturnFreeHeapPages();
 
   // Body: the null bitmap (only when it has >= 2 rows), then the bitmaps of keys with >= 2
   // rows, in HashMap order; a key with one row is inlined in the meta as -1 - row. Offsets
@@ -560,113 +562,133 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
     body += size;
   }
 
-  std::vector<MetaEntry> ordered_entries(meta_order.size());
-  for (size_t i = 0; i < meta_order.size(); ++i) {
-    const uint32_t id = meta_order[i];
-    MetaEntry& e = ordered_entries[i];
-    e.offset = static_cast<int32_t>(key_offsets_[id]);
-    e.length = key_bytes_[id] != 0 ? static_cast<int32_t>(key_bytes_[id]) : -1;
-  }
-  const MetaKeys meta_keys =
-      strings_ != nullptr
-          ? MetaKeys::OfDictionary(*strings_, meta_order.data(), meta_order.size())
-          : MetaKeys::Numeric(meta_bits.data(), meta_bits.size());
   MetaHead head;
   head.row_count = static_cast<int32_t>(row_count_);
   head.has_null = null_count > 0;
   head.null_offset = null_count == 1 ? -1 - static_cast<int32_t>(nulls_.FirstRow()) : 0;
   head.null_length = static_cast<int32_t>(null_bytes);
-  io::ByteWriter meta;
   if (options_.version == 2) {
-    PFI_RETURN_NOT_OK(WriteMetaV2(head, kind, meta_keys, ordered_entries.data(),
-                                  options_.block_size_limit, &meta));
+    PFI_ASSIGN_OR_RETURN(meta_plan_,
+                         MetaPlan::V2(head, kind, MetaKeysInOrder(), options_.block_size_limit));
   } else {
-    WriteMetaV1(head, kind, meta_keys, ordered_entries.data(), &meta);
+    meta_plan_ = MetaPlan::V1(head, kind, MetaKeysInOrder());
   }
-  meta_ = meta.Take();
   body_bytes_ = body;
-  // The meta holds the keys now: the string dictionary and this plan's scratch go before the
-  // payload is written, their pages handed back.
-  memory::ReleaseVector(&meta_bits);
-  memory::ReleaseVector(&sorted_ids);
-  memory::ReleaseVector(&ordered_entries);
-  strings_.reset();
-  if (trim_heap) memory::ReturnFreeHeapPages();
-  return meta_.size() + body;
+  return meta_plan_.bytes() + body;
+}
+
+const uint32_t* BitmapIndexWriter::meta_ids() const {
+  if (options_.version == 1) return java_order_.data();
+  return sorted_ids_.empty() ? nullptr : sorted_ids_.data();
+}
+
+MetaKeys BitmapIndexWriter::MetaKeysInOrder() const {
+  if (strings_ != nullptr) {
+    return MetaKeys::OfDictionary(*strings_, meta_ids(), key_count_);
+  }
+  return MetaKeys::Numeric(meta_bits_.data(), meta_bits_.size());
 }
 
 void BitmapIndexWriter::SerializeTo(uint8_t* out) {
-  std::copy(meta_.begin(), meta_.end(), out);
-  uint8_t* const body = out + meta_.size();
-  memory::ReleaseVector(&meta_);  // copied: not kept beside the body
+  // The body first, releasing the rows as it goes, then the meta: the string keys the meta
+  // is read from and the rows are never resident together with the whole container.
+  uint8_t* const body = out + meta_plan_.bytes();
   // Every key's bitmap goes to its place in the body (PrepareSerialize laid them out in Java
   // order), so the keys can be written in whatever order frees memory soonest.
-  std::vector<uint32_t> rare_ids;
-  for (uint32_t id : java_order_) {
-    if (key_bytes_[id] != 0 && id >= kContainerKeys) rare_ids.push_back(id);
-  }
-  // Rare keys are written out of order (SerializeRareKeys): on huge pages the first of those
-  // writes would make the whole body resident while the rows are still there.
-  if (!rare_ids.empty()) memory::WithdrawHugePages(body, body_bytes_);
+  // Rare keys are written out of order (SerializeRareKeys), and the meta after the body: on
+  // huge pages the first of those writes would make the whole payload resident while the rows
+  // are still there.
+  if (rare_.size() > 0) memory::WithdrawHugePages(out, meta_plan_.bytes() + body_bytes_);
   if (null_body_bytes_ > 0) nulls_.SerializeTo(body);
   for (uint32_t id : java_order_) {
     if (key_bytes_[id] != 0 && id < kContainerKeys) {
       frequent_[id].SerializeTo(body + key_offsets_[id]);  // releases the key's rows
     }
   }
-  SerializeRareKeys(rare_ids, body);
-  // Everything is in the payload now: the rows and the plan go.
+  SerializeRareKeys(body);
+  // The rows are in the payload now, and what only the body needed goes (its pages handed
+  // back: the meta is about to fill the rest of the payload); then the meta.
   frequent_ = std::vector<ContainerRows>();
   rare_ = RowSets();
-  java_order_ = std::vector<uint32_t>();
-  key_bytes_ = std::vector<uint32_t>();
-  key_offsets_ = std::vector<uint32_t>();
+  if (options_.version == 2) memory::ReleaseVector(&java_order_);
+  if (trim_heap_) memory::ReturnFreeHeapPages();
+  meta_plan_.WriteTo(MetaKeysInOrder(),
+                     MetaEntries(meta_ids(), key_offsets_.data(), key_bytes_.data()), out);
+  strings_.reset();
+  memory::ReleaseVector(&meta_bits_);
+  memory::ReleaseVector(&sorted_ids_);
+  memory::ReleaseVector(&java_order_);
+  memory::ReleaseVector(&key_bytes_);
+  memory::ReleaseVector(&key_offsets_);
+  meta_plan_ = MetaPlan();
 }
 
-void BitmapIndexWriter::SerializeRareKeys(const std::vector<uint32_t>& ids, uint8_t* body) {
-  // `ids` are in body order. A million keys' row arrays lie scattered over the heap: written
+void BitmapIndexWriter::SerializeRareKeys(uint8_t* body) {
+  // java_order_ is body order. A million keys' row arrays lie scattered over the heap: written
   // out in body order, each freed array leaves a hole in pages that stay resident; in address
   // order, the body's pages are touched at random and all resident at once. So the rows are
   // first gathered, in body order, into one array (the heap they leave is handed back whole),
-  // then written from it front to back, its pages handed back as they are passed.
+  // then written from it front to back, its pages handed back as they are passed. Lists kept
+  // in a bitmap, or inline in the list itself (a sorted column's keys), are written at once.
+  auto has_rare_body = [this](uint32_t id) {
+    return id >= kContainerKeys && key_bytes_[id] != 0;
+  };
+  auto gathers = [](const RowList& rows) { return rows.AllPending() && !rows.IsInline(); };
   size_t total = 0;
-  for (uint32_t id : ids) {
+  size_t gathered_keys = 0;
+  size_t body_keys = 0;
+  for (uint32_t id : java_order_) {
+    if (!has_rare_body(id)) continue;
+    ++body_keys;
     const RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
-    if (rows.AllPending()) total += rows.PendingEntries();
+    if (gathers(rows)) {
+      total += rows.PendingEntries();
+      ++gathered_keys;
+    }
   }
   std::vector<uint32_t> gathered(total);
-  std::vector<uint32_t> counts(ids.size());
+  std::vector<uint32_t> counts(gathered_keys);  // of the gathered keys, in body order
+  std::vector<bool> written(body_keys);          // of all keys, in body order: not gathered
   size_t at = 0;
-  for (size_t k = 0; k < ids.size(); ++k) {
-    RowList& rows = rare_[ids[k] - static_cast<uint32_t>(kContainerKeys)];
-    if (!rows.AllPending()) {
-      rows.SerializeTo(body + key_offsets_[ids[k]]);  // a bitmap already: written as it is
+  size_t k = 0;
+  size_t j = 0;
+  for (uint32_t id : java_order_) {
+    if (!has_rare_body(id)) continue;
+    RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
+    if (!gathers(rows)) {
+      rows.SerializeTo(body + key_offsets_[id]);
+      written[j++] = true;
       continue;
     }
+    ++j;
     counts[k] = rows.PendingEntries();
     rows.MoveEntriesTo(gathered.data() + at);
-    at += counts[k];
+    at += counts[k++];
   }
   rare_ = RowSets();
   // The lists were thousands of small blocks: unless handed back they stay resident while
   // the body they were gathered for is written (STRING c=100k: 49 MB beside an 80 MB body).
-  if (ids.size() >= kTrimAfterKeys || total * sizeof(uint32_t) >= kTrimAfterBytes) {
+  if (gathered_keys >= kTrimAfterKeys || total * sizeof(uint32_t) >= kTrimAfterBytes) {
     memory::ReturnFreeHeapPages();
   }
 
   constexpr size_t kReturnEveryEntries = size_t{64} << 10;  // 256 KiB of entries
   size_t returned = 0;
   at = 0;
-  for (size_t k = 0; k < ids.size(); ++k) {
-    if (counts[k] == 0) continue;
-    RowList::SerializeEntries(gathered.data() + at, counts[k], body + key_offsets_[ids[k]]);
-    at += counts[k];
+  k = 0;
+  j = 0;
+  for (uint32_t id : java_order_) {
+    if (k == gathered_keys) break;
+    if (!has_rare_body(id) || written[j++]) continue;
+    RowList::SerializeEntries(gathered.data() + at, counts[k], body + key_offsets_[id]);
+    at += counts[k++];
     if (at - returned >= kReturnEveryEntries) {
       memory::ReturnPages(gathered.data() + returned, (at - returned) * sizeof(uint32_t));
       returned = at;
     }
   }
   memory::ReleaseVector(&gathered);
+  memory::ReleaseVector(&counts);
 }
 
 Result<std::vector<uint8_t>> BitmapIndexWriter::Serialize() {

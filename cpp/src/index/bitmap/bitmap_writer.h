@@ -9,6 +9,7 @@
 #include "index/bitmap/bitmap_key.h"
 #include "index/bitmap/container_rows.h"
 #include "index/bitmap/key_dictionary.h"
+#include "index/bitmap/meta_writer.h"
 #include "index/bitmap/row_sets.h"
 #include "index/index_type.h"
 #include "memory/page_block.h"
@@ -94,9 +95,13 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // At the start of chunk kProjectAfterChunks: reserves each frequent key's room for the rows
   // expected_rows_ will bring, at the rate of its chunks so far.
   void ReserveFrequentKeys();
-  // Writes the bitmaps of the rare keys `ids` to their places in `body` (see SerializeTo).
-  void SerializeRareKeys(const std::vector<uint32_t>& ids, uint8_t* body);
+  // Writes the bitmaps of the rare keys to their places in `body` (see SerializeTo).
+  void SerializeRareKeys(uint8_t* body);
   void DistributeGrouped(uint32_t first_row, int64_t n);
+  // The key ids in the meta's order (V1: HashMap order, V2: sorted; nullptr: the ids in
+  // order), and their keys.
+  const uint32_t* meta_ids() const;
+  MetaKeys MetaKeysInOrder() const;
   // TIMESTAMP values of the chunk as keys (millis or micros) into ts_keys_.
   Status TimestampKeys(const column::ColumnBatch& batch, int64_t begin, int64_t n);
 
@@ -116,13 +121,19 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   int64_t row_count_ = 0;
   int64_t expected_rows_ = 0;  // rows known to come (ExpectRows, the current batch)
   bool failed_ = false;  // a Write failed half-way; Serialize refuses
-  bool prepared_ = false;  // PrepareSerialize ran: the keys are in the meta, not here
+  // The dictionary was large (kTrimAfterDictionaryBytes): the free heap is handed back after
+  // freeing it and after freeing the rows.
+  bool trim_heap_ = false;
+  bool prepared_ = false;  // PrepareSerialize ran: the keys and rows are laid out, no more rows
 
-  // Between PrepareSerialize and SerializeTo: the meta, the key ids in HashMap order, each
-  // key's body size (0: no body, the row is inlined in the meta) and the null bitmap's
-  // (0: not written).
-  std::vector<uint8_t> meta_;
+  // Between PrepareSerialize and SerializeTo: the meta's layout, the key ids in HashMap order
+  // (and, for V2, sorted), the numeric keys' bits in meta order, each key's body size (0: no
+  // body, the row is inlined in the meta) and the null bitmap's (0: not written).
+  MetaPlan meta_plan_;
   std::vector<uint32_t> java_order_;
+  std::vector<uint32_t> sorted_ids_;  // empty when the ids are sorted already
+  size_t key_count_ = 0;
+  std::vector<uint64_t> meta_bits_;
   std::vector<uint32_t> key_bytes_;    // by key id: its bitmap's bytes (0: none in the body)
   std::vector<uint32_t> key_offsets_;  // by key id: where its bitmap starts in the body
   size_t null_body_bytes_ = 0;

@@ -13,17 +13,18 @@ namespace {
 
 constexpr unsigned kInitialLog2Slots = 10;
 
-// Rebuilds an open-addressing table at twice the size, placing every id by `slot_of`.
-template <typename T>
-size_t HeapBytes(const std::vector<T>& v) {
-  return v.capacity() * sizeof(T);
+template <typename Vector>
+size_t HeapBytes(const Vector& v) {
+  return v.capacity() * sizeof(typename Vector::value_type);
 }
 
-template <typename SlotT, typename SlotOf>
-void Rehash(std::vector<SlotT>* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
-            const SlotT& empty_slot) {
+// Rebuilds an open-addressing table at twice the size, placing every id by `slot_of`.
+template <typename Slots, typename SlotOf>
+void Rehash(Slots* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
+            const typename Slots::value_type& empty_slot) {
+  using SlotT = typename Slots::value_type;
   const uint32_t empty = empty_slot.id;
-  std::vector<SlotT> old = std::move(*slots);
+  Slots old = std::move(*slots);
   const size_t capacity = old.size() * 2;
   slots->assign(capacity, empty_slot);
   *mask = capacity - 1;

@@ -19,6 +19,7 @@
 #include "io/byte_writer.h"
 #include "io/endian.h"
 #include "java/java_hash_map.h"
+#include "memory/growing_vector.h"
 #include "memory/zeroed_array.h"
 
 namespace pyfileindex::index::bitmap {
@@ -34,6 +35,8 @@ class WriterKeys {
   virtual std::vector<uint32_t> JavaOrder() const = 0;
   // All key ids, sorted ascending by the key class's compareTo.
   virtual std::vector<uint32_t> SortedIds() const = 0;
+  // Whether SortedIds() is 0, 1, ... (the keys came in ascending order).
+  virtual bool IdsAreSorted() const { return false; }
   // Heap bytes the dictionary holds (tables, keys, HashMap replay).
   virtual size_t MemoryBytes() const = 0;
 };
@@ -119,10 +122,10 @@ class NumericKeyDictionary final : public WriterKeys {
 
   KeyKind kind_;
   const uint64_t seed_ = hash::TableSeed();
-  std::vector<Slot> slots_;
+  memory::GrowingVector<Slot> slots_;
   size_t mask_ = 0;
   unsigned shift_ = 0;
-  std::vector<uint64_t> keys_;  // by id
+  memory::GrowingVector<uint64_t> keys_;  // by id
   java::JavaHashMapOrder order_;
   // Java resizes at the top of the next call after an insertion crossed the threshold; only
   // the first such call matters, so a hit pays for the replay only while this is set.
@@ -191,6 +194,7 @@ class StringKeyDictionary final : public WriterKeys {
   }
   std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
   std::vector<uint32_t> SortedIds() const override;
+  bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
   // After the last Intern and JavaOrder: frees the lookup table and the HashMap replay, most
   // of the dictionary's memory, keeping the keys (key(), SortedIds()) for the meta.
@@ -233,11 +237,11 @@ class StringKeyDictionary final : public WriterKeys {
 
   bool ascending_;
   const uint64_t seed_ = hash::TableSeed();
-  std::vector<Slot> slots_;
+  memory::GrowingVector<Slot> slots_;
   size_t mask_ = 0;
   unsigned shift_ = 0;
-  std::vector<char> arena_;       // all distinct keys' bytes, back to back
-  std::vector<uint64_t> offsets_; // key id -> start in arena_; one extra end offset
+  memory::GrowingVector<char> arena_;       // all distinct keys' bytes, back to back
+  memory::GrowingVector<uint64_t> offsets_; // key id -> start in arena_; one extra end offset
   java::JavaHashMapOrder order_;
   bool touch_pending_ = false;
 };

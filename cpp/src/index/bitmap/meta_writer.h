@@ -1,7 +1,9 @@
 // The bitmap index meta (everything before the bitmap bodies), V1 and V2, as Java writes it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "index/bitmap/key_dictionary.h"
@@ -9,12 +11,6 @@
 #include "pyfileindex/status.h"
 
 namespace pyfileindex::index::bitmap {
-
-// One key's dictionary entry: body-relative offset, or -1-row for a key with a single row.
-struct MetaEntry {
-  int32_t offset = 0;
-  int32_t length = -1;  // serialized bitmap bytes; -1 for single-row keys
-};
 
 struct MetaHead {
   int32_t row_count = 0;
@@ -34,6 +30,7 @@ class MetaKeys {
     keys.count_ = count;
     return keys;
   }
+  // `ids` null: the dictionary's ids in order.
   static MetaKeys OfDictionary(const WriterKeys& dictionary, const uint32_t* ids, size_t count) {
     MetaKeys keys;
     keys.dictionary_ = &dictionary;
@@ -44,7 +41,9 @@ class MetaKeys {
 
   size_t size() const { return count_; }
   KeyRef operator[](size_t i) const {
-    if (dictionary_ != nullptr) return dictionary_->key(ids_[i]);
+    if (dictionary_ != nullptr) {
+      return dictionary_->key(ids_ != nullptr ? ids_[i] : static_cast<uint32_t>(i));
+    }
     KeyRef key;
     key.bits = bits_[i];
     return key;
@@ -57,20 +56,65 @@ class MetaKeys {
   size_t count_ = 0;
 };
 
-// The meta's entries are passed in the order of its keys; `entries` may be null when only the
-// meta's size is wanted (offsets and lengths do not change it).
+// The meta's entries in the order of its keys: entry i belongs to key ids[i] (ids null: key
+// i), read from the writer's per-key plan where it is written, not copied out beforehand.
+class MetaEntries {
+ public:
+  // `offsets[id]`: the key's body-relative offset, or -1 - row for a single-row key;
+  // `lengths[id]`: its bitmap's bytes, 0 for a single-row key (written as -1).
+  MetaEntries(const uint32_t* ids, const uint32_t* offsets, const uint32_t* lengths)
+      : ids_(ids), offsets_(offsets), lengths_(lengths) {}
 
-// V1: head, then (key, offset) per entry.
-void WriteMetaV1(const MetaHead& head, KeyKind kind, const MetaKeys& keys,
-                 const MetaEntry* entries, io::ByteWriter* out);
+  int32_t offset(size_t i) const { return static_cast<int32_t>(offsets_[id(i)]); }
+  int32_t length(size_t i) const {
+    const uint32_t bytes = lengths_[id(i)];
+    return bytes != 0 ? static_cast<int32_t>(bytes) : -1;
+  }
 
-// V2: head, block index, then the entries packed into blocks of at most `block_size_limit`
-// bytes. InvalidArgument if a single entry does not fit a block (Java: "index fail").
-Status WriteMetaV2(const MetaHead& head, KeyKind kind, const MetaKeys& sorted_keys,
-                   const MetaEntry* entries, int64_t block_size_limit, io::ByteWriter* out);
+ private:
+  uint32_t id(size_t i) const { return ids_ != nullptr ? ids_[i] : static_cast<uint32_t>(i); }
 
-// The block layout of V2: for each block, the index (into `sorted_ids`) of its first entry.
-// Exposed for tests. `entry_sizes[i]` = encoded key size + 8 of the i-th sorted entry.
+  const uint32_t* ids_;
+  const uint32_t* offsets_;
+  const uint32_t* lengths_;
+};
+
+// A meta laid out before a byte of it is written: its size is known (the container is sized
+// before any index writes into it) and it is then written straight into its place, so the
+// whole meta never exists twice. The keys must stay readable until WriteTo.
+class MetaPlan {
+ public:
+  // V1: head, then (key, offset) per entry in the keys' (HashMap) order.
+  static MetaPlan V1(const MetaHead& head, KeyKind kind, const MetaKeys& keys);
+  // V2: head, block index, then the entries packed into blocks of at most `block_size_limit`
+  // bytes. InvalidArgument if a single entry does not fit a block (Java: "index fail").
+  static Result<MetaPlan> V2(const MetaHead& head, KeyKind kind, const MetaKeys& sorted_keys,
+                             int64_t block_size_limit);
+
+  size_t bytes() const { return bytes_; }
+  // Writes the bytes() bytes of the meta to `out`; `keys` as given to V1 / V2.
+  void WriteTo(const MetaKeys& keys, const MetaEntries& entries, uint8_t* out) const;
+
+ private:
+  void WriteV1(const MetaKeys& keys, const MetaEntries& entries, uint8_t* out) const;
+  void WriteV2(const MetaKeys& keys, const MetaEntries& entries, uint8_t* out) const;
+
+  uint8_t version_ = 2;
+  MetaHead head_;
+  KeyKind kind_ = KeyKind::kInt;
+  // V2: the index of each block's first entry, each block's offset from the first block's,
+  // and all blocks' bytes.
+  std::vector<size_t> block_starts_;
+  std::vector<int64_t> block_offsets_;
+  int64_t blocks_bytes_ = 0;
+  size_t bytes_ = 0;
+};
+
+// The block layout of V2: for each block, the index of its first entry, where
+// `entry_size(i)` is the encoded key size + 8 of the i-th sorted entry, for i < count.
+// Exposed for tests.
+Result<std::vector<size_t>> PackBlocks(size_t count, const std::function<size_t(size_t)>& entry_size,
+                                       int64_t block_size_limit);
 Result<std::vector<size_t>> PackBlocks(const std::vector<size_t>& entry_sizes,
                                        int64_t block_size_limit);
 

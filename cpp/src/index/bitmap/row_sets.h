@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "index/bitmap/java_roaring_encoder.h"
+#include "memory/growing_vector.h"
 #include "roaring/bitmap32.h"
 
 namespace pyfileindex::index::bitmap {
@@ -74,6 +75,8 @@ class RowList {
   // The list as entries (rows, or run ends marked kRunEnd) only, none in a bitmap yet: those
   // can be moved out (MoveEntriesTo) and serialized later with SerializeEntries.
   bool AllPending() const { return flushed_ == nullptr; }
+  // Its entries are kept in the list itself (at most two), not in a heap array.
+  bool IsInline() const { return capacity_ == 0; }
   uint32_t PendingEntries() const { return size_; }
   // Copies the entries to `out` (PendingEntries() of them) and frees the list. AllPending().
   void MoveEntriesTo(uint32_t* out);
@@ -126,7 +129,7 @@ class RowSets {
   const RowList& operator[](uint32_t id) const { return lists_[id]; }
 
  private:
-  std::vector<RowList> lists_;
+  memory::GrowingVector<RowList> lists_;
 };
 
 }  // namespace pyfileindex::index::bitmap
