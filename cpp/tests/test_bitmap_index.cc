@@ -716,6 +716,33 @@ TEST(RowList, RunsAndFlushesKeepTheRowListEncodersBytes) {
   }
 }
 
+TEST(RowSets, ListsKeepTheirRowsAcrossSegmentsAsKeysArrive) {
+  // Lists live in fixed segments of a few thousand keys; new keys (by Append, one at a time,
+  // and by Resize, many at once) add segments without moving the lists already there, and a
+  // list taken by reference stays valid while later keys arrive.
+  RowSets sets;
+  constexpr uint32_t kKeys = 20000;  // several segments
+  uint32_t row = 0;
+  for (uint32_t id = 0; id < kKeys / 2; ++id) sets.Append(id, row++);
+  RowList& early = sets[17];
+  const RowList* early_address = &early;
+  sets.Resize(kKeys - 5);  // ids up to kKeys - 6 valid, without rows
+  for (uint32_t id = kKeys - 5; id < kKeys; ++id) sets.Append(id, row++);
+  ASSERT_EQ(sets.size(), kKeys);
+  EXPECT_EQ(&sets[17], early_address);
+  // Every key gets a second and a third row, in row order over all keys.
+  for (int round = 0; round < 2; ++round) {
+    for (uint32_t id = 0; id < kKeys; ++id) sets.Append(id, row++);
+  }
+  for (uint32_t id = 0; id < kKeys; ++id) {
+    const bool first_rows = id < kKeys / 2 || id >= kKeys - 5;
+    ASSERT_EQ(sets[id].Count(), first_rows ? 3u : 2u) << "key " << id;
+  }
+  EXPECT_EQ(sets[17].FirstRow(), 17u);
+  EXPECT_EQ(sets[kKeys - 1].FirstRow(), kKeys / 2 + 4);
+  EXPECT_EQ(sets[kKeys / 2].FirstRow(), kKeys / 2 + 5 + kKeys / 2);  // first row: round one
+}
+
 TEST(RowList, ShortListsSurviveMovesAndGrowingPastTheInlineEntries) {
   // Lists of up to two entries live inside the RowList (no heap array); a third entry moves
   // them to the heap. Each shape is appended, moved twice (the writer's vector of lists moves

@@ -599,17 +599,18 @@ void BitmapIndexWriter::SerializeTo(uint8_t* out) {
   // huge pages the first of those writes would make the whole payload resident while the rows
   // are still there.
   if (rare_.size() > 0) memory::WithdrawHugePages(out, meta_plan_.bytes() + body_bytes_);
+  // The rare keys first: their rows are gathered and freed before writes all over the body
+  // (the frequent keys' bitmaps lie between theirs) make its pages resident.
+  SerializeRareKeys(body);
   if (null_body_bytes_ > 0) nulls_.SerializeTo(body);
   for (uint32_t id : java_order_) {
     if (key_bytes_[id] != 0 && id < kContainerKeys) {
       frequent_[id].SerializeTo(body + key_offsets_[id]);  // releases the key's rows
     }
   }
-  SerializeRareKeys(body);
   // The rows are in the payload now, and what only the body needed goes (its pages handed
   // back: the meta is about to fill the rest of the payload); then the meta.
   frequent_ = std::vector<ContainerRows>();
-  rare_ = RowSets();
   if (options_.version == 2) memory::ReleaseVector(&java_order_);
   if (trim_heap_) memory::ReturnFreeHeapPages();
   meta_plan_.WriteTo(MetaKeysInOrder(),
@@ -629,11 +630,10 @@ void BitmapIndexWriter::SerializeRareKeys(uint8_t* body) {
   // order, the body's pages are touched at random and all resident at once. So the rows are
   // first gathered, in body order, into one array (the heap they leave is handed back whole),
   // then written from it front to back, its pages handed back as they are passed. Lists kept
-  // in a bitmap, or inline in the list itself (a sorted column's keys), are written at once.
+  // in a bitmap are written at once.
   auto has_rare_body = [this](uint32_t id) {
     return id >= kContainerKeys && key_bytes_[id] != 0;
   };
-  auto gathers = [](const RowList& rows) { return rows.AllPending() && !rows.IsInline(); };
   size_t total = 0;
   size_t gathered_keys = 0;
   size_t body_keys = 0;
@@ -641,21 +641,21 @@ void BitmapIndexWriter::SerializeRareKeys(uint8_t* body) {
     if (!has_rare_body(id)) continue;
     ++body_keys;
     const RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
-    if (gathers(rows)) {
+    if (rows.AllPending()) {
       total += rows.PendingEntries();
       ++gathered_keys;
     }
   }
   std::vector<uint32_t> gathered(total);
   std::vector<uint32_t> counts(gathered_keys);  // of the gathered keys, in body order
-  std::vector<bool> written(body_keys);          // of all keys, in body order: not gathered
+  std::vector<bool> written(body_keys);  // of the keys with a body, in body order: not gathered
   size_t at = 0;
   size_t k = 0;
   size_t j = 0;
   for (uint32_t id : java_order_) {
     if (!has_rare_body(id)) continue;
     RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
-    if (!gathers(rows)) {
+    if (!rows.AllPending()) {
       rows.SerializeTo(body + key_offsets_[id]);
       written[j++] = true;
       continue;

@@ -75,8 +75,6 @@ class RowList {
   // The list as entries (rows, or run ends marked kRunEnd) only, none in a bitmap yet: those
   // can be moved out (MoveEntriesTo) and serialized later with SerializeEntries.
   bool AllPending() const { return flushed_ == nullptr; }
-  // Its entries are kept in the list itself (at most two), not in a heap array.
-  bool IsInline() const { return capacity_ == 0; }
   uint32_t PendingEntries() const { return size_; }
   // Copies the entries to `out` (PendingEntries() of them) and frees the list. AllPending().
   void MoveEntriesTo(uint32_t* out);
@@ -105,31 +103,44 @@ class RowList {
 };
 
 // One RowList per dense key id.
+//
+// The lists live in fixed segments that never move: one growing array would copy every list
+// at each doubling and hold both copies meanwhile (with 100k keys of a sorted column, the
+// build's peak).
 class RowSets {
  public:
   // Adds `row` to key `id`; ids are dense, a new id is exactly the number of keys so far.
   void Append(uint32_t id, uint32_t row) {
-    if (id == lists_.size()) lists_.emplace_back();
-    lists_[id].Append(row);
+    if (id == size_) Resize(size_ + 1);
+    (*this)[id].Append(row);
   }
   // Makes ids [0, count) valid (new keys start with no rows).
   void Resize(size_t count) {
-    if (count > lists_.size()) lists_.resize(count);
+    while (segments_.size() * kSegmentLists < count) segments_.emplace_back(kSegmentLists);
+    if (count > size_) size_ = count;
   }
-  size_t size() const { return lists_.size(); }
+  size_t size() const { return size_; }
   // With many keys, each append misses the cache twice: on the key's list and on its last
   // entry. Callers prefetch the list a few rows ahead, then (once cached) its tail.
   void PrefetchList(uint32_t id) const {
-    if (id < lists_.size()) __builtin_prefetch(&lists_[id]);
+    if (id < size_) __builtin_prefetch(&(*this)[id]);
   }
   void PrefetchTail(uint32_t id) const {
-    if (id < lists_.size()) lists_[id].PrefetchTail();
+    if (id < size_) (*this)[id].PrefetchTail();
   }
-  RowList& operator[](uint32_t id) { return lists_[id]; }
-  const RowList& operator[](uint32_t id) const { return lists_[id]; }
+  RowList& operator[](uint32_t id) {
+    return segments_[id >> kSegmentBits][id & (kSegmentLists - 1)];
+  }
+  const RowList& operator[](uint32_t id) const {
+    return segments_[id >> kSegmentBits][id & (kSegmentLists - 1)];
+  }
 
  private:
-  memory::GrowingVector<RowList> lists_;
+  static constexpr unsigned kSegmentBits = 12;  // 4096 lists (96 KiB) a segment
+  static constexpr size_t kSegmentLists = size_t{1} << kSegmentBits;
+
+  std::vector<memory::GrowingVector<RowList>> segments_;
+  size_t size_ = 0;
 };
 
 }  // namespace pyfileindex::index::bitmap
