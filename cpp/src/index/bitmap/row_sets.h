@@ -103,44 +103,31 @@ class RowList {
 };
 
 // One RowList per dense key id.
-//
-// The lists live in fixed segments that never move: one growing array would copy every list
-// at each doubling and hold both copies meanwhile (with 100k keys of a sorted column, the
-// build's peak).
 class RowSets {
  public:
   // Adds `row` to key `id`; ids are dense, a new id is exactly the number of keys so far.
   void Append(uint32_t id, uint32_t row) {
-    if (id == size_) Resize(size_ + 1);
-    (*this)[id].Append(row);
+    if (id == lists_.size()) lists_.emplace_back();
+    lists_[id].Append(row);
   }
   // Makes ids [0, count) valid (new keys start with no rows).
   void Resize(size_t count) {
-    while (segments_.size() * kSegmentLists < count) segments_.emplace_back(kSegmentLists);
-    if (count > size_) size_ = count;
+    if (count > lists_.size()) lists_.resize(count);
   }
-  size_t size() const { return size_; }
+  size_t size() const { return lists_.size(); }
   // With many keys, each append misses the cache twice: on the key's list and on its last
   // entry. Callers prefetch the list a few rows ahead, then (once cached) its tail.
   void PrefetchList(uint32_t id) const {
-    if (id < size_) __builtin_prefetch(&(*this)[id]);
+    if (id < lists_.size()) __builtin_prefetch(&lists_[id]);
   }
   void PrefetchTail(uint32_t id) const {
-    if (id < size_) (*this)[id].PrefetchTail();
+    if (id < lists_.size()) lists_[id].PrefetchTail();
   }
-  RowList& operator[](uint32_t id) {
-    return segments_[id >> kSegmentBits][id & (kSegmentLists - 1)];
-  }
-  const RowList& operator[](uint32_t id) const {
-    return segments_[id >> kSegmentBits][id & (kSegmentLists - 1)];
-  }
+  RowList& operator[](uint32_t id) { return lists_[id]; }
+  const RowList& operator[](uint32_t id) const { return lists_[id]; }
 
  private:
-  static constexpr unsigned kSegmentBits = 12;  // 4096 lists (96 KiB) a segment
-  static constexpr size_t kSegmentLists = size_t{1} << kSegmentBits;
-
-  std::vector<memory::GrowingVector<RowList>> segments_;
-  size_t size_ = 0;
+  memory::GrowingVector<RowList> lists_;
 };
 
 }  // namespace pyfileindex::index::bitmap
