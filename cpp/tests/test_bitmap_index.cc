@@ -1185,7 +1185,9 @@ TEST(BitmapIndexBlocks, MetaPlanWritesExactlyItsSizeInPlace) {
                             keys.back().size()),
                 keys.back()) << "version " << version;
       EXPECT_EQ(io::LoadU32BE(out.data() + key_at + keys.back().size()), offsets[last]);
-      if (version == 2) EXPECT_EQ(io::LoadU32BE(out.data() + end - 4), lengths[last]);
+      if (version == 2) {
+        EXPECT_EQ(io::LoadU32BE(out.data() + end - 4), lengths[last]);
+      }
       EXPECT_EQ(out[0], version);
     }
   }

@@ -553,6 +553,11 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
         continue;
       }
       size = rows.SerializedSize();
+      ++rare_plan_.body_keys;
+      if (rows.AllPending()) {  // SerializeRareKeys gathers these
+        ++rare_plan_.gathered_keys;
+        rare_plan_.gathered_entries += rows.PendingEntries();
+      }
     }
     if (body + size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
       return Status::InvalidArgument("bitmap index: the bitmaps exceed 2 GiB");
@@ -634,18 +639,9 @@ void BitmapIndexWriter::SerializeRareKeys(uint8_t* body) {
   auto has_rare_body = [this](uint32_t id) {
     return id >= kContainerKeys && key_bytes_[id] != 0;
   };
-  size_t total = 0;
-  size_t gathered_keys = 0;
-  size_t body_keys = 0;
-  for (uint32_t id : java_order_) {
-    if (!has_rare_body(id)) continue;
-    ++body_keys;
-    const RowList& rows = rare_[id - static_cast<uint32_t>(kContainerKeys)];
-    if (rows.AllPending()) {
-      total += rows.PendingEntries();
-      ++gathered_keys;
-    }
-  }
+  const size_t total = rare_plan_.gathered_entries;
+  const size_t gathered_keys = rare_plan_.gathered_keys;
+  const size_t body_keys = rare_plan_.body_keys;
   std::vector<uint32_t> gathered(total);
   std::vector<uint32_t> counts(gathered_keys);  // of the gathered keys, in body order
   std::vector<bool> written(body_keys);  // of the keys with a body, in body order: not gathered

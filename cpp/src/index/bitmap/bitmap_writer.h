@@ -136,6 +136,13 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   std::vector<uint64_t> meta_bits_;
   std::vector<uint32_t> key_bytes_;    // by key id: its bitmap's bytes (0: none in the body)
   std::vector<uint32_t> key_offsets_;  // by key id: where its bitmap starts in the body
+  // The rare keys with a body, and those of them whose rows SerializeRareKeys gathers.
+  struct RarePlan {
+    size_t body_keys = 0;
+    size_t gathered_keys = 0;
+    size_t gathered_entries = 0;
+  };
+  RarePlan rare_plan_;
   size_t null_body_bytes_ = 0;
   size_t body_bytes_ = 0;
 

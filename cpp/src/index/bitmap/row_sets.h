@@ -64,7 +64,7 @@ class RowList {
   }
 
   uint64_t Count() const;
-  bool IsSingle() const { return flushed_ == nullptr && size_ == 1; }
+  bool IsSingle() const { return !HasFlushed() && size_ == 1; }
   uint32_t OnlyRow() const { return entries()[0]; }  // IsSingle()
   uint32_t FirstRow() const;  // Count() >= 1
 
@@ -74,7 +74,7 @@ class RowList {
   void SerializeTo(uint8_t* out);
   // The list as entries (rows, or run ends marked kRunEnd) only, none in a bitmap yet: those
   // can be moved out (MoveEntriesTo) and serialized later with SerializeEntries.
-  bool AllPending() const { return flushed_ == nullptr; }
+  bool AllPending() const { return !HasFlushed(); }
   uint32_t PendingEntries() const { return size_; }
   // Copies the entries to `out` (PendingEntries() of them) and frees the list. AllPending().
   void MoveEntriesTo(uint32_t* out);
@@ -84,23 +84,32 @@ class RowList {
 
  private:
   void AppendSlow(uint32_t entry);
-  // Moves the pending entries into flushed_ (runs as ranges).
+  // Moves the pending entries into the flushed bitmap (runs as ranges), made at the first flush.
   void FlushToBitmap();
   const uint32_t* entries() const { return capacity_ == 0 ? inline_ : heap_; }
   uint32_t* mutable_entries() { return capacity_ == 0 ? inline_ : heap_; }
+  // Once rows are flushed, the bitmap's pointer takes the first two entries of the heap
+  // array, and heap_ and capacity_ describe the rest: capacities are 4k + 2 entries, so a
+  // capacity that is a multiple of 4 marks that layout (no field, and no test on the append
+  // path).
+  static constexpr uint32_t kPointerEntries = sizeof(roaring::Bitmap32*) / sizeof(uint32_t);
+  static_assert(kPointerEntries == 2, "a 4k + 2 capacity less the pointer is a multiple of 4");
+  bool HasFlushed() const { return capacity_ != 0 && capacity_ % 4 == 0; }
+  roaring::Bitmap32* flushed() const;  // HasFlushed()
+  uint32_t* HeapBlock() const { return HasFlushed() ? heap_ - kPointerEntries : heap_; }
   bool HasRuns() const;
   void Release();
 
   static constexpr uint32_t kInlineEntries = 2;
-  // 24 bytes per key: with millions of keys, this struct is most of the writer's memory.
+  // 16 bytes per key: with millions of keys, this struct is most of the writer's memory.
   union {
     uint32_t* heap_;                   // capacity_ > 0: pending entries (malloc'd)
     uint32_t inline_[kInlineEntries];  // capacity_ == 0: up to two entries, in the pointer's room
   };
   uint32_t size_ = 0;      // pending entries
   uint32_t capacity_ = 0;  // 0: the entries are inline
-  std::unique_ptr<roaring::Bitmap32> flushed_;  // earlier rows, once kFlushRows were pending
 };
+static_assert(sizeof(RowList) == 16, "a key's list: a pointer's room and two counts");
 
 // One RowList per dense key id.
 class RowSets {
