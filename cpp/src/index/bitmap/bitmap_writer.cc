@@ -505,10 +505,10 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   const KeyKind kind = keys.kind();
   const size_t key_count = keys.size();
   trim_heap_ = keys.MemoryBytes() >= kTrimAfterDictionaryBytes;
-  java_order_ = keys.JavaOrder();
-  // The meta lists keys in HashMap order (V1) or sorted (V2).
   key_count_ = key_count;
-  // (Keys that came in ascending order are sorted by id already: no list is needed.)
+  java_order_ = keys.JavaOrder();
+  // The meta lists keys in HashMap order (V1) or sorted (V2); keys that came in ascending
+  // order are sorted by id already and need no list.
   if (options_.version == 2 && !keys.IdsAreSorted()) sorted_ids_ = keys.SortedIds();
   // Numeric keys are taken out of their dictionary in meta order, and the dictionary (slots,
   // keys, HashMap replay: tens of MB with a million keys) goes before the plan is built.
