@@ -247,6 +247,7 @@ def run_case(case: cases.Case, rows: int, plan: Plan, work: Path, java,
         ours_runs=ours["build"]["runs"], java_runs=_get(java_build, "runs"),
         bytes_equal=bytes_equal, input_bytes=ours["input_bytes"],
         peak_delta_bytes=peak, write_peak_delta_bytes=ours["write_peak_delta_bytes"],
+        kernel_hwm_delta_bytes=ours.get("kernel_hwm_delta_bytes"),
         peak_within_budget=None if peak is None else peak <= 2 * size,
         error=_get(java_build, "error"),
     ))
@@ -319,7 +320,7 @@ def format_table(results: List[dict]) -> str:
                          for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
     notes = ("Java, ours: build/serialize in ms, open/queries in µs (median); ns/row: ours; "
-             "peak Δ: ours, RSS high-water mark above the input column during one build; "
+             "peak Δ: ours, highest sampled resident set above the input column during one build; "
              "equal: index bytes (build/serialize/open) or answers (queries) equal to Java's; "
              "index spark: Java = plain Spark (scan / filter scan), ours = the pipeline, in ms")
     return "\n".join([fmt(COLUMNS), fmt(["-" * w for w in widths]), *map(fmt, lines),
