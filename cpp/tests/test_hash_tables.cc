@@ -55,6 +55,26 @@ TEST(HashTablesTest, BitmapDictionaryKeysWithSmallMixedBitsStayDistinct) {
   EXPECT_EQ(dictionary.size(), count);
 }
 
+TEST(HashTablesTest, BitmapDictionaryWindowOpensLateOverTheKeysSoFar) {
+  // The direct window over integer keys opens only after thousands of hashed lookups (a
+  // sorted column never needs it): it must then hold every earlier key within it, so ids stay
+  // those of first occurrence, for keys inside the window and far outside it alike.
+  index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt);
+  std::mt19937_64 rng(11);
+  std::vector<uint64_t> distinct;
+  for (uint64_t k = 0; k < 600; ++k) distinct.push_back(100000 + 37 * k);  // in the window
+  for (uint64_t k = 0; k < 100; ++k) distinct.push_back(uint64_t{1} << 40 | k);  // outside
+  std::vector<uint32_t> first_id(distinct.size(), UINT32_MAX);
+  uint32_t next = 0;
+  for (int row = 0; row < 20000; ++row) {
+    const size_t which = static_cast<size_t>(rng() % distinct.size());
+    if (first_id[which] == UINT32_MAX) first_id[which] = next++;
+    ASSERT_EQ(dictionary.Intern(distinct[which]), first_id[which]) << row;
+  }
+  EXPECT_EQ(dictionary.size(), next);
+  EXPECT_GT(dictionary.MemoryBytes(), 0u);
+}
+
 TEST(HashTablesTest, StringDictionaryKeepsIdsThroughGrowthAndLongKeys) {
   // Slots hold a key's arena position with its length, or a marker for keys of 0xFFFF bytes
   // and more (whose length comes from the id): ids must survive both, and every rehash.

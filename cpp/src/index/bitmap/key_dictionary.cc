@@ -55,18 +55,24 @@ NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
 uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
   const uint32_t id = static_cast<uint32_t>(keys_.size());
   slots_[slot] = Slot{bits, id};
-  const bool integral = kind_ != KeyKind::kFloat && kind_ != KeyKind::kDouble;
-  if (id == 0 && integral) {
-    window_ = memory::ZeroedArray<uint32_t>(kWindowKeys);
-    window_base_ = bits - kWindowKeys / 2;  // wraps: any 64 key bits work
-    window_size_ = kWindowKeys;
-  }
   if (bits - window_base_ < window_size_) window_[bits - window_base_] = id + 1;
   keys_.push_back(bits);
   order_.InsertNew(NumericJavaHash(kind_, bits));
   touch_pending_ = order_.ResizePending();
   if (keys_.size() * 4 > slots_.size() * 3) Grow();  // load <= 0.75
   return id;
+}
+
+void NumericKeyDictionary::OpenWindow() {
+  const bool integral = kind_ != KeyKind::kFloat && kind_ != KeyKind::kDouble;
+  if (!integral || keys_.empty()) return;
+  window_ = memory::ZeroedArray<uint32_t>(kWindowKeys);
+  window_base_ = keys_[0] - kWindowKeys / 2;  // around the first key; wraps: any bits work
+  window_size_ = kWindowKeys;
+  for (uint32_t id = 0; id < keys_.size(); ++id) {
+    const uint64_t offset = keys_[id] - window_base_;
+    if (offset < window_size_) window_[offset] = id + 1;
+  }
 }
 
 void NumericKeyDictionary::Touch() {
