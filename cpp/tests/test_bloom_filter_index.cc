@@ -843,6 +843,60 @@ TEST(BloomRecentValuesTest, PausesWhenMostValuesAreNew) {
             (std::vector<std::string>{"new"}));
 }
 
+TEST(BloomRecentValuesTest, PausesLongerWhileNearlyEveryValueIsNew) {
+  // Each block of all-new values doubles the pause, up to kMaxPauseBlocks; a block that pays
+  // brings the checks back to every kPauseBlocks + 1 blocks.
+  RecentValues recent(RecentValues::kMaxSlotBits);
+  int next = 0;
+  auto fresh_block = [&next]() {
+    std::vector<std::string> block;
+    for (int i = 0; i < 64; ++i) block.push_back("fresh-" + std::to_string(next++));
+    return block;
+  };
+  auto paused_blocks = [&recent]() {
+    uint32_t paused = 0;
+    while (!recent.Consult()) ++paused;
+    return paused;
+  };
+  uint32_t expected = RecentValues::kPauseBlocks;
+  for (int round = 0; round < 8; ++round) {
+    ASSERT_EQ(KeepNewValues(recent, fresh_block()).size(), 64u);
+    ASSERT_EQ(paused_blocks(), expected) << round;
+    expected = std::min(2 * expected, RecentValues::kMaxPauseBlocks);
+  }
+  EXPECT_EQ(expected, RecentValues::kMaxPauseBlocks);
+  // A block of repeats pays: no pause at all, and the next all-new block pauses briefly again.
+  const std::vector<std::string> repeats(64, "repeated");
+  EXPECT_EQ(KeepNewValues(recent, repeats).size(), 1u);
+  EXPECT_TRUE(recent.Consult());
+  ASSERT_EQ(KeepNewValues(recent, fresh_block()).size(), 64u);
+  EXPECT_EQ(paused_blocks(), RecentValues::kPauseBlocks);
+}
+
+TEST(BloomRecentValuesTest, ThrashedTablePausesBriefly) {
+  // Half the values new: the table may still grow, so its checks are not spaced out.
+  RecentValues recent(RecentValues::kMaxSlotBits);
+  std::vector<std::string> block;
+  for (int i = 0; i < 32; ++i) block.push_back("kept-" + std::to_string(i));
+  KeepNewValues(recent, block);  // all new: a first pause of kPauseBlocks
+  while (!recent.Consult()) {
+  }
+  for (int round = 0; round < 4; ++round) {
+    std::vector<std::string> half = block;
+    for (int i = 0; i < 32; ++i) {
+      half.push_back("new-" + std::to_string(round) + "-" + std::to_string(i));
+    }
+    const size_t kept = KeepNewValues(recent, half).size();
+    ASSERT_GE(kept, 32u);  // the new ones, and any earlier value a collision evicted
+    ASSERT_LE(kept, 48u);
+    uint32_t paused = 0;
+    while (!recent.Consult()) ++paused;
+    // The first pause is the one the all-new block before set (doubled); then no growth.
+    EXPECT_EQ(paused, round == 0 ? 2 * RecentValues::kPauseBlocks : RecentValues::kPauseBlocks)
+        << round;
+  }
+}
+
 TEST(BloomRecentValuesTest, TableSizeFollowsTheFilter) {
   // At most a third of the bit set: Paimon's default filter (599,071 bytes) gets the largest
   // table, smaller filters smaller ones, tiny filters none.
