@@ -127,7 +127,7 @@ class NumericKeyDictionary final : public WriterKeys {
   uint64_t hashed_lookups_ = 0;
   memory::ZeroedArray<uint32_t> window_;
   uint64_t window_base_ = 0;
-  uint64_t window_size_ = 0;  // 0 until the first key (and for floating-point keys)
+  uint64_t window_size_ = 0;  // 0 until the window opens (never for floating-point keys)
 
   KeyKind kind_;
   const uint64_t seed_ = hash::TableSeed();
