@@ -22,6 +22,7 @@ query (timing.Budget fields), open (timing.Budget fields).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import json
@@ -108,22 +109,14 @@ def run(request: dict) -> dict:
     _return_free_heap()
     hwm_reset = _reset_hwm()
     hwm_baseline_kib = _status_kib("VmRSS")
-    peak = written_peak = None
-    if ResidentSampler.available():
-        with ResidentSampler() as sampler:
-            writer = pfi.IndexWriter(fields, options)
-            writer.write(table)
-            sampler.mark()
-            written_peak = sampler.peak_bytes()
-            data = writer.finish()
-            sampler.mark()
-            del writer
-        peak = sampler.peak_bytes()
-    else:
+    sampler = ResidentSampler() if ResidentSampler.available() else None
+    with sampler or contextlib.nullcontext():
         writer = pfi.IndexWriter(fields, options)
         writer.write(table)
+        written_peak = sampler.mark_peak() if sampler else None
         data = writer.finish()
         del writer
+    peak = sampler.peak_bytes() if sampler else None  # exit took the last exact read
     hwm_peak_kib = _status_kib("VmHWM")
     Path(request["bytes_out"]).write_bytes(data)
 

@@ -72,6 +72,11 @@ class ResidentSampler:
         self._peak_pages = max(self._peak_pages, pages)
         return pages * PAGE_BYTES - self.baseline_bytes
 
+    def mark_peak(self) -> int:
+        """An exact read now, then the highest resident set so far above the baseline."""
+        self.mark()
+        return self.peak_bytes()
+
     def peak_bytes(self) -> int:
         """The highest resident set seen so far, in bytes above the baseline."""
         return max(0, self._peak_pages * PAGE_BYTES - self.baseline_bytes)

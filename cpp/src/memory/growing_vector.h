@@ -43,4 +43,11 @@ class PageReturningAllocator {
 template <typename T>
 using GrowingVector = std::vector<T, PageReturningAllocator<T>>;
 
+// Empties `v` and frees its buffer; the allocator hands the pages back (ReleaseVector's own
+// hand-back would be a second system call on the same pages).
+template <typename T>
+void ReleaseVector(GrowingVector<T>* v) {
+  GrowingVector<T>().swap(*v);
+}
+
 }  // namespace pyfileindex::memory

@@ -37,12 +37,12 @@ void MoveOutInPieces(uint8_t* dst, uint8_t* src, size_t size);
 constexpr size_t kReleaseVectorMinBytes = size_t{256} << 10;
 
 // Empties `v` and frees its buffer, handing the buffer's pages back first if it is large.
-template <typename T, typename Allocator>
-void ReleaseVector(std::vector<T, Allocator>* v) {
+template <typename T>
+void ReleaseVector(std::vector<T>* v) {
   if (v->capacity() * sizeof(T) >= kReleaseVectorMinBytes) {
     ReturnPages(v->data(), v->capacity() * sizeof(T));
   }
-  std::vector<T, Allocator>().swap(*v);
+  std::vector<T>().swap(*v);
 }
 
 }  // namespace pyfileindex::memory

@@ -517,9 +517,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   if (numeric_ != nullptr) {
     const uint32_t* order = meta_ids();
     meta_bits_.resize(key_count);
-    for (size_t i = 0; i < key_count; ++i) {
-      meta_bits_[i] = keys.key(order != nullptr ? order[i] : static_cast<uint32_t>(i)).bits;
-    }
+    for (size_t i = 0; i < key_count; ++i) meta_bits_[i] = keys.key(IdAt(order, i)).bits;
     numeric_.reset();
   } else {
     strings_->ReleaseLookup();

@@ -19,6 +19,12 @@ struct MetaHead {
   int32_t null_length = 0;  // serialized null bitmap bytes (V2 writes it even when inlined)
 };
 
+// Key id at position i of a meta-ordered id list; a null list is the ids in order (keys that
+// arrived ascending are sorted already and get no list).
+inline uint32_t IdAt(const uint32_t* ids, size_t i) {
+  return ids != nullptr ? ids[i] : static_cast<uint32_t>(i);
+}
+
 // The meta's keys in the order the meta lists them (V1: HashMap iteration order; V2: sorted
 // by key): numeric keys' bits, or ids of a dictionary's keys, read from it where they are
 // written (a copy of a million keys' references would be tens of MB beside the meta).
@@ -42,7 +48,7 @@ class MetaKeys {
   size_t size() const { return count_; }
   KeyRef operator[](size_t i) const {
     if (dictionary_ != nullptr) {
-      return dictionary_->key(ids_ != nullptr ? ids_[i] : static_cast<uint32_t>(i));
+      return dictionary_->key(IdAt(ids_, i));
     }
     KeyRef key;
     key.bits = bits_[i];
@@ -65,15 +71,13 @@ class MetaEntries {
   MetaEntries(const uint32_t* ids, const uint32_t* offsets, const uint32_t* lengths)
       : ids_(ids), offsets_(offsets), lengths_(lengths) {}
 
-  int32_t offset(size_t i) const { return static_cast<int32_t>(offsets_[id(i)]); }
+  int32_t offset(size_t i) const { return static_cast<int32_t>(offsets_[IdAt(ids_, i)]); }
   int32_t length(size_t i) const {
-    const uint32_t bytes = lengths_[id(i)];
+    const uint32_t bytes = lengths_[IdAt(ids_, i)];
     return bytes != 0 ? static_cast<int32_t>(bytes) : -1;
   }
 
  private:
-  uint32_t id(size_t i) const { return ids_ != nullptr ? ids_[i] : static_cast<uint32_t>(i); }
-
   const uint32_t* ids_;
   const uint32_t* offsets_;
   const uint32_t* lengths_;
