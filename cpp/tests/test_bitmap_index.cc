@@ -7,8 +7,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <optional>
 #include <random>
@@ -25,7 +23,6 @@
 #include "index/bitmap/java_roaring_encoder.h"
 #include "index/bitmap/key_dictionary.h"
 #include "index/bitmap/meta_writer.h"
-#include "index/bitmap/meta_writer.h"
 #include "index/index_type.h"
 #include "io/endian.h"
 #include "java/float_bits.h"
@@ -35,6 +32,7 @@
 #include "pyfileindex/predicate.h"
 #include "pyfileindex/row_bitmap.h"
 #include "roaring/bitmap32.h"
+#include "test_support.h"
 
 namespace pyfileindex::index::bitmap {
 namespace {
@@ -42,56 +40,18 @@ namespace {
 using column::ColumnBatch;
 using column::Physical;
 using column::TimeUnit;
+using test_support::FromHex;
+using test_support::ReadFileBytes;
+using test_support::SharedDir;
+using test_support::ToHex;
+using test_support::Type;
 
 // ---- helpers --------------------------------------------------------------------------------
-
-std::string SharedDir() {
-#ifdef PYFILEINDEX_SOURCE_DIR
-  return std::string(PYFILEINDEX_SOURCE_DIR) + "/../shared";
-#else
-  const char* dir = std::getenv("PYFILEINDEX_SHARED_DIR");
-  return dir ? dir : "../shared";
-#endif
-}
-
-std::vector<uint8_t> ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << path;
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::vector<uint8_t> FromHex(const std::string& hex) {
-  std::vector<uint8_t> out;
-  std::string digits;
-  for (char c : hex) {
-    if (std::isxdigit(static_cast<unsigned char>(c))) digits.push_back(c);
-  }
-  for (size_t i = 0; i + 1 < digits.size(); i += 2) {
-    out.push_back(static_cast<uint8_t>(std::stoi(digits.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
-
-std::string ToHex(const std::vector<uint8_t>& bytes) {
-  static const char* kDigits = "0123456789abcdef";
-  std::string out;
-  for (uint8_t b : bytes) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
-}
 
 std::vector<uint8_t> Slice(const std::vector<uint8_t>& bytes, size_t start, size_t length) {
   EXPECT_LE(start + length, bytes.size());
   if (start + length > bytes.size()) return {};
   return std::vector<uint8_t>(bytes.begin() + start, bytes.begin() + start + length);
-}
-
-DataType Type(const std::string& text) {
-  Result<DataType> type = ParseDataType(text);
-  EXPECT_TRUE(type.ok()) << type.status().ToString();
-  return type.ok() ? *type : DataType();
 }
 
 // One column's rows in the in-memory layout a ColumnBatch points to.

@@ -7,8 +7,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <deque>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -19,7 +17,6 @@
 #include <vector>
 
 #include "column/column_batch.h"
-#include "container/container_format.h"
 #include "index/bloom_filter/bloom_filter_index.h"
 #include "index/bloom_filter/bloom_probes.h"
 #include "index/bloom_filter/bloom_shape.h"
@@ -33,6 +30,7 @@
 #include "pyfileindex/literal.h"
 #include "pyfileindex/options.h"
 #include "pyfileindex/predicate.h"
+#include "test_support.h"
 
 namespace pyfileindex::index {
 namespace {
@@ -48,116 +46,16 @@ using bloom_filter::Wang64;
 using column::ColumnBatch;
 using column::Physical;
 using column::TimeUnit;
+using test_support::Fixed;
+using test_support::IndexPayload;
+using test_support::SharedDir;
+using test_support::SliceRows;
+using test_support::Strings;
+using test_support::TestColumn;
+using test_support::Timestamps;
+using test_support::Type;
 
 // ---- helpers ------------------------------------------------------------------------------
-
-std::string SharedDir() {
-  if (const char* env = std::getenv("PYFILEINDEX_SHARED_DIR")) return env;
-#ifdef PYFILEINDEX_SOURCE_DIR
-  return std::string(PYFILEINDEX_SOURCE_DIR) + "/../shared";
-#else
-  return "../shared";
-#endif
-}
-
-std::vector<uint8_t> ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-DataType Type(const std::string& text) {
-  auto type = ParseDataType(text);
-  EXPECT_TRUE(type.ok()) << text << ": " << type.status().ToString();
-  return type.ok() ? *type : DataType();
-}
-
-// Owns the buffers a ColumnBatch points into. Not movable: the batch keeps raw pointers.
-struct TestColumn {
-  DataType type;
-  std::vector<uint8_t> validity;
-  std::vector<int8_t> i8;
-  std::vector<int16_t> i16;
-  std::vector<int32_t> i32;
-  std::vector<int64_t> i64;
-  std::vector<float> f32;
-  std::vector<double> f64;
-  std::vector<std::string> text;
-  std::vector<std::string_view> views;
-  ColumnBatch batch;
-
-  TestColumn() = default;
-  TestColumn(const TestColumn&) = delete;
-  TestColumn& operator=(const TestColumn&) = delete;
-
-  void SetNulls(const std::vector<bool>& is_null) {
-    validity.assign((is_null.size() + 7) / 8, 0);
-    int64_t nulls = 0;
-    for (size_t i = 0; i < is_null.size(); ++i) {
-      if (!is_null[i]) {
-        validity[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
-      } else {
-        ++nulls;
-      }
-    }
-    batch.validity = validity.data();
-    batch.null_count = nulls;
-  }
-};
-
-template <typename T>
-std::unique_ptr<TestColumn> Fixed(const std::string& type_text, Physical physical,
-                                  std::vector<T> TestColumn::*storage, std::vector<T> values,
-                                  const std::vector<bool>& is_null = {}) {
-  auto column = std::make_unique<TestColumn>();
-  column->type = Type(type_text);
-  (column.get()->*storage) = std::move(values);
-  column->batch.type = &column->type;
-  column->batch.physical = physical;
-  column->batch.length = static_cast<int64_t>((column.get()->*storage).size());
-  column->batch.values = (column.get()->*storage).data();
-  if (!is_null.empty()) column->SetNulls(is_null);
-  return column;
-}
-
-std::unique_ptr<TestColumn> Strings(const std::string& type_text, std::vector<std::string> values,
-                                    const std::vector<bool>& is_null = {}) {
-  auto column = std::make_unique<TestColumn>();
-  column->type = Type(type_text);
-  column->text = std::move(values);
-  for (const std::string& s : column->text) column->views.emplace_back(s);
-  column->batch.type = &column->type;
-  column->batch.physical = Physical::kBytes;
-  column->batch.length = static_cast<int64_t>(column->text.size());
-  column->batch.strings = column->views.data();
-  if (!is_null.empty()) column->SetNulls(is_null);
-  return column;
-}
-
-std::unique_ptr<TestColumn> Timestamps(const std::string& type_text, TimeUnit unit,
-                                       std::vector<int64_t> values,
-                                       const std::vector<bool>& is_null = {}) {
-  auto column = Fixed(type_text, Physical::kTimestamp, &TestColumn::i64, std::move(values),
-                      is_null);
-  column->batch.timestamp_unit = unit;
-  return column;
-}
-
-// A view of rows [begin, begin + length) of `full` (validity offset carried along).
-ColumnBatch Slice(const ColumnBatch& full, int64_t begin, int64_t length) {
-  ColumnBatch part = full;
-  part.length = length;
-  part.validity_offset = full.validity_offset + begin;
-  switch (full.physical) {
-    case Physical::kInt8: part.values = full.int8_values() + begin; break;
-    case Physical::kInt16: part.values = full.int16_values() + begin; break;
-    case Physical::kInt32: part.values = full.int32_values() + begin; break;
-    case Physical::kFloat: part.values = full.float_values() + begin; break;
-    case Physical::kDouble: part.values = full.double_values() + begin; break;
-    case Physical::kBytes: part.strings = full.strings + begin; break;
-    default: part.values = full.int64_values() + begin; break;
-  }
-  return part;
-}
 
 Result<std::vector<uint8_t>> BuildBloom(const ColumnBatch& batch, const Options& options = {},
                                         int64_t batch_rows = 0) {
@@ -165,7 +63,7 @@ Result<std::vector<uint8_t>> BuildBloom(const ColumnBatch& batch, const Options&
   if (batch_rows <= 0) batch_rows = batch.length > 0 ? batch.length : 1;
   for (int64_t begin = 0; begin < batch.length; begin += batch_rows) {
     const int64_t n = std::min(batch_rows, batch.length - begin);
-    PFI_RETURN_NOT_OK(writer->Write(Slice(batch, begin, n)));
+    PFI_RETURN_NOT_OK(writer->Write(SliceRows(batch, begin, n)));
   }
   if (batch.length == 0) PFI_RETURN_NOT_OK(writer->Write(batch));
   return writer->Serialize();
@@ -523,19 +421,7 @@ std::vector<uint8_t> GoldenPayload(const std::string& table_dir, const std::stri
   for (const auto& sidecar : kSidecars) {
     if (table_dir == sidecar.first) path = dir + "/" + sidecar.second;
   }
-  const std::vector<uint8_t> container = ReadFileBytes(path);
-  EXPECT_FALSE(container.empty()) << "cannot read " << path;
-  auto entries = container::ReadContainerHeader(io::ByteSpan(container));
-  EXPECT_TRUE(entries.ok()) << entries.status().ToString();
-  if (!entries.ok()) return {};
-  for (const IndexEntry& entry : *entries) {
-    if (entry.column == column && entry.index_type == index_type) {
-      return std::vector<uint8_t>(container.begin() + entry.offset,
-                                  container.begin() + entry.offset + entry.length);
-    }
-  }
-  ADD_FAILURE() << "no " << index_type << " index for " << column << " in " << path;
-  return {};
+  return IndexPayload(path, column, index_type);
 }
 
 class BloomGoldenTablesTest : public ::testing::TestWithParam<std::string> {};

@@ -7,8 +7,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -17,7 +15,6 @@
 #include <vector>
 
 #include "column/column_batch.h"
-#include "container/container_format.h"
 #include "index/bsi/bsi_index.h"
 #include "index/index_type.h"
 #include "io/byte_writer.h"
@@ -26,6 +23,7 @@
 #include "pyfileindex/options.h"
 #include "pyfileindex/predicate.h"
 #include "roaring/bitmap32.h"
+#include "test_support.h"
 
 namespace pyfileindex::index {
 namespace {
@@ -33,99 +31,20 @@ namespace {
 using column::ColumnBatch;
 using column::Physical;
 using column::TimeUnit;
+using test_support::Fixed;
+using test_support::IndexPayload;
+using test_support::FromHex;
+using test_support::SharedDir;
+using test_support::SliceRows;
+using test_support::TestColumn;
+using test_support::Timestamps;
+using test_support::Type;
 using Int128 = __int128;
 
 constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
 
 // ---- helpers ------------------------------------------------------------------------------
-
-std::string SharedDir() {
-  if (const char* env = std::getenv("PYFILEINDEX_SHARED_DIR")) return env;
-#ifdef PYFILEINDEX_SOURCE_DIR
-  return std::string(PYFILEINDEX_SOURCE_DIR) + "/../shared";
-#else
-  return "../shared";
-#endif
-}
-
-std::vector<uint8_t> ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::vector<uint8_t> FromHex(const std::string& text) {
-  std::vector<uint8_t> out;
-  int high = -1;
-  for (char c : text) {
-    int v;
-    if (c >= '0' && c <= '9') {
-      v = c - '0';
-    } else if (c >= 'a' && c <= 'f') {
-      v = c - 'a' + 10;
-    } else {
-      continue;  // spaces separate fields
-    }
-    if (high < 0) {
-      high = v;
-    } else {
-      out.push_back(static_cast<uint8_t>(high * 16 + v));
-      high = -1;
-    }
-  }
-  return out;
-}
-
-DataType Type(const std::string& text) {
-  auto type = ParseDataType(text);
-  EXPECT_TRUE(type.ok()) << text << ": " << type.status().ToString();
-  return type.ok() ? *type : DataType();
-}
-
-// Owns the buffers a ColumnBatch points into (not movable: the batch keeps raw pointers).
-struct TestColumn {
-  DataType type;
-  std::vector<uint8_t> validity;
-  std::vector<int8_t> i8;
-  std::vector<int16_t> i16;
-  std::vector<int32_t> i32;
-  std::vector<int64_t> i64;
-  std::vector<uint8_t> wide;  // 16-byte little-endian decimals
-  ColumnBatch batch;
-
-  TestColumn() = default;
-  TestColumn(const TestColumn&) = delete;
-  TestColumn& operator=(const TestColumn&) = delete;
-
-  void SetNulls(const std::vector<bool>& is_null) {
-    validity.assign((is_null.size() + 7) / 8, 0);
-    int64_t nulls = 0;
-    for (size_t i = 0; i < is_null.size(); ++i) {
-      if (!is_null[i]) {
-        validity[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
-      } else {
-        ++nulls;
-      }
-    }
-    batch.validity = validity.data();
-    batch.null_count = nulls;
-  }
-};
-
-template <typename T>
-std::unique_ptr<TestColumn> Fixed(const std::string& type_text, Physical physical,
-                                  std::vector<T> TestColumn::*storage, std::vector<T> values,
-                                  const std::vector<bool>& is_null = {}) {
-  auto column = std::make_unique<TestColumn>();
-  column->type = Type(type_text);
-  (column.get()->*storage) = std::move(values);
-  column->batch.type = &column->type;
-  column->batch.physical = physical;
-  column->batch.length = static_cast<int64_t>((column.get()->*storage).size());
-  column->batch.values = (column.get()->*storage).data();
-  if (!is_null.empty()) column->SetNulls(is_null);
-  return column;
-}
 
 std::unique_ptr<TestColumn> Ints(const std::string& type_text, std::vector<int32_t> values,
                                  const std::vector<bool>& is_null = {}) {
@@ -136,14 +55,6 @@ std::unique_ptr<TestColumn> Longs(const std::string& type_text, Physical physica
                                   std::vector<int64_t> values,
                                   const std::vector<bool>& is_null = {}) {
   return Fixed(type_text, physical, &TestColumn::i64, std::move(values), is_null);
-}
-
-std::unique_ptr<TestColumn> Timestamps(const std::string& type_text, TimeUnit unit,
-                                       std::vector<int64_t> values,
-                                       const std::vector<bool>& is_null = {}) {
-  auto column = Longs(type_text, Physical::kTimestamp, std::move(values), is_null);
-  column->batch.timestamp_unit = unit;
-  return column;
 }
 
 std::unique_ptr<TestColumn> WideDecimals(const std::string& type_text,
@@ -160,28 +71,11 @@ std::unique_ptr<TestColumn> WideDecimals(const std::string& type_text,
   return column;
 }
 
-ColumnBatch Slice(const ColumnBatch& full, int64_t begin, int64_t length) {
-  ColumnBatch part = full;
-  part.length = length;
-  part.validity_offset = full.validity_offset + begin;
-  const uint8_t* base = static_cast<const uint8_t*>(full.values);
-  size_t width = 8;
-  switch (full.physical) {
-    case Physical::kInt8: width = 1; break;
-    case Physical::kInt16: width = 2; break;
-    case Physical::kInt32: width = 4; break;
-    case Physical::kDecimal128: width = 16; break;
-    default: break;
-  }
-  part.values = base + static_cast<size_t>(begin) * width;
-  return part;
-}
-
 Result<std::vector<uint8_t>> BuildBsi(const ColumnBatch& batch, int64_t batch_rows = 0) {
   PFI_ASSIGN_OR_RETURN(auto writer, BsiIndexType().MakeWriter(*batch.type, Options()));
   if (batch_rows <= 0) batch_rows = std::max<int64_t>(batch.length, 1);
   for (int64_t begin = 0; begin < batch.length; begin += batch_rows) {
-    PFI_RETURN_NOT_OK(writer->Write(Slice(batch, begin, std::min(batch_rows, batch.length - begin))));
+    PFI_RETURN_NOT_OK(writer->Write(SliceRows(batch, begin, std::min(batch_rows, batch.length - begin))));
   }
   return writer->Serialize();
 }
@@ -251,19 +145,7 @@ struct DataSetB {
 std::vector<uint8_t> GoldenPayload(const std::string& table, const std::string& sidecar,
                                    const std::string& column, const std::string& index_type) {
   const std::string path = SharedDir() + "/golden/paimon-java-tables/" + table + "/" + sidecar;
-  const std::vector<uint8_t> container = ReadFileBytes(path);
-  EXPECT_FALSE(container.empty()) << "cannot read " << path;
-  auto entries = container::ReadContainerHeader(io::ByteSpan(container));
-  EXPECT_TRUE(entries.ok()) << entries.status().ToString();
-  if (!entries.ok()) return {};
-  for (const IndexEntry& entry : *entries) {
-    if (entry.column == column && entry.index_type == index_type) {
-      return std::vector<uint8_t>(container.begin() + entry.offset,
-                                  container.begin() + entry.offset + entry.length);
-    }
-  }
-  ADD_FAILURE() << "no " << index_type << " index for " << column << " in " << path;
-  return {};
+  return IndexPayload(path, column, index_type);
 }
 
 std::vector<uint8_t> GoldenBsi(int table, const std::string& column) {

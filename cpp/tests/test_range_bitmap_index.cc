@@ -26,6 +26,7 @@
 #include "pyfileindex/options.h"
 #include "pyfileindex/predicate.h"
 #include "roaring/bitmap32.h"
+#include "test_support.h"
 
 namespace pyfileindex::index {
 const IndexType& RangeBitmapIndexType();
@@ -38,37 +39,16 @@ using roaring::Bitmap32;
 using roaring::DenseRoaringEncoder;
 using roaring::kBlockWords;
 using Int128 = __int128;
+using test_support::FromHex;
+using test_support::ToHex;
+using test_support::Type;
 using namespace std::string_literals;
 
 // ---- small helpers -------------------------------------------------------------------------
 
-std::string Hex(const std::vector<uint8_t>& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (uint8_t b : bytes) {
-    out += digits[b >> 4];
-    out += digits[b & 15];
-  }
-  return out;
-}
-
-std::vector<uint8_t> FromHex(const std::string& hex) {
-  std::vector<uint8_t> out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<uint8_t>(std::stoul(hex.substr(i, 2), nullptr, 16)));
-  }
-  return out;
-}
-
 std::string StripSpaces(std::string s) {
   s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
   return s;
-}
-
-DataType Type(const std::string& text) {
-  Result<DataType> type = ParseDataType(text);
-  EXPECT_TRUE(type.ok()) << text << ": " << type.status().ToString();
-  return type.ok() ? *type : DataType();
 }
 
 std::vector<uint32_t> Rows(const Bitmap32& b) { return b.ToVector(); }
@@ -455,7 +435,7 @@ TEST(RangeBitmapSpecTest, IntExampleIs173JavaBytes) {
       "00000000 00000014 00000014 00000012"
       "3a300000010000000000040010000000000002000300040006003a30000001000000000001001000000000000300"
       "3a3000000100000000000000100000000400");
-  EXPECT_EQ(Hex(*bytes), expected);
+  EXPECT_EQ(ToHex(*bytes), expected);
   EXPECT_EQ(bytes->size(), 173u);
 }
 
@@ -464,7 +444,7 @@ TEST(RangeBitmapSpecTest, EightByteChunksSplitTheDictionaryAndTheEbmIsARun) {
   const std::vector<Cell> cells = {Int(10), Int(20), Int(30), Int(40), Int(50)};
   Result<std::vector<uint8_t>> bytes = WriteIndex(Type("INT"), cells, options);
   ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
-  const std::string hex = Hex(*bytes);
+  const std::string hex = ToHex(*bytes);
   // Two chunks: head 10 (code 0, two more keys at offset 0), head 40 (code 3, one key at 8).
   EXPECT_NE(hex.find(StripSpaces("00000000 00000019"
                                  "01 0000000a 00000000 00000000 00000002 00000008 00000004"
@@ -480,7 +460,7 @@ TEST(RangeBitmapSpecTest, StringExample) {
   Result<std::vector<uint8_t>> bytes = WriteIndex(Type("STRING"), cells);
   ASSERT_TRUE(bytes.ok());
   EXPECT_EQ(bytes->size(), 184u);
-  const std::string hex = Hex(*bytes);
+  const std::string hex = ToHex(*bytes);
   EXPECT_EQ(hex.substr(0, 8 + 2 + 16 + 10 + 14), StripSpaces("00000019 01 00000004 00000003 "
                                                              "00000001 61 00000003 636363"));
   EXPECT_NE(hex.find(StripSpaces("01 00000001 61 00000000 00000000 00000002 00000008 0000000c"
@@ -492,7 +472,7 @@ TEST(RangeBitmapSpecTest, BooleanExampleHasOneKeyPerChunk) {
   const std::vector<Cell> cells = {Int(1), Int(0), Int(1)};
   Result<std::vector<uint8_t>> bytes = WriteIndex(Type("BOOLEAN"), cells);
   ASSERT_TRUE(bytes.ok());
-  const std::string hex = Hex(*bytes);
+  const std::string hex = ToHex(*bytes);
   EXPECT_NE(hex.find(StripSpaces("0000000d 01 00000002 00000008 0000002c 00000000 00000016"
                                  "01 00 00000000 00000000 00000000 00000000 00000001"
                                  "01 01 00000001 00000000 00000000 00000000 00000001")),
@@ -513,14 +493,14 @@ TEST(RangeBitmapSpecTest, AllNullColumnHas64EmptySlices) {
     expected += pair;
   }
   for (int i = 0; i < 65; ++i) expected += "3a30000000000000";
-  EXPECT_EQ(Hex(*bytes), expected);
+  EXPECT_EQ(ToHex(*bytes), expected);
   EXPECT_EQ(bytes->size(), 4 + 13 + 17 + 4 + 522 + 65 * 8u);
 }
 
 TEST(RangeBitmapSpecTest, ZeroRowFileStillSerializes) {
   Result<std::vector<uint8_t>> bytes = WriteIndex(Type("BIGINT"), {});
   ASSERT_TRUE(bytes.ok());
-  EXPECT_EQ(Hex(*bytes).substr(0, 34),
+  EXPECT_EQ(ToHex(*bytes).substr(0, 34),
             "0000000d010000000000000000"
             "00000011");
   auto reader = OpenReader(Type("BIGINT"), *bytes);
@@ -826,14 +806,14 @@ TEST(RangeBitmapRoaringTest, VerifiedJavaVectors) {
        "000900010000000900010000000900"},
   };
   for (const Vector& v : vectors) {
-    EXPECT_EQ(Hex(EncodeDense(v.values)), v.hex);
+    EXPECT_EQ(ToHex(EncodeDense(v.values)), v.hex);
     Bitmap32 bitmap;
     for (uint32_t x : v.values) bitmap.Add(x);
-    EXPECT_EQ(Hex(bitmap.Serialize()), v.hex);
+    EXPECT_EQ(ToHex(bitmap.Serialize()), v.hex);
   }
   std::vector<uint32_t> full;
   for (uint32_t v = 0; v < 65536; ++v) full.push_back(v);
-  EXPECT_EQ(Hex(EncodeDense(full)), "3b300000010000ffff01000000ffff");
+  EXPECT_EQ(ToHex(EncodeDense(full)), "3b300000010000ffff01000000ffff");
   // 2047 runs of 3 stay runs (8190 < 8192 bytes), 2048 become a bitset; 4096 evens an array.
   std::vector<uint32_t> runs2047, runs2048, evens4096, evens4097;
   for (uint32_t r = 0; r < 2048; ++r) {
@@ -846,12 +826,12 @@ TEST(RangeBitmapRoaringTest, VerifiedJavaVectors) {
     if (v <= 8190) evens4096.push_back(v);
     evens4097.push_back(v);
   }
-  EXPECT_EQ(Hex(EncodeDense(runs2047)).substr(0, 22), "3b300000010000fc17ff07");
+  EXPECT_EQ(ToHex(EncodeDense(runs2047)).substr(0, 22), "3b300000010000fc17ff07");
   EXPECT_EQ(EncodeDense(runs2047).size(), 8199u);
-  EXPECT_EQ(Hex(EncodeDense(runs2048)).substr(0, 32), "3a300000010000000000ff1710000000");
+  EXPECT_EQ(ToHex(EncodeDense(runs2048)).substr(0, 32), "3a300000010000000000ff1710000000");
   EXPECT_EQ(EncodeDense(runs2048).size(), 8208u);
-  EXPECT_EQ(Hex(EncodeDense(evens4096)).substr(0, 32), "3a300000010000000000ff0f10000000");
-  EXPECT_EQ(Hex(EncodeDense(evens4097)).substr(0, 34), "3a30000001000000000000101000000055");
+  EXPECT_EQ(ToHex(EncodeDense(evens4096)).substr(0, 32), "3a300000010000000000ff0f10000000");
+  EXPECT_EQ(ToHex(EncodeDense(evens4097)).substr(0, 34), "3a30000001000000000000101000000055");
 }
 
 TEST(RangeBitmapRoaringTest, RandomContentMatchesCanonicalSerialize) {
@@ -892,7 +872,7 @@ TEST(RangeBitmapRoaringTest, RandomContentMatchesCanonicalSerialize) {
     values.erase(std::unique(values.begin(), values.end()), values.end());
     Bitmap32 bitmap;
     bitmap.AddMany(values.data(), values.size());
-    ASSERT_EQ(Hex(EncodeDense(values)), Hex(bitmap.Serialize())) << "round " << round;
+    ASSERT_EQ(ToHex(EncodeDense(values)), ToHex(bitmap.Serialize())) << "round " << round;
   }
 }
 
@@ -1050,7 +1030,7 @@ TEST(RangeBitmapJavaTest, PayloadsAreByteIdenticalWithJava) {
       continue;
     }
     ASSERT_TRUE(ours.ok()) << ours.status().ToString();
-    EXPECT_EQ(Hex(*ours), c.bytes_hex);
+    EXPECT_EQ(ToHex(*ours), c.bytes_hex);
     ++compared;
   }
   EXPECT_GE(compared, 90);

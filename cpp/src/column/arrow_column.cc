@@ -431,23 +431,6 @@ Status AllNull(const ArrowArray& array, const DataType& type, ColumnBatchHolder*
   return Status::OK();
 }
 
-size_t ElementSize(Physical physical) {
-  switch (physical) {
-    case Physical::kBool:
-    case Physical::kInt8: return 1;
-    case Physical::kInt16: return 2;
-    case Physical::kInt32:
-    case Physical::kFloat: return 4;
-    case Physical::kInt64:
-    case Physical::kDouble:
-    case Physical::kDecimal:
-    case Physical::kTimestamp: return 8;
-    case Physical::kDecimal128: return 16;
-    case Physical::kBytes: return sizeof(std::string_view);
-  }
-  return 8;
-}
-
 // Picks row `indices[i]` of `source` (-1 = null) into `holder`: dictionaries and map values.
 void Gather(const ColumnBatch& source, const int64_t* indices, int64_t count,
             ColumnBatchHolder* holder) {
@@ -479,7 +462,7 @@ void Gather(const ColumnBatch& source, const int64_t* indices, int64_t count,
     out.strings = holder->scratch_strings.data();
     return;
   }
-  const size_t width = ElementSize(source.physical);
+  const size_t width = ValueWidth(source.physical);
   holder->scratch_bytes.assign(static_cast<size_t>(count) * width, 0);
   const uint8_t* src = static_cast<const uint8_t*>(source.values);
   for (int64_t i = 0; i < count; ++i) {

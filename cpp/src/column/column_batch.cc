@@ -149,6 +149,23 @@ const char* PhysicalName(Physical physical) {
   return "unknown";
 }
 
+size_t ValueWidth(Physical physical) {
+  switch (physical) {
+    case Physical::kBool:
+    case Physical::kInt8: return 1;
+    case Physical::kInt16: return 2;
+    case Physical::kInt32:
+    case Physical::kFloat: return 4;
+    case Physical::kInt64:
+    case Physical::kDouble:
+    case Physical::kDecimal:
+    case Physical::kTimestamp: return 8;
+    case Physical::kDecimal128: return 16;
+    case Physical::kBytes: return sizeof(std::string_view);
+  }
+  return 8;
+}
+
 EpochMillisNanos ToMillisNanos(int64_t value, TimeUnit unit, bool* overflow) {
   switch (unit) {
     case TimeUnit::kSecond: return {CheckedScale(value, 1000, overflow), 0};

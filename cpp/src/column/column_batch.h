@@ -32,6 +32,9 @@ enum class Physical : uint8_t {
 // "int32", "decimal128", ...: for error messages.
 const char* PhysicalName(Physical physical);
 
+// Bytes a row takes in `ColumnBatch::values` (kBytes: one string_view).
+size_t ValueWidth(Physical physical);
+
 enum class TimeUnit : uint8_t { kSecond, kMilli, kMicro, kNano };
 
 struct ColumnBatch {
