@@ -1,4 +1,5 @@
-"""The benchmark bodies shared by the per-index-type pytest-benchmark files.
+"""The benchmarks every per-index-type file runs: each test_bench_*.py imports these tests
+(pytest collects them there) and names its INDEX_TYPE, which conftest.py parametrizes by.
 
 Each measures what compare.py measures, through pytest-benchmark: build (IndexWriter create +
 write the Arrow column + finish), serialize (finish alone), open (IndexReader over the bytes)
@@ -28,7 +29,7 @@ def _build(case: cases.Case, table) -> bytes:
     return writer.finish()
 
 
-def bench_build(benchmark, case: cases.Case, columns) -> None:
+def test_build(benchmark, case: cases.Case, columns) -> None:
     benchmark.group = f"{case.index_type}: build"
     column = columns.get(case.column)
     table = column.table()
@@ -39,7 +40,7 @@ def bench_build(benchmark, case: cases.Case, columns) -> None:
     benchmark.extra_info["index_bytes"] = len(data)
 
 
-def bench_serialize(benchmark, case: cases.Case, columns) -> None:
+def test_serialize(benchmark, case: cases.Case, columns) -> None:
     benchmark.group = f"{case.index_type}: serialize"
     column = columns.get(case.column)
     table = column.table()
@@ -60,14 +61,15 @@ def _index(case: cases.Case, columns):
     return column, _build(case, column.table())
 
 
-def bench_open(benchmark, case: cases.Case, columns) -> None:
+def test_open(benchmark, case: cases.Case, columns) -> None:
     benchmark.group = f"{case.index_type}: open"
     _, data = _index(case, columns)
     reader = benchmark(pfi.IndexReader, data, case.fields)
     assert cases.COLUMN in reader.columns
 
 
-def bench_query(benchmark, case: cases.Case, query_name: str, columns) -> None:
+def test_query(benchmark, case: cases.Case, query: str, columns) -> None:
+    query_name = query  # conftest.py parametrizes `query` by name
     benchmark.group = f"{case.index_type}: query {query_name}"
     column, data = _index(case, columns)
     (query,) = [q for q in cases.queries(case, column) if q.name == query_name]

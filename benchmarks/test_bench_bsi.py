@@ -3,22 +3,6 @@
 Run: .venv/bin/pytest benchmarks/test_bench_bsi.py [--quick] (see benchmarks/conftest.py).
 """
 
-import suite
+from suite import test_build, test_open, test_query, test_serialize  # noqa: F401 (run here)
 
 INDEX_TYPE = "bsi"
-
-
-def test_build(benchmark, case, columns):
-    suite.bench_build(benchmark, case, columns)
-
-
-def test_serialize(benchmark, case, columns):
-    suite.bench_serialize(benchmark, case, columns)
-
-
-def test_open(benchmark, case, columns):
-    suite.bench_open(benchmark, case, columns)
-
-
-def test_query(benchmark, case, query, columns):
-    suite.bench_query(benchmark, case, query, columns)
