@@ -441,6 +441,33 @@ def test_failed_commit_leaves_no_referenced_missing_file(tmp_path, monkeypatch):
             assert os.path.exists(meta.filesystem_path(path))
 
 
+def test_commit_that_lands_and_then_fails_keeps_its_files(tmp_path, monkeypatch):
+    from pypaimon.write.table_commit import BatchTableCommit
+    table = _create(_catalog(tmp_path), "landed", {"file-index.bitmap.columns": "category",
+                                                    "file-index.in-manifest-threshold": "1b"})
+    write_table(table, _events(0, 40))
+    real_commit = BatchTableCommit.commit
+
+    def lands_then_fails(self, messages, *args, **kwargs):
+        real_commit(self, messages, *args, **kwargs)
+        raise OSError("injected failure after the snapshot was written")
+
+    monkeypatch.setattr(BatchTableCommit, "commit", lands_then_fails)
+    with pytest.raises(OSError, match="after the snapshot"):
+        write_table(table, _events(40, 40))
+    monkeypatch.undo()
+    meta = PaimonTableMetadata(table=table)
+    assert meta.snapshot().id == 2
+    files = meta.data_files()
+    assert len(files) == 2 and sum(f.row_count for f in files) == 80
+    # The snapshot references them, so none of them may have been deleted.
+    for data_file in files:
+        assert os.path.exists(meta.filesystem_path(data_file.path))
+        for path in data_file.extra_file_paths:
+            assert os.path.exists(meta.filesystem_path(path))
+    assert_plan_matches_brute_force(table, "category = 'c1'")
+
+
 # ---------------------------------------------------------------- rewriting
 
 

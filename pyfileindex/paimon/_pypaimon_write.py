@@ -138,6 +138,21 @@ def commit_compact(table, commit_user: str, changes: List[tuple],
         commit.close()
 
 
+def commit_or_abort(table, commit, messages) -> Optional[int]:
+    """Commit `messages` with `commit` (a BatchTableCommit); the id of the snapshot it made.
+    If the commit fails, the messages' files are deleted only when it certainly did not land
+    (a snapshot by this commit user may exist even though commit() raised)."""
+    latest = table.snapshot_manager().get_latest_snapshot()
+    before = None if latest is None else latest.id
+    try:
+        commit.commit(messages)
+    except BaseException:
+        if snapshot_committed_by(table, commit.commit_user, before) is None:
+            commit.abort(messages)
+        raise
+    return snapshot_committed_by(table, commit.commit_user, before)
+
+
 def snapshot_committed_by(table, commit_user: str, after_snapshot_id: Optional[int],
                           commit_identifier: int = BATCH_COMMIT_IDENTIFIER) -> Optional[int]:
     """Id of a snapshot newer than `after_snapshot_id` committed by `commit_user`."""

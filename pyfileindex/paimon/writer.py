@@ -176,28 +176,16 @@ def write_table(table, data, overwrite: Optional[dict] = None) -> Optional[int]:
         except BaseException:
             write.abort()
             raise
-        before = _latest_snapshot_id(table)
-        try:
-            commit.commit(messages)
-        except BaseException:
-            # Delete our files only when the commit certainly did not land.
-            if _pypaimon_write.snapshot_committed_by(table, commit.commit_user, before) is None:
-                commit.abort(messages)
-            raise
+        snapshot_id = _pypaimon_write.commit_or_abort(table, commit, messages)
     finally:
         write.close()
         commit.close()
     if not any(m.new_files for m in messages):
         return None
-    return _latest_snapshot_id(table)
+    return snapshot_id
 
 
 def _pieces(data) -> List[Any]:
     if isinstance(data, (pa.Table, pa.RecordBatch)):
         return [data]
     return list(data)
-
-
-def _latest_snapshot_id(table) -> Optional[int]:
-    snapshot = _pypaimon.latest_snapshot(table)
-    return None if snapshot is None else snapshot.id

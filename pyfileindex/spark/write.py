@@ -105,19 +105,12 @@ def write_dataframe(df, table_path: str, options: Optional[Mapping[str, str]] = 
 def commit_messages(table_path: str, messages) -> Optional[int]:
     """Commit every task's messages in one snapshot; on failure delete the files only
     if the commit certainly did not land."""
-    from pyfileindex.paimon import _pypaimon, _pypaimon_write
+    from pyfileindex.paimon import _pypaimon_write
     table = tables.open_table(table_path)
     if not any(m.new_files for m in messages):
         return None
     commit = table.new_batch_write_builder().new_commit()
-    before = _pypaimon.latest_snapshot(table)
-    before_id = None if before is None else before.id
     try:
-        commit.commit(messages)
-    except BaseException:
-        if _pypaimon_write.snapshot_committed_by(table, commit.commit_user, before_id) is None:
-            commit.abort(messages)
-        raise
+        return _pypaimon_write.commit_or_abort(table, commit, messages)
     finally:
         commit.close()
-    return _pypaimon_write.snapshot_committed_by(table, commit.commit_user, before_id)
