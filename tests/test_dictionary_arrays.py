@@ -1,8 +1,9 @@
 """Dictionary-encoded Arrow columns (what pyarrow reads from Parquet with `read_dictionary`)
 index to the same bytes as the plain column.
 
-Bitmap indexes on strings take int32-indexed dictionaries as they are (each distinct value is
-interned once, at its first row); every other layout and index type gathers the rows first.
+Bitmap and bloom-filter indexes on strings take int32-indexed dictionaries as they are (a
+bitmap interns each distinct value once, at its first row; a bloom filter hashes each value some
+row uses once); every other layout and index type gathers the rows first.
 """
 
 from __future__ import annotations
@@ -99,10 +100,29 @@ def test_dictionary_batches_with_shuffled_and_unused_values() -> None:
     assert got == expected
 
 
+@pytest.mark.parametrize("distinct,null_rate,fpp", [(3, 0.3, "0.1"), (900, 0.05, "0.1"),
+                                                    (20000, 0.0, "0.01")])
+def test_bloom_filter_on_dictionary_strings_equals_plain(distinct, null_rate, fpp) -> None:
+    # Each batch's dictionary is hashed value by value (the used ones, once each): the bits
+    # must be the ones every row sets, whatever the dictionary's order, unused or index width.
+    rng = random.Random(distinct * 3 + 1)
+    values = _strings(rng, distinct, 70_000, null_rate)
+    sizes = [1, 65_535, 3, 4_461]
+    options = {"file-index.bloom-filter.columns": "s", "file-index.bloom-filter.s.items": "30000",
+               "file-index.bloom-filter.s.fpp": fpp}
+    plain = _build(_batches(values, sizes, _plain), options)
+    assert _build(_batches(values, sizes, _int32_dictionary), options) == plain
+    assert _build(_batches(values, sizes, _shuffled_dictionary), options) == plain
+    assert _build(_batches(values, sizes, _int16_dictionary), options) == plain
+    reader = pfi.IndexReader(plain, FIELDS)
+    present = next(v for v in values if v is not None)
+    assert not reader.evaluate(pfi.col("s") == present).skip
+
+
 @pytest.mark.parametrize("options", [
-    {"file-index.bloom-filter.columns": "s"},
     {"file-index.range-bitmap.columns": "s"},
     {"file-index.bitmap.columns": "s", "file-index.bloom-filter.columns": "s"},
+    {"file-index.bitmap.columns": "s", "file-index.range-bitmap.columns": "s"},
 ])
 def test_other_index_types_gather_dictionary_rows(options) -> None:
     rng = random.Random(11)
@@ -136,14 +156,16 @@ def test_out_of_range_dictionary_index_is_refused() -> None:
                                      names=["s", "i"]))
 
 
-def test_index_rebuilds_read_only_bitmap_only_string_columns_as_dictionaries() -> None:
+def test_index_rebuilds_read_strings_indexed_by_bitmaps_and_blooms_as_dictionaries() -> None:
     from pyfileindex.paimon.writer import FileIndexSpec
 
     spec = FileIndexSpec(
         (("category", "STRING"), ("code", "VARCHAR(3)"), ("status", "STRING"),
-         ("user_id", "BIGINT"), ("n", "INT"), ("m", "MAP<STRING, STRING>")),
+         ("user_id", "BIGINT"), ("n", "INT"), ("m", "MAP<STRING, STRING>"),
+         ("email", "STRING"), ("city", "STRING")),
         {"file-index.bitmap.columns": "category,code,status,n,m[k]",
-         "file-index.bloom-filter.columns": "user_id,status"}, 500)
-    # status also has a bloom filter (which would gather every row), n is no string, m is
-    # indexed by map key.
-    assert spec.dictionary_columns == ["category", "code"]
+         "file-index.bloom-filter.columns": "user_id,status,email",
+         "file-index.range-bitmap.columns": "city,code"}, 500)
+    # code also has a range-bitmap and city only one (those gather every row), user_id and n
+    # are no strings, m is indexed by map key.
+    assert spec.dictionary_columns == ["category", "status", "email"]

@@ -1251,6 +1251,62 @@ TEST(BloomReaderTest, DescribeReportsTheFilterShape) {
   EXPECT_EQ(by_name["bits_set"], "18");
 }
 
+// A dictionary-encoded batch: the writer hashes each dictionary value some valid row uses,
+// once; the filter must be the one the decoded rows give. Dictionaries with unused, repeated
+// and empty values; null rows whose indices are garbage; batches cut mid-way.
+TEST(BloomDictionaryTest, DictionaryBatchesGiveTheFilterOfTheirDecodedRows) {
+  ASSERT_TRUE(BloomFilterIndexType().MakeWriter(Type("STRING"), Options()).ValueOrDie()
+                  ->TakesDictionaries());
+  EXPECT_FALSE(BloomFilterIndexType().MakeWriter(Type("INT"), Options()).ValueOrDie()
+                   ->TakesDictionaries());
+  Options options;
+  options.Set("items", "2000");
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 40; ++round) {
+    const int32_t dictionary_size = static_cast<int32_t>(rng() % 400);
+    std::vector<std::string> dictionary;
+    for (int32_t d = 0; d < dictionary_size; ++d) {
+      const bool repeat = d > 0 && rng() % 10 == 0;
+      dictionary.push_back(repeat ? dictionary[rng() % d]
+                                  : std::string(rng() % 40, static_cast<char>('a' + rng() % 26)) +
+                                        std::to_string(rng() % 100000));
+    }
+    const size_t rows = rng() % 6000;
+    const int null_one_in = round % 3 == 0 ? 0 : 2 + static_cast<int>(rng() % 8);
+    std::vector<int32_t> codes(rows);
+    std::vector<bool> is_null(rows, false);
+    std::vector<std::string> decoded(rows);
+    for (size_t i = 0; i < rows; ++i) {
+      is_null[i] = dictionary_size == 0 || (null_one_in > 0 && rng() % null_one_in == 0);
+      if (is_null[i]) {
+        codes[i] = static_cast<int32_t>(rng());  // anything: a null row's index is never read
+      } else {
+        // Skewed: a few values take most rows, some are never used.
+        const int32_t bound = rng() % 2 == 0 ? std::min<int32_t>(dictionary_size, 5)
+                                             : dictionary_size;
+        codes[i] = static_cast<int32_t>(rng() % static_cast<uint64_t>(bound));
+        decoded[i] = dictionary[codes[i]];
+      }
+    }
+    const bool any_null = std::find(is_null.begin(), is_null.end(), true) != is_null.end();
+    auto plain = Strings("STRING", decoded, any_null ? is_null : std::vector<bool>{});
+    auto values = Strings("STRING", dictionary);
+    auto encoded = Fixed("STRING", Physical::kBytes, &TestColumn::i32, codes,
+                         any_null ? is_null : std::vector<bool>{});
+    encoded->batch.values = nullptr;
+    encoded->batch.dictionary = &values->batch;
+    encoded->batch.dictionary_indices = encoded->i32.data();
+
+    const int64_t batch_rows = 1 + static_cast<int64_t>(rng() % 3000);
+    auto from_rows = BuildBloom(plain->batch, options, batch_rows);
+    auto from_dictionary = BuildBloom(encoded->batch, options, batch_rows);
+    ASSERT_TRUE(from_rows.ok()) << from_rows.status().ToString();
+    ASSERT_TRUE(from_dictionary.ok()) << from_dictionary.status().ToString();
+    EXPECT_EQ(*from_dictionary, *from_rows)
+        << "round " << round << ": " << dictionary_size << " values, " << rows << " rows";
+  }
+}
+
 TEST(BloomIndexTypeTest, RegisteredUnderItsJavaName) {
   EXPECT_EQ(BloomFilterIndexType().name(), "bloom-filter");
   EXPECT_EQ(FindIndexType("bloom-filter"), &BloomFilterIndexType());

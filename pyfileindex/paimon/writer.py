@@ -20,8 +20,8 @@ import pyfileindex as pfi
 from . import _pypaimon, _pypaimon_write
 from .errors import PaimonMetadataError
 from .manifest import INDEX_FILE_SUFFIX
-from .options import (bitmap_only_columns, declared_columns, declares_indexes,
-                      in_manifest_threshold, rename_index_columns)
+from .options import (DICTIONARY_INDEX_TYPES, columns_indexed_only_by, declared_columns,
+                      declares_indexes, in_manifest_threshold, rename_index_columns)
 from .predicates import schema_fields
 from .schema import SchemaInfo, schema_info_from_pypaimon
 
@@ -68,13 +68,14 @@ class FileIndexSpec:
 
     @property
     def dictionary_columns(self) -> List[str]:
-        """String columns indexed by a bitmap alone: read dictionary-encoded (as Parquet
-        stores such columns), their bitmaps intern each distinct value once, not every row."""
+        """String columns indexed only by bitmaps and bloom filters: read dictionary-encoded
+        (as Parquet stores such columns), their indexes work once per distinct value (a
+        bitmap interns it, a bloom filter hashes it), not once per row."""
         from pyfileindex.schema import parse_type
 
-        bitmap_only = set(bitmap_only_columns(self.options))
+        eligible = set(columns_indexed_only_by(self.options, DICTIONARY_INDEX_TYPES))
         return [name for name, type_text in self.fields
-                if name in bitmap_only and parse_type(type_text).is_string]
+                if name in eligible and parse_type(type_text).is_string]
 
     def restricted_to(self, column_names: Sequence[str]) -> "FileIndexSpec":
         """Only the given columns (a partial-column write): other declarations dropped."""

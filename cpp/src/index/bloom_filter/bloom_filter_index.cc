@@ -47,6 +47,8 @@ class BloomFilterWriter final : public ColumnIndexWriter {
   // Strings are hashed from views made a block at a time (in cache) from Arrow's offsets:
   // a view per row of the whole batch would be written to memory and read back.
   bool TakesStringOffsets() const override { return true; }
+  // Dictionary-encoded strings are taken as they are: each used value is hashed once.
+  bool TakesDictionaries() const override { return hash_.kind() == FastHash::Kind::kBytes; }
 
   Status Write(const column::ColumnBatch& batch) override {
     if (serialized_) return Status::Internal("bloom-filter: Write after Serialize");

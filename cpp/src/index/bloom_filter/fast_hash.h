@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "column/column_batch.h"
 #include "hash/xxh64.h"
@@ -63,7 +65,8 @@ class FastHash {
   // most kHashBlock at a time; the sink may reorder or overwrite its block. InvalidArgument
   // when the batch's physical layout does not carry this type; timestamps whose micros
   // overflow a long fail as Java's Math.multiplyExact does. With `repeats` (byte values only),
-  // values it finds were added before are dropped unhashed.
+  // values it finds were added before are dropped unhashed. A dictionary-encoded batch gives
+  // the hashes of the dictionary values its valid rows use, each once (a filter needs no more).
   static constexpr size_t kHashBlock = hash::kXxh64ManyMax;
   template <typename Sink>
   Status ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
@@ -76,6 +79,10 @@ class FastHash {
 
  private:
   FastHash(const DataType& type, Kind kind) : type_(type), kind_(kind) {}
+
+  template <typename Sink>
+  Status HashUsedDictionaryValues(const column::ColumnBatch& batch, uint64_t* block,
+                                  Sink&& sink) const;
 
   Status WrongPhysical(const column::ColumnBatch& batch) const;
   Status TimestampOverflow(int64_t value) const;
@@ -111,6 +118,7 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
   };
   switch (kind_) {
     case Kind::kBytes: {
+      if (batch.dictionary != nullptr) return HashUsedDictionaryValues(batch, block, sink);
       const bool has_bytes = batch.strings != nullptr || batch.offsets32 != nullptr ||
                              batch.offsets64 != nullptr;
       if (batch.physical != Physical::kBytes || (n > 0 && !has_bytes)) {
@@ -228,6 +236,51 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
     }
   }
   return Status::Internal("bloom-filter: unknown hash kind");
+}
+
+// Each dictionary value is hashed once, and only if some valid row uses it: a column read
+// dictionary-encoded (as Parquet stores most string columns) costs a bit per row, not a hash.
+template <typename Sink>
+Status FastHash::HashUsedDictionaryValues(const column::ColumnBatch& batch, uint64_t* block,
+                                          Sink&& sink) const {
+  const column::ColumnBatch& values = *batch.dictionary;
+  if (values.physical != column::Physical::kBytes ||
+      (values.length > 0 && values.strings == nullptr)) {
+    return WrongPhysical(values);
+  }
+  // One bit per dictionary value. A null row's index may be anything: it marks nothing (its
+  // bit is or-ed as 0 into word 0), with no branch per row.
+  std::vector<uint64_t> used((static_cast<size_t>(values.length) + 63) / 64 + 1, 0);
+  const int32_t* codes = batch.dictionary_indices;
+  if (batch.validity == nullptr || batch.null_count == 0) {
+    for (int64_t i = 0; i < batch.length; ++i) {
+      const uint32_t code = static_cast<uint32_t>(codes[i]);
+      used[code >> 6] |= uint64_t{1} << (code & 63);
+    }
+  } else {
+    for (int64_t i = 0; i < batch.length; ++i) {
+      const uint64_t valid = batch.IsValid(i) ? 1 : 0;
+      const uint32_t code = static_cast<uint32_t>(codes[i]) & static_cast<uint32_t>(-valid);
+      used[code >> 6] |= valid << (code & 63);
+    }
+  }
+  std::string_view views[kHashBlock];
+  size_t count = 0;
+  for (size_t word = 0; word < used.size(); ++word) {
+    for (uint64_t bits = used[word]; bits != 0; bits &= bits - 1) {
+      views[count++] = values.strings[word * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
+      if (count == kHashBlock) {
+        hash::Xxh64Many(views, count, block);
+        sink(block, count);
+        count = 0;
+      }
+    }
+  }
+  if (count > 0) {
+    hash::Xxh64Many(views, count, block);
+    sink(block, count);
+  }
+  return Status::OK();
 }
 
 }  // namespace pyfileindex::index::bloom_filter
