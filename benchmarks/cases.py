@@ -7,6 +7,8 @@ index type; its queries are derived from the generated values, so every literal 
 Columns (issue 8's matrix): INT with cardinality 10, 1k and 1M; STRING (12..20 ASCII bytes,
 16 on average) with cardinality 100 and 100k; BIGINT epoch-millisecond timestamps; DOUBLE
 prices; each with 0% or 10% nulls (at random rows) and in shuffled or sorted row order.
+STRING columns may also come dictionary-encoded, as pyarrow reads Parquet string columns with
+`read_dictionary` (index rebuilds do): the same values, handed over as a DictionaryArray.
 
 Scale: BENCH_ROWS (env) or --rows; `quick` runs use QUICK_ROWS. Cardinalities above the row
 count are capped at the row count (every value still appears at least once).
@@ -56,6 +58,7 @@ class ColumnSpec:
     cardinality: Optional[int] = None  # int and string columns only
     null_fraction: float = 0.0
     order: str = "shuffled"  # "shuffled" | "sorted"
+    dictionary_encoded: bool = False  # string columns only: a pyarrow DictionaryArray
 
     @property
     def paimon_type(self) -> str:
@@ -72,6 +75,8 @@ class ColumnSpec:
             name += " sorted"
         if self.null_fraction:
             name += f" {round(self.null_fraction * 100)}%null"
+        if self.dictionary_encoded:
+            name += " dict-encoded"
         return name
 
     @property
@@ -81,6 +86,8 @@ class ColumnSpec:
             parts.append(f"c{_short(self.cardinality)}")
         parts.append(self.order)
         parts.append(f"n{round(self.null_fraction * 100)}")
+        if self.dictionary_encoded:
+            parts.append("dict")
         return "-".join(parts)
 
     def supports(self, index_type: str) -> bool:
@@ -139,6 +146,11 @@ _STANDARD_INDEXES = {
 # columns): every index type that column supports in the standard set.
 _VARIANT_COLUMNS = (ColumnSpec("int", 1_000), ColumnSpec("string", 100_000))
 
+# The target STRING column read dictionary-encoded, for the index types that take such
+# columns without decoding them (the others gather every row first).
+_DICTIONARY_CASES = tuple(Case(ColumnSpec("string", 100_000, dictionary_encoded=True), t)
+                          for t in ("bitmap", "bloom-filter"))
+
 
 def _variants(spec: ColumnSpec) -> List[ColumnSpec]:
     return [dataclasses.replace(spec, null_fraction=0.1),
@@ -163,6 +175,7 @@ def matrix(name: str) -> List[Case]:
         for base in _VARIANT_COLUMNS:
             for spec in _variants(base):
                 cases += [Case(spec, t) for t in _STANDARD_INDEXES[base.kind]]
+        cases += _DICTIONARY_CASES
     return cases
 
 
@@ -262,6 +275,8 @@ def _to_arrow(column: Column) -> pa.Array:
     if spec.kind == "string":
         dictionary = pa.array(column.dictionary, pa.string())
         codes = pa.array(values, pa.int32(), mask=mask)
+        if spec.dictionary_encoded:
+            return pa.DictionaryArray.from_arrays(codes, dictionary)
         return dictionary.take(codes)  # nulls where the codes are null
     arrow_type = {"int": pa.int32(), "timestamp": pa.int64(), "double": pa.float64()}[spec.kind]
     return pa.array(values, arrow_type, mask=mask)

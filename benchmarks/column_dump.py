@@ -47,10 +47,13 @@ def write_dump(column, path: Path) -> Path:
 
 
 def _string_buffers(array: pa.Array):
-    """Offsets (rebased to 0) and value bytes of a StringArray; null rows are empty strings."""
-    array = array.fill_null("") if array.null_count else array
+    """Offsets (rebased to 0) and value bytes of a StringArray (a DictionaryArray is decoded);
+    null rows are empty strings."""
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    array = array.fill_null("") if array.null_count else array
     buffers = array.buffers()
     offsets = np.frombuffer(buffers[1], dtype="<i4", count=len(array) + 1,
                             offset=array.offset * 4)

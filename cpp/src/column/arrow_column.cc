@@ -533,17 +533,26 @@ Status KeptDictionary(const ArrowArray& array, std::unique_ptr<ColumnBatchHolder
 }
 
 Status Dictionary(const ArrowSchema& schema, const ArrowArray& array, const DataType& type,
-                  ColumnBatchHolder* holder, bool keep_dictionary) {
+                  ColumnBatchHolder* holder, BatchForms forms) {
   if (array.dictionary == nullptr) {
     return Status::InvalidArgument("dictionary-encoded Arrow array has no dictionary values");
   }
   ArrowSchema value_schema = *schema.dictionary;
   auto dictionary = std::make_unique<ColumnBatchHolder>();
-  PFI_RETURN_NOT_OK(MakeColumnBatch(value_schema, *array.dictionary, type, dictionary.get()));
+  const bool may_keep = forms.dictionary && FormatIs(schema, "i");
+  // A kept dictionary's strings stay in Arrow's offsets for a writer that reads those: no
+  // view per dictionary value (16 bytes each, about as much as the values themselves).
+  BatchForms value_forms;
+  value_forms.string_offsets = may_keep && forms.string_offsets;
+  PFI_RETURN_NOT_OK(
+      MakeColumnBatch(value_schema, *array.dictionary, type, dictionary.get(), value_forms));
   const ColumnBatch& values = dictionary->batch;
-  if (keep_dictionary && FormatIs(schema, "i") && values.physical == Physical::kBytes &&
+  if (may_keep && values.physical == Physical::kBytes &&
       (values.validity == nullptr || values.null_count == 0)) {
     return KeptDictionary(array, std::move(dictionary), holder);
+  }
+  if (value_forms.string_offsets) {  // gathered after all: that needs a view per value
+    PFI_RETURN_NOT_OK(MakeColumnBatch(value_schema, *array.dictionary, type, dictionary.get()));
   }
   std::vector<int64_t> indices;
   PFI_RETURN_NOT_OK(ReadIndices(schema, array, &indices));
@@ -571,7 +580,7 @@ Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const
   batch.type = &type;
   holder->dictionary.reset();
   if (schema.dictionary != nullptr) {
-    return Dictionary(schema, array, type, holder, forms.dictionary);
+    return Dictionary(schema, array, type, holder, forms);
   }
   if (FormatIs(schema, "n")) return AllNull(array, type, holder);
   SetValidity(array, &batch);

@@ -53,9 +53,10 @@ struct ColumnBatch {
   // kBytes: one view per row (views of null rows are empty and must not be used).
   const std::string_view* strings = nullptr;
   // Or, for writers that take dictionary-encoded strings (ColumnIndexWriter::
-  // TakesDictionaries), strings == nullptr and row i's value is
-  // dictionary->strings[dictionary_indices[i]]: a valid row's index is within the dictionary,
-  // whose values are all valid. Writers then work once per distinct value, not per row.
+  // TakesDictionaries), strings == nullptr and row i's value is the dictionary's value
+  // dictionary_indices[i]: a valid row's index is within the dictionary, whose values are all
+  // valid (as views, or as offsets for writers that also take those). Writers then work once
+  // per distinct value, not per row.
   const ColumnBatch* dictionary = nullptr;
   const int32_t* dictionary_indices = nullptr;  // already offset to this batch's first row
   // Or, for writers that read Arrow's offsets (ColumnIndexWriter::TakesStringOffsets),

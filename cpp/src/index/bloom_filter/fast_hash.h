@@ -245,11 +245,22 @@ Status FastHash::HashUsedDictionaryValues(const column::ColumnBatch& batch, uint
                                           Sink&& sink) const {
   const column::ColumnBatch& values = *batch.dictionary;
   if (values.physical != column::Physical::kBytes ||
-      (values.length > 0 && values.strings == nullptr)) {
+      (values.length > 0 && values.strings == nullptr && values.offsets32 == nullptr &&
+       values.offsets64 == nullptr)) {
     return WrongPhysical(values);
   }
-  // One bit per dictionary value. A null row's index may be anything: it marks nothing (its
-  // bit is or-ed as 0 into word 0), with no branch per row.
+  auto value = [&values](size_t code) -> std::string_view {
+    if (values.strings != nullptr) return values.strings[code];
+    if (values.offsets32 != nullptr) {
+      return std::string_view(values.string_data + values.offsets32[code],
+                              static_cast<size_t>(values.offsets32[code + 1] - values.offsets32[code]));
+    }
+    return std::string_view(values.string_data + values.offsets64[code],
+                            static_cast<size_t>(values.offsets64[code + 1] - values.offsets64[code]));
+  };
+  // One bit per dictionary value (and a word 0 even for an empty dictionary). A null row's
+  // index may be anything: it marks nothing (its bit is or-ed as 0 into word 0), with no
+  // branch per row.
   std::vector<uint64_t> used((static_cast<size_t>(values.length) + 63) / 64 + 1, 0);
   const int32_t* codes = batch.dictionary_indices;
   if (batch.validity == nullptr || batch.null_count == 0) {
@@ -268,7 +279,7 @@ Status FastHash::HashUsedDictionaryValues(const column::ColumnBatch& batch, uint
   size_t count = 0;
   for (size_t word = 0; word < used.size(); ++word) {
     for (uint64_t bits = used[word]; bits != 0; bits &= bits - 1) {
-      views[count++] = values.strings[word * 64 + static_cast<size_t>(__builtin_ctzll(bits))];
+      views[count++] = value(word * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
       if (count == kHashBlock) {
         hash::Xxh64Many(views, count, block);
         sink(block, count);
