@@ -416,20 +416,32 @@ def test_table_without_index_options_gets_no_index(tmp_path):
     assert_plan_matches_brute_force(table, "level = 2")
 
 
-def test_failed_commit_leaves_no_referenced_missing_file(tmp_path, monkeypatch):
-    from pypaimon.write.table_commit import BatchTableCommit
-    table = _create(_catalog(tmp_path), "fail", {"file-index.bitmap.columns": "category",
-                                                  "file-index.in-manifest-threshold": "1b"})
+def _table_with_sidecars(tmp_path, name):
+    """A table whose bitmap indexes go to sidecar files, after one commit of 40 events."""
+    table = _create(_catalog(tmp_path), name, {"file-index.bitmap.columns": "category",
+                                               "file-index.in-manifest-threshold": "1b"})
     write_table(table, _events(0, 40))
+    return table
+
+
+def _second_write_with_commit(table, monkeypatch, commit, error_match):
+    """Writes 40 more events with BatchTableCommit.commit replaced by `commit`, which must
+    raise an OSError matching `error_match`; the table's metadata afterwards."""
+    from pypaimon.write.table_commit import BatchTableCommit
+    monkeypatch.setattr(BatchTableCommit, "commit", commit)
+    with pytest.raises(OSError, match=error_match):
+        write_table(table, _events(40, 40))
+    monkeypatch.undo()
+    return PaimonTableMetadata(table=table)
+
+
+def test_failed_commit_leaves_no_referenced_missing_file(tmp_path, monkeypatch):
+    table = _table_with_sidecars(tmp_path, "fail")
 
     def broken(self, messages, snapshot_properties=None):
         raise OSError("injected commit failure")
 
-    monkeypatch.setattr(BatchTableCommit, "commit", broken)
-    with pytest.raises(OSError, match="injected"):
-        write_table(table, _events(40, 40))
-    monkeypatch.undo()
-    meta = PaimonTableMetadata(table=table)
+    meta = _second_write_with_commit(table, monkeypatch, broken, "injected")
     assert meta.snapshot().id == 1
     bucket = os.path.dirname(meta.filesystem_path(meta.data_files()[0].path))
     on_disk = sorted(os.listdir(bucket))
@@ -443,20 +455,14 @@ def test_failed_commit_leaves_no_referenced_missing_file(tmp_path, monkeypatch):
 
 def test_commit_that_lands_and_then_fails_keeps_its_files(tmp_path, monkeypatch):
     from pypaimon.write.table_commit import BatchTableCommit
-    table = _create(_catalog(tmp_path), "landed", {"file-index.bitmap.columns": "category",
-                                                    "file-index.in-manifest-threshold": "1b"})
-    write_table(table, _events(0, 40))
+    table = _table_with_sidecars(tmp_path, "landed")
     real_commit = BatchTableCommit.commit
 
     def lands_then_fails(self, messages, *args, **kwargs):
         real_commit(self, messages, *args, **kwargs)
         raise OSError("injected failure after the snapshot was written")
 
-    monkeypatch.setattr(BatchTableCommit, "commit", lands_then_fails)
-    with pytest.raises(OSError, match="after the snapshot"):
-        write_table(table, _events(40, 40))
-    monkeypatch.undo()
-    meta = PaimonTableMetadata(table=table)
+    meta = _second_write_with_commit(table, monkeypatch, lands_then_fails, "after the snapshot")
     assert meta.snapshot().id == 2
     files = meta.data_files()
     assert len(files) == 2 and sum(f.row_count for f in files) == 80
