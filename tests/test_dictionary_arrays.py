@@ -119,6 +119,35 @@ def test_bloom_filter_on_dictionary_strings_equals_plain(distinct, null_rate, fp
     assert not reader.evaluate(pfi.col("s") == present).skip
 
 
+def test_bloom_filter_on_dictionaries_of_every_layout() -> None:
+    # Kept: 32- and 64-bit offsets, dictionary values sliced out of a longer array, a sliced
+    # index array. Gathered: int64 indices, a null dictionary value.
+    rng = random.Random(17)
+    values = _strings(rng, 400, 20_000, 0.1)
+    plain = pa.array(values, pa.string())
+    encoded = plain.dictionary_encode()
+    options = {"file-index.bloom-filter.columns": "s", "file-index.bloom-filter.s.items": "3000"}
+
+    def build(column) -> bytes:
+        return _build([pa.record_batch([column, pa.array(range(len(column)), pa.int32())],
+                                       names=["s", "i"])], options)
+
+    expected = build(plain)
+    padded = pa.concat_arrays([pa.array(["pad", "pad2"]), encoded.dictionary]).slice(2)
+    layouts = {
+        "large_string values": pa.DictionaryArray.from_arrays(
+            encoded.indices, encoded.dictionary.cast(pa.large_string())),
+        "sliced values": pa.DictionaryArray.from_arrays(encoded.indices, padded),
+        "int64 indices": pa.DictionaryArray.from_arrays(encoded.indices.cast(pa.int64()),
+                                                        encoded.dictionary),
+        "a null value": pa.DictionaryArray.from_arrays(
+            encoded.indices, pa.concat_arrays([encoded.dictionary, pa.array([None], pa.string())])),
+    }
+    for name, column in layouts.items():
+        assert build(column) == expected, name
+    assert build(encoded.slice(777, 15_000)) == build(plain.slice(777, 15_000))
+
+
 @pytest.mark.parametrize("options", [
     {"file-index.range-bitmap.columns": "s"},
     {"file-index.bitmap.columns": "s", "file-index.bloom-filter.columns": "s"},
