@@ -1,9 +1,9 @@
 """Dictionary-encoded Arrow columns (what pyarrow reads from Parquet with `read_dictionary`)
 index to the same bytes as the plain column.
 
-Bitmap and bloom-filter indexes on strings take int32-indexed dictionaries as they are (a
-bitmap interns each distinct value once, at its first row; a bloom filter hashes each value some
-row uses once); every other layout and index type gathers the rows first.
+Bitmap, bloom-filter and range-bitmap indexes on strings take int32-indexed dictionaries as they
+are (bitmaps and range-bitmaps intern each distinct value once, at its first row; a bloom filter
+hashes each value some row uses once); every other layout gathers the rows first.
 """
 
 from __future__ import annotations
@@ -148,12 +148,29 @@ def test_bloom_filter_on_dictionaries_of_every_layout() -> None:
     assert build(encoded.slice(777, 15_000)) == build(plain.slice(777, 15_000))
 
 
+@pytest.mark.parametrize("sort", [False, True])
+@pytest.mark.parametrize("distinct,null_rate", [(3, 0.3), (900, 0.05), (20000, 0.0)])
+def test_range_bitmap_on_dictionary_strings_equals_plain(distinct, null_rate, sort) -> None:
+    # Sorted rows take the interner's ascending path, shuffled ones its hash table; a value
+    # repeated from an earlier batch's dictionary must find its id.
+    rng = random.Random(distinct * 5 + sort)
+    values = _strings(rng, distinct, 70_000, null_rate)
+    if sort:
+        values = sorted(values, key=lambda v: (v is not None, v or ""))
+    sizes = [1, 65_535, 3, 4_461]
+    options = {"file-index.range-bitmap.columns": "s"}
+    plain = _build(_batches(values, sizes, _plain), options)
+    assert _build(_batches(values, sizes, _int32_dictionary), options) == plain
+    assert _build(_batches(values, sizes, _shuffled_dictionary), options) == plain
+    assert _build(_batches(values, sizes, _int16_dictionary), options) == plain
+
+
 @pytest.mark.parametrize("options", [
-    {"file-index.range-bitmap.columns": "s"},
-    {"file-index.bitmap.columns": "s", "file-index.bloom-filter.columns": "s"},
+    {"file-index.bitmap.columns": "s", "file-index.bloom-filter.columns": "s",
+     "file-index.range-bitmap.columns": "s"},
     {"file-index.bitmap.columns": "s", "file-index.range-bitmap.columns": "s"},
 ])
-def test_other_index_types_gather_dictionary_rows(options) -> None:
+def test_several_index_types_on_one_dictionary_column(options) -> None:
     rng = random.Random(11)
     values = _strings(rng, 300, 20_000, 0.1)
     sizes = [12_000, 8_000]
@@ -185,7 +202,7 @@ def test_out_of_range_dictionary_index_is_refused() -> None:
                                      names=["s", "i"]))
 
 
-def test_index_rebuilds_read_strings_indexed_by_bitmaps_and_blooms_as_dictionaries() -> None:
+def test_index_rebuilds_read_string_columns_as_dictionaries() -> None:
     from pyfileindex.paimon.writer import FileIndexSpec
 
     spec = FileIndexSpec(
@@ -195,6 +212,5 @@ def test_index_rebuilds_read_strings_indexed_by_bitmaps_and_blooms_as_dictionari
         {"file-index.bitmap.columns": "category,code,status,n,m[k]",
          "file-index.bloom-filter.columns": "user_id,status,email",
          "file-index.range-bitmap.columns": "city,code"}, 500)
-    # code also has a range-bitmap and city only one (those gather every row), user_id and n
-    # are no strings, m is indexed by map key.
-    assert spec.dictionary_columns == ["category", "status", "email"]
+    # user_id and n are no strings, m is indexed by map key.
+    assert spec.dictionary_columns == ["category", "code", "status", "email", "city"]

@@ -39,7 +39,11 @@ using roaring::Bitmap32;
 using roaring::DenseRoaringEncoder;
 using roaring::kBlockWords;
 using Int128 = __int128;
+using test_support::Fixed;
 using test_support::FromHex;
+using test_support::SliceRows;
+using test_support::Strings;
+using test_support::TestColumn;
 using test_support::ToHex;
 using test_support::Type;
 using namespace std::string_literals;
@@ -2005,6 +2009,77 @@ TEST(RangeBitmapReaderTest, InListsOfConsecutiveCodesAnswerLikeOneCodeEach) {
 // No validity bits are kept while every row has a key: a first NULL that arrives blocks later
 // (mid-batch, after batches without any) must find every earlier row valid, and the bytes must
 // not depend on how the rows were batched.
+// Dictionary-encoded strings: each value is interned once a batch, at the first row using it.
+// The bytes must be those of the decoded rows: sorted and shuffled columns (the ascending
+// path and the hashed one), unused and repeated dictionary values, null rows with garbage
+// indices, batches cut anywhere.
+Result<std::vector<uint8_t>> BuildInSlices(const column::ColumnBatch& batch, int64_t slice) {
+  PFI_ASSIGN_OR_RETURN(auto writer, RangeBitmapIndexType().MakeWriter(*batch.type, Options()));
+  for (int64_t begin = 0; begin < batch.length; begin += slice) {
+    PFI_RETURN_NOT_OK(writer->Write(SliceRows(batch, begin, std::min(slice, batch.length - begin))));
+  }
+  if (batch.length == 0) PFI_RETURN_NOT_OK(writer->Write(batch));
+  return writer->Serialize();
+}
+
+TEST(RangeBitmapWriterTest, DictionaryBatchesGiveTheBytesOfTheirDecodedRows) {
+  auto string_writer = RangeBitmapIndexType().MakeWriter(Type("STRING"), Options());
+  ASSERT_TRUE(string_writer.ok());
+  EXPECT_TRUE((*string_writer)->TakesDictionaries());
+  auto int_writer = RangeBitmapIndexType().MakeWriter(Type("INT"), Options());
+  ASSERT_TRUE(int_writer.ok());
+  EXPECT_FALSE((*int_writer)->TakesDictionaries());
+
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 40; ++round) {
+    const int32_t dictionary_size = static_cast<int32_t>(rng() % 300);
+    std::vector<std::string> dictionary;
+    for (int32_t d = 0; d < dictionary_size; ++d) {
+      const bool repeat = d > 0 && rng() % 8 == 0;
+      dictionary.push_back(repeat ? dictionary[rng() % d]
+                                  : std::string(rng() % 5, 'k') + std::to_string(rng() % 5000));
+    }
+    const size_t rows = rng() % 9000;
+    const bool sorted = round % 2 == 0;
+    std::vector<int32_t> codes(rows);
+    for (auto& code : codes) {
+      code = dictionary_size == 0 ? 0 : static_cast<int32_t>(rng() % dictionary_size);
+    }
+    if (sorted) {  // by value: rows arrive in ascending order
+      std::sort(codes.begin(), codes.end(), [&](int32_t a, int32_t b) {
+        return dictionary[a] < dictionary[b];
+      });
+    }
+    const int null_one_in = round % 3 == 0 ? 0 : 2 + static_cast<int>(rng() % 6);
+    std::vector<bool> is_null(rows, false);
+    std::vector<std::string> decoded(rows);
+    for (size_t i = 0; i < rows; ++i) {
+      is_null[i] = dictionary_size == 0 || (null_one_in > 0 && rng() % null_one_in == 0);
+      if (is_null[i]) {
+        codes[i] = static_cast<int32_t>(rng());  // never read
+      } else {
+        decoded[i] = dictionary[codes[i]];
+      }
+    }
+    const bool any_null = std::find(is_null.begin(), is_null.end(), true) != is_null.end();
+    const std::vector<bool> nulls = any_null ? is_null : std::vector<bool>{};
+    auto plain = Strings("STRING", decoded, nulls);
+    auto values = Strings("STRING", dictionary);
+    auto encoded = Fixed("STRING", column::Physical::kBytes, &TestColumn::i32, codes, nulls);
+    encoded->batch.values = nullptr;
+    encoded->batch.dictionary = &values->batch;
+    encoded->batch.dictionary_indices = encoded->i32.data();
+
+    const int64_t slice = 1 + static_cast<int64_t>(rng() % 4000);
+    auto from_rows = BuildInSlices(plain->batch, slice);
+    auto from_dictionary = BuildInSlices(encoded->batch, slice);
+    ASSERT_TRUE(from_rows.ok()) << from_rows.status().ToString();
+    ASSERT_TRUE(from_dictionary.ok()) << from_dictionary.status().ToString();
+    EXPECT_EQ(ToHex(*from_dictionary), ToHex(*from_rows))
+        << "round " << round << ": " << dictionary_size << " values, " << rows << " rows";
+  }
+}
+
 TEST(RangeBitmapWriterTest, FirstNullAfterBlocksOfKeysKeepsTheEarlierRows) {
   std::mt19937_64 rng(2024);
   for (const char* type_text : {"INT", "STRING"}) {

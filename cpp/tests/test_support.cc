@@ -123,6 +123,8 @@ ColumnBatch SliceRows(const ColumnBatch& full, int64_t begin, int64_t length) {
   ColumnBatch part = full;
   part.length = length;
   part.validity_offset = full.validity_offset + begin;
+  part.null_count = 0;
+  for (int64_t i = 0; i < length; ++i) part.null_count += part.IsValid(i) ? 0 : 1;
   if (full.physical == Physical::kBytes) {
     // Whichever form the strings are in: views, dictionary codes or Arrow offsets.
     if (full.strings != nullptr) part.strings = full.strings + begin;

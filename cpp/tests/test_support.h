@@ -79,7 +79,8 @@ std::unique_ptr<TestColumn> Timestamps(const std::string& type_text, column::Tim
                                        std::vector<int64_t> values,
                                        const std::vector<bool>& is_null = {});
 
-// Rows [begin, begin + length) of `full`, reading the same buffers (validity offset carried).
+// Rows [begin, begin + length) of `full`, reading the same buffers (validity offset carried,
+// null count that of the slice).
 column::ColumnBatch SliceRows(const column::ColumnBatch& full, int64_t begin, int64_t length);
 
 }  // namespace pyfileindex::test_support

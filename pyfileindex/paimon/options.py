@@ -68,8 +68,9 @@ def _declarations(options: Mapping[str, str]):
 
 
 # Index types whose writers take dictionary-encoded strings as they are, working once per
-# distinct value instead of once per row (bitmap interns, bloom-filter hashes each value once).
-DICTIONARY_INDEX_TYPES = frozenset({"bitmap", "bloom-filter"})
+# distinct value instead of once per row (bitmap and range-bitmap intern each value once a
+# batch, bloom-filter hashes each value once).
+DICTIONARY_INDEX_TYPES = frozenset({"bitmap", "bloom-filter", "range-bitmap"})
 
 
 def columns_indexed_only_by(options: Mapping[str, str], index_types) -> List[str]:

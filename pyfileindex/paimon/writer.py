@@ -68,9 +68,9 @@ class FileIndexSpec:
 
     @property
     def dictionary_columns(self) -> List[str]:
-        """String columns indexed only by bitmaps and bloom filters: read dictionary-encoded
-        (as Parquet stores such columns), their indexes work once per distinct value (a
-        bitmap interns it, a bloom filter hashes it), not once per row."""
+        """String columns whose indexes all take dictionaries (bitmap, bloom-filter,
+        range-bitmap; not on map keys): read dictionary-encoded (as Parquet stores such
+        columns), their indexes work once per distinct value, not once per row."""
         from pyfileindex.schema import parse_type
 
         eligible = set(columns_indexed_only_by(self.options, DICTIONARY_INDEX_TYPES))

@@ -77,8 +77,11 @@ Status RangeBitmapWriter::CheckBatch(const ColumnBatch& batch) const {
                                    std::to_string(batch.length) + ", null count " +
                                    std::to_string(batch.null_count) + ")");
   }
+  const bool has_strings = batch.strings != nullptr ||
+                           (batch.dictionary != nullptr && batch.dictionary_indices != nullptr &&
+                            batch.dictionary->strings != nullptr);
   if (batch.length > 0 && batch.length != batch.null_count &&
-      (expected == Physical::kBytes ? batch.strings == nullptr : batch.values == nullptr)) {
+      (expected == Physical::kBytes ? !has_strings : batch.values == nullptr)) {
     return Status::InvalidArgument("range-bitmap: batch without values");
   }
   if (rows_ + static_cast<uint64_t>(batch.length) > kMaxRows) {
@@ -90,6 +93,23 @@ Status RangeBitmapWriter::CheckBatch(const ColumnBatch& batch) const {
 
 Status RangeBitmapWriter::CheckKeys(const ColumnBatch& batch) const {
   if (batch.null_count == batch.length) return Status::OK();  // values may be absent
+  if (spec_.kind == KeyKind::kString && batch.dictionary != nullptr) {
+    // Only a value some valid row uses can be refused.
+    const column::ColumnBatch& values = *batch.dictionary;
+    bool too_long = false;
+    for (int64_t v = 0; v < values.length; ++v) {
+      too_long |= values.strings[v].size() > kMaxStringBytes;
+    }
+    if (too_long) {
+      for (int64_t i = 0; i < batch.length; ++i) {
+        if (batch.IsValid(i) &&
+            values.strings[batch.dictionary_indices[i]].size() > kMaxStringBytes) {
+          return Status::InvalidArgument("range-bitmap: a string longer than 2^31-5 bytes");
+        }
+      }
+    }
+    return Status::OK();
+  }
   if (spec_.kind == KeyKind::kString) {
     const std::string_view* strings = batch.strings;
     bool too_long = false;
@@ -181,8 +201,35 @@ void RangeBitmapWriter::InternMapped(const ColumnBatch& batch, int64_t begin, in
   }
 }
 
+uint32_t RangeBitmapWriter::InternString(std::string_view bytes) {
+  uint32_t id = 0;
+  if (strings_.ascending() && strings_.InternAscending(bytes, &id)) return id;
+  return strings_.Intern(bytes);
+}
+
+// Each dictionary value is interned at the first row of the batch that uses it, so new values
+// reach the table in the order rows bring them, as when every row is interned.
+void RangeBitmapWriter::InternDictionaryStrings(const ColumnBatch& batch, int64_t begin,
+                                                int64_t n, uint32_t* ids) {
+  const int32_t* codes = batch.dictionary_indices + begin;
+  const std::string_view* values = batch.dictionary->strings;
+  uint32_t last = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (batch.IsValid(begin + i)) {
+      uint32_t& known = dictionary_ids_[static_cast<size_t>(codes[i])];
+      if (known == 0) known = InternString(values[codes[i]]) + 1;
+      last = known - 1;
+    }
+    ids[i] = last;  // null rows: any id (the validity bitset drops them)
+  }
+}
+
 void RangeBitmapWriter::InternStrings(const ColumnBatch& batch, int64_t begin, int64_t n,
                                       uint32_t* ids) {
+  if (batch.dictionary != nullptr) {
+    InternDictionaryStrings(batch, begin, n, ids);
+    return;
+  }
   const std::string_view* strings = batch.strings + begin;
   uint32_t last = 0;
   int64_t first = 0;
@@ -301,6 +348,9 @@ Status RangeBitmapWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
   PFI_RETURN_NOT_OK(CheckKeys(batch));
   if (batch.length == 0) return Status::OK();
+  if (batch.dictionary != nullptr) {
+    dictionary_ids_.assign(static_cast<size_t>(batch.dictionary->length), 0);
+  }
   for (int64_t begin = 0; begin < batch.length;) {
     const uint32_t at = static_cast<uint32_t>(rows_ % kBlockRows);
     const int64_t n = std::min<int64_t>({batch.length - begin, kBlockRows - at, kPieceRows});
@@ -454,6 +504,7 @@ Result<size_t> RangeBitmapWriter::PrepareSerialize() {
   memory::ReleaseVector(&scratch32_);
   memory::ReleaseVector(&scratch64_);
   memory::ReleaseVector(&scratch_ids_);
+  memory::ReleaseVector(&dictionary_ids_);
   return spec_.kind == KeyKind::kString ? PrepareStrings() : PrepareFixed();
 }
 

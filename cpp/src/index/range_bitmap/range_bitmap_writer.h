@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "index/index_type.h"
@@ -34,6 +35,8 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
                                                          const Options& options);
 
   Status Write(const column::ColumnBatch& batch) override;
+  // Dictionary-encoded strings are taken as they are: each value is interned once a batch.
+  bool TakesDictionaries() const override { return spec_.kind == KeyKind::kString; }
   // Lets the key interner size its direct window for the rows to come.
   void ExpectRows(int64_t rows) override;
   Result<std::vector<uint8_t>> Serialize() override;
@@ -55,6 +58,9 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   void InternMapped(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t* ids,
                     OrderedKeyInterner<U>* interner, std::vector<U>* keys, bool pure, Map&& map);
   void InternStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t* ids);
+  void InternDictionaryStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n,
+                               uint32_t* ids);
+  uint32_t InternString(std::string_view bytes);
   void AppendValidity(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   // Room for a piece of piece_rows rows and, when the open block keeps ids, for its rows
   // [0, block_rows).
@@ -83,6 +89,9 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   OrderedKeyInterner<uint32_t> keys32_;  // ordered keys of 1..4-byte kinds
   OrderedKeyInterner<uint64_t> keys64_;  // ordered keys of 8-byte kinds
   StringKeyTable strings_;
+  // A dictionary-encoded batch: by dictionary value, its id + 1 once a row used it (0: not
+  // yet). Reset for every batch, which brings its own dictionary.
+  std::vector<uint32_t> dictionary_ids_;
   std::vector<PackedRowIds> blocks_;  // closed blocks
   // The open block: while open_as_runs_, its runs (ends and ids, as PackedRowIds takes them),
   // else its ids by row.
