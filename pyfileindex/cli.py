@@ -37,7 +37,7 @@ from pyfileindex.predicate import (
     parse_column,
     parse_predicate,
 )
-from pyfileindex.schema import Schema, declared_index_columns, load_schema
+from pyfileindex.schema import Schema, declared_index_columns, dictionary_columns, load_schema
 
 PROG = "pyfileindex"
 EXIT_OK = 0
@@ -353,8 +353,9 @@ def _load_schema(path: Optional[str]) -> Optional[Schema]:
     return load_schema(path)
 
 
-def _read_data_file(path: str, wanted: Sequence[str]):
-    """The columns of `wanted` that the file has, read with pyarrow (Parquet or ORC)."""
+def _read_data_file(path: str, wanted: Sequence[str], dictionary: Sequence[str] = ()):
+    """The columns of `wanted` that the file has, read with pyarrow (Parquet or ORC); those of
+    `dictionary` dictionary-encoded where the format keeps them so (Parquet)."""
     if not os.path.isfile(path):
         raise CliError(f"data file not found: {path}")
     lower = path.lower()
@@ -367,21 +368,24 @@ def _read_data_file(path: str, wanted: Sequence[str]):
     problems = []
     for reader in readers:
         try:
-            return reader(path, wanted)
+            return reader(path, wanted, dictionary)
         except (OSError, ValueError, ImportError) as exc:
             problems.append(f"{reader.__name__[6:]}: {_one_line(exc)}")
     raise CliError(f"cannot read data file {path} ({'; '.join(problems)})")
 
 
-def _read_parquet(path: str, wanted: Sequence[str]):
+def _read_parquet(path: str, wanted: Sequence[str], dictionary: Sequence[str]):
     import pyarrow.parquet as pq
 
     present = set(pq.read_schema(path).names)
-    return pq.read_table(path, columns=[n for n in wanted if n in present])
+    return pq.read_table(path, columns=[n for n in wanted if n in present],
+                         read_dictionary=[n for n in dictionary if n in present] or None)
 
 
-def _read_orc(path: str, wanted: Sequence[str]):
+def _read_orc(path: str, wanted: Sequence[str], dictionary: Sequence[str]):
     import pyarrow.orc as orc
+
+    del dictionary  # pyarrow decodes ORC dictionaries while reading
 
     handle = orc.ORCFile(path)
     present = set(handle.schema.names)
@@ -418,7 +422,10 @@ def _cmd_build(args) -> int:
     if not declared:
         raise CliError("the options declare no file index: add e.g. "
                        "--option file-index.bitmap.columns=COL (or set it in the schema)")
-    table = _read_data_file(args.data_file, schema.field_names)
+    # String columns whose indexes take dictionaries are read that way: each distinct value
+    # is then indexed once, not once per row.
+    table = _read_data_file(args.data_file, schema.field_names,
+                            dictionary_columns([(f.name, f.type) for f in schema.fields], options))
     present = set(table.column_names)
     missing = sorted({name.split("[", 1)[0] for names in declared.values() for name in names
                       if name.split("[", 1)[0] not in present})

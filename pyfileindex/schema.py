@@ -22,7 +22,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 __all__ = [
     "DataType",
@@ -511,6 +511,26 @@ def declared_index_columns(options: Mapping[str, str]) -> Dict[str, List[str]]:
             continue
         declared[match.group("type")] = names
     return declared
+
+
+# Index types whose writers take dictionary-encoded strings as they are, working once per
+# distinct value instead of once per row (bitmap and range-bitmap intern each value once a
+# batch, bloom-filter hashes each value once).
+DICTIONARY_INDEX_TYPES = frozenset({"bitmap", "bloom-filter", "range-bitmap"})
+
+
+def dictionary_columns(fields: Sequence[Tuple[str, str]], options: Mapping[str, str]) -> List[str]:
+    """The string columns of `fields` ((name, type) pairs) to read dictionary-encoded, as
+    Parquet stores them: every index declared on them takes such columns (none is on a map
+    key of them). In field order."""
+    kinds: Dict[str, set] = {}
+    for index_type, names in declared_index_columns(options).items():
+        for name in names:
+            base = name.split("[", 1)[0]
+            kinds.setdefault(base, set()).add(index_type if base == name else "map key")
+    return [name for name, type_text in fields
+            if name in kinds and kinds[name] <= DICTIONARY_INDEX_TYPES
+            and parse_type(type_text).is_string]
 
 
 def _require(obj: Mapping, key: str, kinds, what: str):

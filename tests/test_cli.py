@@ -72,6 +72,37 @@ class TestBuild:
         assert out_file.read_bytes() == java_index.read_bytes()
         assert [p.name for p in tmp_path.iterdir()] == ["rebuilt.index"]  # no temp file left
 
+    def test_string_columns_indexed_by_dictionary_takers_are_read_encoded(
+            self, capsys, tmp_path, monkeypatch):
+        import pyarrow.parquet as pq
+
+        db = "append_with_bsi_bitmap_bloomfilter.db"  # f0 STRING: bitmap + bloom-filter
+        asked = []
+        real_read_table = pq.read_table
+
+        def spy(*args, **kwargs):
+            asked.append(kwargs.get("read_dictionary"))
+            return real_read_table(*args, **kwargs)
+
+        monkeypatch.setattr(pq, "read_table", spy)
+        out_file = tmp_path / "rebuilt.index"
+        status, _, err = run(capsys, "build", data_file_of(sidecar_of(db)), "--schema",
+                             schema_of(db), "--option", "file-index.range-bitmap.columns=f0,f3",
+                             "-o", out_file)
+        assert (status, err) == (0, "")
+        assert asked == [["f0"]]
+        # The same bytes as from the decoded column.
+        import pyarrow as pa
+
+        import pyfileindex as pfi
+        from pyfileindex.schema import load_schema
+        schema = load_schema(str(schema_of(db)))
+        options = dict(schema.options, **{"file-index.range-bitmap.columns": "f0,f3"})
+        plain = real_read_table(data_file_of(sidecar_of(db)), columns=schema.field_names)
+        assert not pa.types.is_dictionary(plain.schema.field("f0").type)
+        expected = pfi.build_index(plain, [(f.name, f.type) for f in schema.fields], options)
+        assert out_file.read_bytes() == bytes(expected)
+
     @pytest.mark.parametrize("name", ["data-bfa36b28-40e7-4026-893b-d23116973174-0.parquet",
                                       "data-bfa36b28-40e7-4026-893b-d23116973174-1.parquet"])
     def test_primary_key_files_index_the_value_columns(self, capsys, tmp_path, name):

@@ -67,22 +67,6 @@ def _declarations(options: Mapping[str, str]):
                     yield index_type, base, map_key
 
 
-# Index types whose writers take dictionary-encoded strings as they are, working once per
-# distinct value instead of once per row (bitmap and range-bitmap intern each value once a
-# batch, bloom-filter hashes each value once).
-DICTIONARY_INDEX_TYPES = frozenset({"bitmap", "bloom-filter", "range-bitmap"})
-
-
-def columns_indexed_only_by(options: Mapping[str, str], index_types) -> List[str]:
-    """The columns whose declared indexes are all of `index_types` and on the column itself
-    (not on map keys of it), in first-declared order."""
-    kinds: Dict[str, set] = {}
-    for index_type, column, map_key in _declarations(options):
-        kinds.setdefault(column, set()).add((index_type, bool(map_key)))
-    return [column for column, k in kinds.items()
-            if all(t in index_types and not on_map_key for t, on_map_key in k)]
-
-
 def declared_columns(options: Mapping[str, str]) -> List[str]:
     """The columns some `file-index.<type>.columns` names (map keys stripped: `m[k]`
     is column `m`), in first-declared order."""

@@ -20,8 +20,8 @@ import pyfileindex as pfi
 from . import _pypaimon, _pypaimon_write
 from .errors import PaimonMetadataError
 from .manifest import INDEX_FILE_SUFFIX
-from .options import (DICTIONARY_INDEX_TYPES, columns_indexed_only_by, declared_columns,
-                      declares_indexes, in_manifest_threshold, rename_index_columns)
+from .options import (declared_columns, declares_indexes, in_manifest_threshold,
+                      rename_index_columns)
 from .predicates import schema_fields
 from .schema import SchemaInfo, schema_info_from_pypaimon
 
@@ -71,11 +71,9 @@ class FileIndexSpec:
         """String columns whose indexes all take dictionaries (bitmap, bloom-filter,
         range-bitmap; not on map keys): read dictionary-encoded (as Parquet stores such
         columns), their indexes work once per distinct value, not once per row."""
-        from pyfileindex.schema import parse_type
+        from pyfileindex.schema import dictionary_columns
 
-        eligible = set(columns_indexed_only_by(self.options, DICTIONARY_INDEX_TYPES))
-        return [name for name, type_text in self.fields
-                if name in eligible and parse_type(type_text).is_string]
+        return dictionary_columns(self.fields, self.options)
 
     def restricted_to(self, column_names: Sequence[str]) -> "FileIndexSpec":
         """Only the given columns (a partial-column write): other declarations dropped."""
