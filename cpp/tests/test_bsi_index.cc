@@ -75,7 +75,8 @@ Result<std::vector<uint8_t>> BuildBsi(const ColumnBatch& batch, int64_t batch_ro
   PFI_ASSIGN_OR_RETURN(auto writer, BsiIndexType().MakeWriter(*batch.type, Options()));
   if (batch_rows <= 0) batch_rows = std::max<int64_t>(batch.length, 1);
   for (int64_t begin = 0; begin < batch.length; begin += batch_rows) {
-    PFI_RETURN_NOT_OK(writer->Write(SliceRows(batch, begin, std::min(batch_rows, batch.length - begin))));
+    const int64_t n = std::min(batch_rows, batch.length - begin);
+    PFI_RETURN_NOT_OK(writer->Write(SliceRows(batch, begin, n)));
   }
   return writer->Serialize();
 }

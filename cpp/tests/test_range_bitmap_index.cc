@@ -2016,7 +2016,8 @@ TEST(RangeBitmapReaderTest, InListsOfConsecutiveCodesAnswerLikeOneCodeEach) {
 Result<std::vector<uint8_t>> BuildInSlices(const column::ColumnBatch& batch, int64_t slice) {
   PFI_ASSIGN_OR_RETURN(auto writer, RangeBitmapIndexType().MakeWriter(*batch.type, Options()));
   for (int64_t begin = 0; begin < batch.length; begin += slice) {
-    PFI_RETURN_NOT_OK(writer->Write(SliceRows(batch, begin, std::min(slice, batch.length - begin))));
+    const int64_t n = std::min(slice, batch.length - begin);
+    PFI_RETURN_NOT_OK(writer->Write(SliceRows(batch, begin, n)));
   }
   if (batch.length == 0) PFI_RETURN_NOT_OK(writer->Write(batch));
   return writer->Serialize();

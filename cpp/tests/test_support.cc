@@ -128,7 +128,9 @@ ColumnBatch SliceRows(const ColumnBatch& full, int64_t begin, int64_t length) {
   if (full.physical == Physical::kBytes) {
     // Whichever form the strings are in: views, dictionary codes or Arrow offsets.
     if (full.strings != nullptr) part.strings = full.strings + begin;
-    if (full.dictionary_indices != nullptr) part.dictionary_indices = full.dictionary_indices + begin;
+    if (full.dictionary_indices != nullptr) {
+      part.dictionary_indices = full.dictionary_indices + begin;
+    }
     if (full.offsets32 != nullptr) part.offsets32 = full.offsets32 + begin;
     if (full.offsets64 != nullptr) part.offsets64 = full.offsets64 + begin;
   } else {

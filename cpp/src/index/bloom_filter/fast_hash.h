@@ -251,12 +251,11 @@ Status FastHash::HashUsedDictionaryValues(const column::ColumnBatch& batch, uint
   }
   auto value = [&values](size_t code) -> std::string_view {
     if (values.strings != nullptr) return values.strings[code];
-    if (values.offsets32 != nullptr) {
-      return std::string_view(values.string_data + values.offsets32[code],
-                              static_cast<size_t>(values.offsets32[code + 1] - values.offsets32[code]));
-    }
-    return std::string_view(values.string_data + values.offsets64[code],
-                            static_cast<size_t>(values.offsets64[code + 1] - values.offsets64[code]));
+    const int64_t begin =
+        values.offsets32 != nullptr ? values.offsets32[code] : values.offsets64[code];
+    const int64_t end =
+        values.offsets32 != nullptr ? values.offsets32[code + 1] : values.offsets64[code + 1];
+    return std::string_view(values.string_data + begin, static_cast<size_t>(end - begin));
   };
   // One bit per dictionary value (and a word 0 even for an empty dictionary). A null row's
   // index may be anything: it marks nothing (its bit is or-ed as 0 into word 0), with no
