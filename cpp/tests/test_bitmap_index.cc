@@ -1062,6 +1062,22 @@ TEST(BitmapIndexReader, InOfEveryKeyIsTheRowsThatAreNotNull) {
       EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kNotIn, literals)), not_in)
           << "version " << version << ", " << list.size() << " literals";
     }
+    // A row count damaged to 2^31 - 1: NOT IN of every key is still just the null rows (no
+    // flip over the 32768 chunks the count claims), IN every row the count claims but those.
+    std::vector<uint8_t> damaged = payload;
+    io::StoreU32BE(damaged.data() + 1, 0x7FFFFFFFu);
+    auto claimed = MustOpen(column.type, damaged);
+    ASSERT_NE(claimed, nullptr);
+    std::vector<Literal> every_key;
+    for (const auto& v : lists[0]) every_key.push_back(Literal::Int(*v));
+    std::vector<uint32_t> nulls;
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+      if (!rows[r]) nulls.push_back(r);
+    }
+    EXPECT_EQ(RowsOf(Ask(*claimed, PredicateOp::kNotIn, every_key)), nulls) << version;
+    auto in = Ask(*claimed, PredicateOp::kIn, every_key);
+    ASSERT_TRUE(in.ok() && in->is_rows());
+    EXPECT_EQ(in->rows().Cardinality(), uint64_t{0x7FFFFFFF} - nulls.size()) << version;
   }
 }
 

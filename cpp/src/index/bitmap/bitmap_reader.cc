@@ -247,19 +247,36 @@ Result<roaring::Bitmap32> BitmapIndexReader::EntryRowsLocked(const EntryRef& ent
   return roaring::Bitmap32(*rows);
 }
 
-Result<roaring::Bitmap32> BitmapIndexReader::UnionOf(const std::vector<Literal>& literals) const {
+Result<roaring::Bitmap32> BitmapIndexReader::UnionOf(const std::vector<Literal>& literals,
+                                                      bool complement) const {
   std::vector<LiteralKey> keys;
   keys.reserve(literals.size());
   for (const Literal& literal : literals) {
     PFI_ASSIGN_OR_RETURN(LiteralKey key, LiteralToKey(mapping_, type_, literal));
     keys.push_back(key);
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  bool null_literal = false;
+  roaring::Bitmap32 rows;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bool null_literal = false;
+    PFI_ASSIGN_OR_RETURN(std::vector<EntryRef> entries, EntriesLocked(keys, &null_literal));
+    if (!null_literal && key_count_ > 1 && entries.size() == static_cast<size_t>(key_count_)) {
+      return EveryKeyLocked(complement);
+    }
+    PFI_ASSIGN_OR_RETURN(rows, UnionOfLocked(null_literal, entries));
+  }
+  // Outside the lock: other threads' lookups need not wait for a large flip.
+  if (complement) rows.Flip(0, static_cast<uint64_t>(row_count_));
+  return rows;
+}
+
+Result<std::vector<BitmapIndexReader::EntryRef>> BitmapIndexReader::EntriesLocked(
+    const std::vector<LiteralKey>& keys, bool* null_literal) const {
+  *null_literal = false;
   std::vector<EntryRef> entries;
   entries.reserve(keys.size());
   for (const LiteralKey& key : keys) {
-    if (key.kind == LiteralKey::Kind::kNull) null_literal = true;
+    if (key.kind == LiteralKey::Kind::kNull) *null_literal = true;
     if (key.kind != LiteralKey::Kind::kKey) continue;
     PFI_ASSIGN_OR_RETURN(std::optional<EntryRef> entry, FindEntryLocked(key.key));
     if (entry) entries.push_back(*entry);
@@ -268,14 +285,23 @@ Result<roaring::Bitmap32> BitmapIndexReader::UnionOf(const std::vector<Literal>&
   auto same_id = [](const EntryRef& a, const EntryRef& b) { return a.cache_id == b.cache_id; };
   std::sort(entries.begin(), entries.end(), by_id);
   entries.erase(std::unique(entries.begin(), entries.end(), same_id), entries.end());
-  if (!null_literal && key_count_ > 1 && entries.size() == static_cast<size_t>(key_count_)) {
-    // Every key of the column (IN of each value of a low-cardinality column): their rows are
-    // the rows that are not null, with no key's bitmap read or united.
-    PFI_ASSIGN_OR_RETURN(BitmapPtr null_rows, NullBitmapLocked());
-    roaring::Bitmap32 rows = roaring::Bitmap32::Range(0, static_cast<uint64_t>(row_count_));
-    rows -= *null_rows;
-    return rows;
-  }
+  return entries;
+}
+
+Result<roaring::Bitmap32> BitmapIndexReader::EveryKeyLocked(bool complement) const {
+  // Every key of the column (IN of each value of a low-cardinality column): their rows are
+  // the rows that are not null, with no key's bitmap read or united. The complement is the
+  // null rows, taken as they are: flipping every other row costs a container per 65536
+  // rows, and a damaged row count can claim 2^31 of them.
+  PFI_ASSIGN_OR_RETURN(BitmapPtr null_rows, NullBitmapLocked());
+  if (complement) return roaring::Bitmap32(*null_rows);
+  roaring::Bitmap32 rows = roaring::Bitmap32::Range(0, static_cast<uint64_t>(row_count_));
+  rows -= *null_rows;
+  return rows;
+}
+
+Result<roaring::Bitmap32> BitmapIndexReader::UnionOfLocked(
+    bool null_literal, const std::vector<EntryRef>& entries) const {
   if (!null_literal && entries.size() == 1) return EntryRowsLocked(entries[0]);
   std::vector<BitmapPtr> held;
   held.reserve(entries.size() + 1);
@@ -330,10 +356,8 @@ Result<FileIndexResult> BitmapIndexReader::Visit(const Predicate& leaf) const {
     }
     literals = &exact_literals;
   }
-  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, UnionOf(*literals));
-  if (negated || op == PredicateOp::kIsNotNull) {
-    rows.Flip(0, static_cast<uint64_t>(row_count_));
-  }
+  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows,
+                       UnionOf(*literals, negated || op == PredicateOp::kIsNotNull));
   return FileIndexResult::Rows(RowBitmap(std::move(rows)));
 }
 

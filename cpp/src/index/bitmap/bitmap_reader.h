@@ -74,8 +74,18 @@ class BitmapIndexReader final : public ColumnIndexReader {
   // Reads the bitmap stored at (offset, length) (see Entry).
   Result<roaring::Bitmap32> ReadBitmap(int32_t offset, int32_t length) const;
 
-  // Union of the literals' bitmaps (Java getInListResultBitmap).
-  Result<roaring::Bitmap32> UnionOf(const std::vector<Literal>& literals) const;
+  // Union of the literals' bitmaps (Java getInListResultBitmap), or with `complement` its
+  // complement within [0, rowCount) (<>, NOT IN, IS NOT NULL).
+  Result<roaring::Bitmap32> UnionOf(const std::vector<Literal>& literals, bool complement) const;
+  // The entries of `keys` (those the index has), by cache id without repeats; sets
+  // *null_literal when a key is the null literal (mutex_ held, as below).
+  Result<std::vector<EntryRef>> EntriesLocked(const std::vector<LiteralKey>& keys,
+                                              bool* null_literal) const;
+  // The rows of every key at once, i.e. the rows that are not null; or the null rows.
+  Result<roaring::Bitmap32> EveryKeyLocked(bool complement) const;
+  // The union of `entries`' bitmaps and, with `null_literal`, the null rows.
+  Result<roaring::Bitmap32> UnionOfLocked(bool null_literal,
+                                          const std::vector<EntryRef>& entries) const;
 
   DataType type_;
   KeyMapping mapping_;
