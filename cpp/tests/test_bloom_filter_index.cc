@@ -46,6 +46,7 @@ using bloom_filter::Wang64;
 using column::ColumnBatch;
 using column::Physical;
 using column::TimeUnit;
+using test_support::DictionaryEncoded;
 using test_support::Fixed;
 using test_support::IndexPayload;
 using test_support::SharedDir;
@@ -1303,11 +1304,7 @@ TEST(BloomDictionaryTest, DictionaryBatchesGiveTheFilterOfTheirDecodedRows) {
       values->batch.string_data = value_bytes.data();
       values->batch.offsets32 = value_offsets.data();
     }
-    auto encoded = Fixed("STRING", Physical::kBytes, &TestColumn::i32, codes,
-                         any_null ? is_null : std::vector<bool>{});
-    encoded->batch.values = nullptr;
-    encoded->batch.dictionary = &values->batch;
-    encoded->batch.dictionary_indices = encoded->i32.data();
+    auto encoded = DictionaryEncoded(*values, codes, any_null ? is_null : std::vector<bool>{});
 
     const int64_t batch_rows = 1 + static_cast<int64_t>(rng() % 3000);
     auto from_rows = BuildBloom(plain->batch, options, batch_rows);

@@ -39,11 +39,10 @@ using roaring::Bitmap32;
 using roaring::DenseRoaringEncoder;
 using roaring::kBlockWords;
 using Int128 = __int128;
-using test_support::Fixed;
+using test_support::DictionaryEncoded;
 using test_support::FromHex;
 using test_support::SliceRows;
 using test_support::Strings;
-using test_support::TestColumn;
 using test_support::ToHex;
 using test_support::Type;
 using namespace std::string_literals;
@@ -2066,10 +2065,7 @@ TEST(RangeBitmapWriterTest, DictionaryBatchesGiveTheBytesOfTheirDecodedRows) {
     const std::vector<bool> nulls = any_null ? is_null : std::vector<bool>{};
     auto plain = Strings("STRING", decoded, nulls);
     auto values = Strings("STRING", dictionary);
-    auto encoded = Fixed("STRING", column::Physical::kBytes, &TestColumn::i32, codes, nulls);
-    encoded->batch.values = nullptr;
-    encoded->batch.dictionary = &values->batch;
-    encoded->batch.dictionary_indices = encoded->i32.data();
+    auto encoded = DictionaryEncoded(*values, codes, nulls);
 
     const int64_t slice = 1 + static_cast<int64_t>(rng() % 4000);
     auto from_rows = BuildInSlices(plain->batch, slice);

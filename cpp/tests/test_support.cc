@@ -119,6 +119,20 @@ std::unique_ptr<TestColumn> Timestamps(const std::string& type_text, column::Tim
   return column;
 }
 
+std::unique_ptr<TestColumn> DictionaryEncoded(const TestColumn& values, std::vector<int32_t> codes,
+                                              const std::vector<bool>& is_null) {
+  auto column = std::make_unique<TestColumn>();
+  column->type = values.type;
+  column->i32 = std::move(codes);
+  column->batch.type = &column->type;
+  column->batch.physical = Physical::kBytes;
+  column->batch.length = static_cast<int64_t>(column->i32.size());
+  column->batch.dictionary = &values.batch;
+  column->batch.dictionary_indices = column->i32.data();
+  if (!is_null.empty()) column->SetNulls(is_null);
+  return column;
+}
+
 ColumnBatch SliceRows(const ColumnBatch& full, int64_t begin, int64_t length) {
   ColumnBatch part = full;
   part.length = length;

@@ -79,6 +79,11 @@ std::unique_ptr<TestColumn> Timestamps(const std::string& type_text, column::Tim
                                        std::vector<int64_t> values,
                                        const std::vector<bool>& is_null = {});
 
+// A dictionary-encoded string column: row i is the value codes[i] of `values` (which must
+// outlive it), or null where is_null[i] (a null row's code is never read).
+std::unique_ptr<TestColumn> DictionaryEncoded(const TestColumn& values, std::vector<int32_t> codes,
+                                              const std::vector<bool>& is_null = {});
+
 // Rows [begin, begin + length) of `full`, reading the same buffers (validity offset carried,
 // null count that of the slice).
 column::ColumnBatch SliceRows(const column::ColumnBatch& full, int64_t begin, int64_t length);
