@@ -67,6 +67,14 @@ struct ColumnBatch {
   const int32_t* offsets32 = nullptr;
   const int64_t* offsets64 = nullptr;
 
+  // kBytes: row i's bytes, from its view or from Arrow's offsets (row i must be valid).
+  std::string_view StringAt(int64_t i) const {
+    if (strings != nullptr) return strings[i];
+    const int64_t begin = offsets32 != nullptr ? offsets32[i] : offsets64[i];
+    const int64_t end = offsets32 != nullptr ? offsets32[i + 1] : offsets64[i + 1];
+    return std::string_view(string_data + begin, static_cast<size_t>(end - begin));
+  }
+
   bool IsValid(int64_t i) const {
     if (validity == nullptr) return true;
     const int64_t bit = validity_offset + i;

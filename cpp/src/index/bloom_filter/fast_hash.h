@@ -252,14 +252,6 @@ Status FastHash::HashUsedDictionaryValues(const column::ColumnBatch& batch, uint
        values.offsets64 == nullptr)) {
     return WrongPhysical(values);
   }
-  auto value = [&values](size_t code) -> std::string_view {
-    if (values.strings != nullptr) return values.strings[code];
-    const int64_t begin =
-        values.offsets32 != nullptr ? values.offsets32[code] : values.offsets64[code];
-    const int64_t end =
-        values.offsets32 != nullptr ? values.offsets32[code + 1] : values.offsets64[code + 1];
-    return std::string_view(values.string_data + begin, static_cast<size_t>(end - begin));
-  };
   // One bit per dictionary value (and a word 0 even for an empty dictionary). A null row's
   // index may be anything: it marks nothing (its bit is or-ed as 0 into word 0), with no
   // branch per row.
@@ -281,7 +273,7 @@ Status FastHash::HashUsedDictionaryValues(const column::ColumnBatch& batch, uint
   size_t count = 0;
   for (size_t word = 0; word < used.size(); ++word) {
     for (uint64_t bits = used[word]; bits != 0; bits &= bits - 1) {
-      views[count++] = value(word * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+      views[count++] = values.StringAt(static_cast<int64_t>(word * 64) + __builtin_ctzll(bits));
       if (count == kHashBlock) {
         hash::Xxh64Many(views, count, block);
         sink(block, count);
