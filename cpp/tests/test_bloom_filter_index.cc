@@ -290,9 +290,10 @@ TEST(BloomProbesTest, AddManyEqualsAddingOneByOne) {
   // AddMany (eight hashes a step with AVX2) must set exactly Add()'s bits: any bit-set size,
   // number of probes and count, and probes whose value num_bits divides exactly.
   std::mt19937_64 rng(11);
-  // 1568 and 1648: for about half of their multiples the double quotient truncates one low.
-  const uint32_t sizes[] = {8, 9, 480, 1568, 1648, 4801, 4792536, 2147483640u, 1u << 30,
-                            100000007};
+  // 1568 and 1648: for about half of their multiples a double-precision quotient truncates
+  // one low. Powers of two and their neighbours: where the exact quotient's shift changes.
+  const uint32_t sizes[] = {1, 2, 3, 8, 9, 480, 1568, 1648, 4095, 4096, 4097, 4801,
+                            (1u << 22) + 1, 4792536, 2147483640u, 1u << 30, 100000007};
   for (uint32_t num_bits : sizes) {
     for (int32_t k : {1, 2, 3, 7, 32, 33}) {
       const BloomProbes probes(num_bits, k);
@@ -321,6 +322,17 @@ TEST(BloomProbesTest, AddManyEqualsAddingOneByOne) {
       probes.AddManyScalar(hashes.data(), hashes.size(), scalar.data());
       ASSERT_TRUE(expected == scalar) << num_bits << " bits, k " << k;
     }
+  }
+  // Random sizes up to 2^24 bits (the vector path's range), every remainder checked.
+  for (int round = 0; round < 300; ++round) {
+    const uint32_t num_bits = static_cast<uint32_t>(rng() % (1u << 24)) + 1;
+    const BloomProbes probes(num_bits, 3);
+    std::vector<uint64_t> hashes(64);
+    for (uint64_t& hash : hashes) hash = rng();
+    std::vector<uint8_t> expected((num_bits + 7) / 8, 0), got(expected.size(), 0);
+    for (uint64_t hash : hashes) probes.Add(hash, expected.data());
+    probes.AddMany(hashes.data(), hashes.size(), got.data());
+    ASSERT_TRUE(expected == got) << num_bits << " bits";
   }
 }
 

@@ -9,6 +9,9 @@
 #include <limits>
 #include <string>
 
+#include "io/bit_count.h"
+#include "io/endian.h"
+
 namespace pyfileindex::column {
 
 namespace {
@@ -45,10 +48,12 @@ Status RequireBuffers(const ArrowArray& array, int64_t n, const char* what) {
 int64_t CountNulls(const ColumnBatch& batch) {
   int64_t valid = 0;
   int64_t i = 0;
-  // Bit by bit up to a byte boundary, then whole bytes, then the tail.
+  // Bit by bit up to a byte boundary, then eight bytes at a time, then the tail. (Byte by
+  // byte, __builtin_popcount was a libgcc call per byte: 1.7% of a nullable string column's
+  // bloom-filter build.)
   for (; i < batch.length && ((batch.validity_offset + i) & 7) != 0; ++i) valid += batch.IsValid(i);
-  for (; i + 8 <= batch.length; i += 8) {
-    valid += __builtin_popcount(batch.validity[(batch.validity_offset + i) >> 3]);
+  for (; i + 64 <= batch.length; i += 64) {
+    valid += io::PortablePopcount(io::LoadU64LE(batch.validity + ((batch.validity_offset + i) >> 3)));
   }
   for (; i < batch.length; ++i) valid += batch.IsValid(i);
   return batch.length - valid;

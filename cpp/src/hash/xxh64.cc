@@ -7,6 +7,8 @@
 #include <cstring>
 #include <utility>
 
+#include "io/bit_count.h"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define PFI_XXH64_X86 1  // the AVX-512 and AVX2 kernels, chosen at run time
@@ -200,7 +202,7 @@ void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_
       pointers[j] = values.data(k + j);
       sizes[j] = is_long ? 0 : size;
     }
-    if (2 * static_cast<size_t>(__builtin_popcount(long_values)) > kLanes) {
+    if (2 * static_cast<size_t>(io::PortablePopcount(long_values)) > kLanes) {
       for (size_t j = 0; j < kLanes; ++j) {
         out[k + j] = Xxh64(values.data(k + j), values.size(k + j), 0);
       }

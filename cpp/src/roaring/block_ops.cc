@@ -1,5 +1,6 @@
 #include "roaring/block_ops.h"
 
+#include "io/bit_count.h"
 #include "io/endian.h"
 
 namespace pyfileindex::roaring {
@@ -10,19 +11,11 @@ constexpr int kWords = static_cast<int>(kBlockWords);
 
 #define PFI_INLINE inline __attribute__((always_inline))
 
-// Without a popcount instruction __builtin_popcountll is a libgcc call; SWAR is faster.
-PFI_INLINE uint32_t SwarPopcount(uint64_t x) {
-  x = x - ((x >> 1) & 0x5555555555555555ull);
-  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
-}
-
 // The loop bodies, inlined into each variant below and compiled for its ISA.
 template <bool kHardware>
 PFI_INLINE uint32_t Count(uint64_t x) {
   if (kHardware) return static_cast<uint32_t>(__builtin_popcountll(x));
-  return SwarPopcount(x);
+  return io::PortablePopcount(x);  // a libgcc call otherwise
 }
 // Four running sums: with one, each word's add waited for the previous word's (one word a
 // cycle, 0.4 us a block; the CPU can count four words a cycle). Words are read as

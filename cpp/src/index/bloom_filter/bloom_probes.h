@@ -14,7 +14,9 @@ class BloomProbes {
       : num_bits_(num_bits),
         num_hash_functions_(num_hash_functions),
         // Lemire's fastmod constant: exact remainder for every 32-bit numerator, no division.
-        mod_multiplier_(~uint64_t{0} / num_bits + 1) {}
+        mod_multiplier_(~uint64_t{0} / num_bits + 1),
+        quotient_shift_(31 + CeilLog2(num_bits)),
+        quotient_magic_((uint64_t{1} << quotient_shift_) / num_bits + 1) {}
 
   uint32_t num_bits() const { return num_bits_; }
   int32_t num_hash_functions() const { return num_hash_functions_; }
@@ -79,9 +81,22 @@ class BloomProbes {
     return static_cast<uint32_t>((static_cast<unsigned __int128>(low_bits) * num_bits_) >> 64);
   }
 
+  static int CeilLog2(uint32_t x) {
+    int bits = 0;
+    while ((uint64_t{1} << bits) < x) ++bits;
+    return bits;
+  }
+
   uint32_t num_bits_;
   int32_t num_hash_functions_;
   uint64_t mod_multiplier_;
+  // For 0 <= c < 2^31: c / num_bits == (c * quotient_magic_) >> quotient_shift_, whose product
+  // fits 63 bits; the vector path multiplies 32-bit lanes with it. With l = ceil(log2 num_bits)
+  // the shift is 31 + l and the magic floor(2^(31 + l) / num_bits) + 1 < 2^32 (for
+  // num_bits < 2^31); magic * num_bits then exceeds 2^(31 + l) by at most num_bits <= 2^l,
+  // which keeps the quotient exact for every 31-bit c (Granlund and Montgomery, 1994, 4.2).
+  int quotient_shift_;
+  uint64_t quotient_magic_;
 };
 
 }  // namespace pyfileindex::index::bloom_filter
