@@ -53,7 +53,8 @@ int64_t CountNulls(const ColumnBatch& batch) {
   // bloom-filter build.)
   for (; i < batch.length && ((batch.validity_offset + i) & 7) != 0; ++i) valid += batch.IsValid(i);
   for (; i + 64 <= batch.length; i += 64) {
-    valid += io::PortablePopcount(io::LoadU64LE(batch.validity + ((batch.validity_offset + i) >> 3)));
+    const uint8_t* word = batch.validity + ((batch.validity_offset + i) >> 3);
+    valid += io::PortablePopcount(io::LoadU64LE(word));
   }
   for (; i < batch.length; ++i) valid += batch.IsValid(i);
   return batch.length - valid;

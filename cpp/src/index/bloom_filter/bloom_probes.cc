@@ -41,7 +41,7 @@ class BloomProbesAvx2 {
                                                       const uint64_t* hashes, size_t count,
                                                       uint8_t* bits) {
     const int32_t k = shape.num_hash_functions_;
-    // c / num_bits for c < 2^31 as (c * magic) >> shift (BloomProbes::QuotientMagic): exact,
+    // c / num_bits for c < 2^31 as (c * magic) >> shift (BloomProbes::quotient_magic_): exact,
     // in 64-bit lanes from 32-bit multiplies. A double-precision quotient (which needs a
     // correction step and two conversions each way) took three times as long.
     const __m256i magic = _mm256_set1_epi64x(static_cast<long long>(shape.quotient_magic_));
@@ -50,7 +50,7 @@ class BloomProbesAvx2 {
     const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     // Two buffers: the bits of the previous eight hashes are set while this step's positions
     // are stored. Read back right after their vector stores, positions wait for the stores to
-    // reach the cache (a wide store does not forward to narrow loads): 20% slower.
+    // reach the cache (a wide store does not forward to narrow loads): a quarter slower.
     alignas(32) uint32_t positions[2][8 * kMaxHashFunctions];
     const size_t per_step = 8 * static_cast<size_t>(k);
     size_t pending = 0;  // positions of the previous step, in positions[previous]
