@@ -95,6 +95,8 @@ class BloomProbes {
   // the shift is 31 + l and the magic floor(2^(31 + l) / num_bits) + 1 < 2^32 (for
   // num_bits < 2^31); magic * num_bits then exceeds 2^(31 + l) by at most num_bits <= 2^l,
   // which keeps the quotient exact for every 31-bit c (Granlund and Montgomery, 1994, 4.2).
+  // Mod keeps Lemire's constant: scalar probes through this one were 15-25% slower (7.6
+  // against 6.4 ns/row), a shift by a variable count costing more than a product's high half.
   int quotient_shift_;
   uint64_t quotient_magic_;
 };
