@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
+# cython: language_level=3
 # distutils: language = c++
 """Native bindings of pyfileindex: the only extension module.
 
@@ -10,7 +10,9 @@ GIL released around every piece of native work.
 import datetime as _dt
 import decimal as _decimal
 import mmap as _mmap
+import numbers as _numbers
 import os as _os
+import warnings as _warnings
 
 import numpy as _np
 
@@ -171,6 +173,7 @@ cdef extern from "pyfileindex/writer.h" namespace "pyfileindex" nogil:
         Status Write(const ArrowSchema& schema, const ArrowArray& array)
         Result[cbool] FinishInto(AllocateFn allocate, void* context)
         int64_t row_count()
+        const vector[string]& ignored_options()
 
 cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
     cdef cppclass IndexEntry:
@@ -242,10 +245,13 @@ def croaring_version() -> str:
 
 # ---- conversions -------------------------------------------------------------------------------
 
-cdef string _utf8(object text) except *:
+cdef string _utf8(object text, str what="a name") except *:
+    """`text` (a str, or bytes taken as UTF-8 already) as UTF-8; `what` names it in the error."""
+    if isinstance(text, str):
+        return (<str>text).encode("utf-8", "surrogatepass")
     if isinstance(text, bytes):
         return text
-    return (<str>text).encode("utf-8", "surrogatepass")
+    raise TypeError(f"{what} must be a str, got {type(text).__name__}")
 
 
 cdef vector[Field] _fields(object fields) except *:
@@ -255,15 +261,29 @@ cdef vector[Field] _fields(object fields) except *:
     cdef Result[DataType] parsed
     if fields is None:
         return out
+    if isinstance(fields, (str, bytes)) or not hasattr(fields, "__iter__"):
+        raise TypeError("fields must be a sequence of (name, Paimon type) pairs, got "
+                        f"{type(fields).__name__}")
     for item in fields:
         if isinstance(item, (tuple, list)):
-            name, type_text = item[0], item[1]
-        else:
+            if len(item) != 2:
+                raise TypeError(f"a field must be a (name, Paimon type) pair, got {item!r}")
+            name, type_text = item
+        elif hasattr(item, "name") and hasattr(item, "type"):
+            # e.g. a schema's field object, whose type may be an object printing as Paimon's text
             name, type_text = item.name, item.type
-        parsed = ParseDataType(_utf8(str(type_text)))
+            if not isinstance(type_text, (str, bytes)):
+                type_text = str(type_text)
+        else:
+            raise TypeError("a field must be a (name, Paimon type) pair or have .name and "
+                            f".type, got {item!r}")
+        field.name = _utf8(name, "a field name")
+        if not isinstance(type_text, str):
+            raise TypeError(f"field '{name}': the type must be a str such as 'INT', got "
+                            f"{type(type_text).__name__}")
+        parsed = ParseDataType(_utf8(type_text))
         if not parsed.ok():
             raise FileIndexError(f"field '{name}': " + parsed.status().message().decode())
-        field.name = _utf8(name)
         field.type = parsed.value()
         out.push_back(field)
     return out
@@ -328,13 +348,22 @@ cdef _RowType _row_type(object fields):
 
 
 cdef Options _options(object options) except *:
+    """Table options {key: value}: values may be str, bool (true/false) or numbers."""
     cdef Options out
     if options is None:
         return out
-    for key, value in dict(options).items():
+    if not hasattr(options, "items"):
+        raise TypeError("options must be a mapping of Paimon table option keys to values, got "
+                        f"{type(options).__name__}")
+    for key, value in options.items():
+        if not isinstance(key, str):
+            raise TypeError(f"option keys must be str, got {type(key).__name__} {key!r}")
         if isinstance(value, bool):
             value = "true" if value else "false"
-        out.Set(_utf8(str(key)), _utf8(str(value)))
+        elif not isinstance(value, (str, _numbers.Number)):
+            raise TypeError(f"option '{key}': the value must be a str, bool or number, got "
+                            f"{type(value).__name__}")
+        out.Set(_utf8(key), _utf8(str(value)))
     return out
 
 
@@ -455,7 +484,7 @@ cdef shared_ptr[const Predicate] _predicate(object node) except *:
         raise FileIndexError(f"unknown predicate operator {op!r} in {node!r}")
     for value in node.literals:
         literals.push_back(_literal(value))
-    return Predicate.Leaf(<PredicateOp>_OPS[op], _utf8(node.column), literals)
+    return Predicate.Leaf(<PredicateOp>_OPS[op], _utf8(node.column, "a column name"), literals)
 
 
 cdef RowBitmap _row_bitmap(object rows) except *:
@@ -563,6 +592,10 @@ cdef class IndexWriter:
             made = FileIndexWriter.Make(cfields, coptions)
         _check(made.status())
         self.writer = move(made.value())
+        for key in self.ignored_options:
+            # Java ignores such keys too (its tables can carry them), so this only warns.
+            _warnings.warn(f"file index option '{key}' has no effect: per-index options are "
+                           "file-index.<type>.<column>.<option>", UserWarning, stacklevel=2)
 
     @property
     def empty(self) -> bool:
@@ -572,6 +605,13 @@ cdef class IndexWriter:
     @property
     def row_count(self) -> int:
         return self.writer.get().row_count()
+
+    @property
+    def ignored_options(self) -> list:
+        """Options under ``file-index.`` that have no effect, as in Java (each also warned
+        about when the writer is made), e.g. ``file-index.bloom-filter.fpp`` without a column."""
+        cdef vector[string] keys = self.writer.get().ignored_options()
+        return [key.decode("utf-8", "surrogatepass") for key in keys]
 
     def write(self, data):
         """Appends rows: a pyarrow RecordBatch or Table, or any object exporting the Arrow
@@ -757,7 +797,7 @@ cdef class IndexReader:
         if n < 0:
             raise FileIndexError(f"top_n limit must not be negative, got {n}")
         cdef TopN request
-        request.column = _utf8(column)
+        request.column = _utf8(column, "the column")
         request.descending = bool(descending)
         request.nulls_first = bool(nulls_first)
         request.limit = n
@@ -776,8 +816,8 @@ cdef class IndexReader:
     def describe(self, column, index_type) -> dict:
         """Facts about one index: version, row count, cardinality, null count, ..."""
         cdef IndexEntry entry
-        entry.column = _utf8(column)
-        entry.index_type = _utf8(index_type)
+        entry.column = _utf8(column, "the column")
+        entry.index_type = _utf8(index_type, "the index type")
         cdef Result[vector[pair[string, string]]] described
         with nogil:
             described = self.reader.get().Describe(entry)

@@ -154,5 +154,61 @@ TEST(ApiBoundary, WriteRejectsStructsWithNullChildren) {
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << status.ToString();
 }
 
+
+// Every option name an index reads is accepted; any other per-index name is an error naming
+// the key and the index's real options (Java would build with the defaults, silently).
+TEST(ApiBoundary, MakeRejectsOptionNamesAnIndexDoesNotHave) {
+  const std::vector<Field> fields = {{"x", *ParseDataType("INT")}};
+  const std::vector<std::pair<std::string, std::string>> known = {
+      {"bitmap", "version"}, {"bitmap", "index-block-size"}, {"bloom-filter", "items"},
+      {"bloom-filter", "fpp"}, {"range-bitmap", "chunk-size"}};
+  const std::vector<std::string> values = {"1", "16kb", "100", "0.05", "64kb"};
+  for (size_t i = 0; i < known.size(); ++i) {
+    Options options;
+    options.Set("file-index." + known[i].first + ".columns", "x");
+    options.Set("file-index." + known[i].first + ".x." + known[i].second, values[i]);
+    auto writer = FileIndexWriter::Make(fields, options);
+    EXPECT_TRUE(writer.ok()) << known[i].first << "." << known[i].second << ": "
+                             << writer.status().ToString();
+  }
+  const std::vector<std::pair<std::string, std::string>> unknown = {
+      {"bitmap", "block-size"}, {"bloom-filter", "fppp"}, {"bsi", "version"},
+      {"range-bitmap", "chunk_size"}};
+  for (const auto& [type, name] : unknown) {
+    Options options;
+    options.Set("file-index." + type + ".columns", "x");
+    const std::string key = "file-index." + type + ".x." + name;
+    options.Set(key, "1");
+    auto writer = FileIndexWriter::Make(fields, options);
+    ASSERT_FALSE(writer.ok()) << key;
+    EXPECT_EQ(writer.status().code(), StatusCode::kInvalidArgument);
+    const std::string message = writer.status().message();
+    EXPECT_NE(message.find("'" + key + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find("no option '" + name + "'"), std::string::npos) << message;
+  }
+}
+
+// Keys under file-index. that Java ignores stay accepted (Java-written tables carry some) and
+// are reported, in the order given; the ones that mean something are not.
+TEST(ApiBoundary, MakeReportsFileIndexOptionsWithoutEffect) {
+  Options options;
+  options.Set("file-index.bloom-filter.fpp", "0.01");  // no column: Java ignores it
+  options.Set("file-index.bloom-filter.columns", "x");
+  options.Set("file-index.bloom-filter.x.items", "50");
+  options.Set("file-index.in-manifest-threshold", "1kb");
+  options.Set("file-index.read.enabled", "true");
+  options.Set("file-index.bitmap.version", "1");
+  options.Set("file-index.bloom-filter.x.y.fpp", "0.5");  // four parts: ignored
+  options.Set("bucket", "4");                             // not a file index option
+  auto writer = FileIndexWriter::Make({{"x", *ParseDataType("INT")}}, options);
+  ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+  EXPECT_EQ((*writer)->ignored_options(),
+            (std::vector<std::string>{"file-index.bloom-filter.fpp", "file-index.bitmap.version",
+                                      "file-index.bloom-filter.x.y.fpp"}));
+  auto plain = FileIndexWriter::Make({{"x", *ParseDataType("INT")}}, IndexedOptions());
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE((*plain)->ignored_options().empty());
+}
+
 }  // namespace
 }  // namespace pyfileindex

@@ -32,7 +32,8 @@ class PYFILEINDEX_EXPORT FileIndexWriter {
 
   /// `fields` is the data file's row type; `table_options` are the Paimon table options
   /// (`file-index.<type>.columns`, `file-index.<type>.<column>.<option>`, ...). Fails on unknown
-  /// index types, undeclared or unsupported columns and malformed options.
+  /// index types, undeclared or unsupported columns, option names an index does not have, and
+  /// malformed option values. Other table options are not file index options and are ignored.
   static Result<std::unique_ptr<FileIndexWriter>> Make(std::vector<Field> fields,
                                                        const Options& table_options);
 
@@ -65,6 +66,13 @@ class PYFILEINDEX_EXPORT FileIndexWriter {
 
   /// Rows written so far.
   virtual int64_t row_count() const = 0;
+
+  /// Table options under `file-index.` that have no effect, in the order given: keys that are
+  /// neither a columns declaration, a per-index option (`file-index.<type>.<column>.<option>`:
+  /// exactly three parts) nor `in-manifest-threshold` / `read.enabled`. Java ignores them as
+  /// well, and tables it writes can carry them, so they are accepted; a caller may warn, since
+  /// e.g. `file-index.bloom-filter.fpp` (no column) changes nothing.
+  virtual const std::vector<std::string>& ignored_options() const = 0;
 };
 
 }  // namespace pyfileindex

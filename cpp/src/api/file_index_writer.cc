@@ -50,6 +50,9 @@ class ContainerWriter final : public FileIndexWriter {
 
   bool empty() const override { return plan_.indexes.empty(); }
   int64_t row_count() const override { return rows_written_.empty() ? 0 : rows_written_[0]; }
+  const std::vector<std::string>& ignored_options() const override {
+    return plan_.ignored_options;
+  }
 
   Status Write(const ArrowSchema& schema, const ArrowArray& array) override {
     return api::CatchAll("FileIndexWriter::Write", [&] { return WriteUnguarded(schema, array); });

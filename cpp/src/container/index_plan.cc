@@ -1,5 +1,6 @@
 #include "container/index_plan.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@ using Mode = java::JavaHashMapOrder::Mode;
 constexpr std::string_view kPrefix = "file-index.";
 constexpr std::string_view kColumnsSuffix = ".columns";
 constexpr std::string_view kThresholdKey = "file-index.in-manifest-threshold";
+constexpr std::string_view kReadEnabledKey = "file-index.read.enabled";  // read-side only
 
 int32_t JavaStringHash(const std::string& s) {
   Result<int32_t> h = java::StringHashCode(s);
@@ -93,6 +95,41 @@ const Field* FindField(const std::vector<Field>& fields, const std::string& name
   return nullptr;
 }
 
+// file-index.<type>.columns
+bool IsColumnsKey(const std::string& key) {
+  return key.size() > kPrefix.size() + kColumnsSuffix.size() &&
+         key.compare(key.size() - kColumnsSuffix.size(), kColumnsSuffix.size(), kColumnsSuffix) ==
+             0;
+}
+
+// The parts of a per-index option key after "file-index.", split on '.'.
+std::vector<std::string> OptionKeyParts(const std::string& key) {
+  std::vector<std::string> parts;
+  size_t start = kPrefix.size();
+  for (;;) {
+    const size_t dot = key.find('.', start);
+    parts.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) return parts;
+    start = dot + 1;
+  }
+}
+
+// Java ignores per-index options whose name its index does not read. A misspelt one would
+// silently build with the default instead of what was asked for, so here it is an error.
+Status CheckOptionName(const index::IndexType& type, const std::string& key,
+                       const std::string& option) {
+  const std::vector<std::string_view> known = type.OptionNames();
+  if (std::find(known.begin(), known.end(), option) != known.end()) return Status::OK();
+  std::string known_list;
+  for (std::string_view name : known) {
+    known_list += (known_list.empty() ? "" : ", ") + std::string(name);
+  }
+  return Status::InvalidArgument(
+      "file index option '" + key + "': the " + std::string(type.name()) +
+      " index has no option '" + option + "' (" +
+      (known.empty() ? std::string("it takes none") : "its options: " + known_list) + ")");
+}
+
 }  // namespace
 
 Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& table_options) {
@@ -111,10 +148,7 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
   for (size_t i : OptionIterationOrder(table_options)) {
     const std::string& key = entries[i].first;
     if (key.compare(0, kPrefix.size(), kPrefix) != 0) continue;
-    const bool is_columns = key.size() > kPrefix.size() + kColumnsSuffix.size() &&
-                            key.compare(key.size() - kColumnsSuffix.size(), kColumnsSuffix.size(),
-                                        kColumnsSuffix) == 0;
-    if (!is_columns) {
+    if (!IsColumnsKey(key)) {
       other_options.push_back(entries[i]);
       continue;
     }
@@ -147,14 +181,7 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
   // Per-index options: file-index.<type>.<column>.<option>, exactly three parts.
   for (const auto& [key, value] : other_options) {
     if (key == kThresholdKey) continue;
-    std::vector<std::string> parts;
-    size_t start = kPrefix.size();
-    for (;;) {
-      const size_t dot = key.find('.', start);
-      parts.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-      if (dot == std::string::npos) break;
-      start = dot + 1;
-    }
+    const std::vector<std::string> parts = OptionKeyParts(key);
     if (parts.size() != 3) continue;  // Java ignores these (e.g. file-index.read.enabled)
     const std::string& type_name = parts[0];
     const ColumnKey column = ParseColumnName(parts[1]);
@@ -174,7 +201,23 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
                                      "' is not declared in 'file-index." + type_name +
                                      ".columns'");
     }
+    if (const index::IndexType* type = index::FindIndexType(type_name)) {
+      // (an unknown type is reported with its columns declaration, below)
+      PFI_RETURN_NOT_OK(CheckOptionName(*type, key, parts[2]));
+    }
     target->Set(parts[2], value);
+  }
+  // Keys under file-index. that no step above reads: Java ignores them too, and the tables it
+  // writes can carry them (e.g. file-index.bitmap.version, meant per column), so they are
+  // accepted and reported in the order given.
+  for (const auto& [key, value] : entries) {
+    if (key.compare(0, kPrefix.size(), kPrefix) != 0 || key == kThresholdKey ||
+        key == kReadEnabledKey) {
+      continue;
+    }
+    if (!IsColumnsKey(key) && OptionKeyParts(key).size() != 3) {
+      plan.ignored_options.push_back(key);
+    }
   }
 
   // 2. DataFileIndexWriter: type -> column -> maintainer (map columns: key -> writer).

@@ -28,6 +28,9 @@ struct IndexPlan {
   // Container order: output columns in Java's order, each with its indexes (into `indexes`).
   std::vector<std::pair<std::string, std::vector<size_t>>> layout;
   int64_t in_manifest_threshold = 500;
+  // Table options under "file-index." that have no effect (Java ignores them as well), e.g. a
+  // per-index option without its column: "file-index.bloom-filter.fpp".
+  std::vector<std::string> ignored_options;
 };
 
 // `fields` must outlive the plan (value_type points into it). Replays FileIndexOptions and

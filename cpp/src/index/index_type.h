@@ -81,8 +81,12 @@ class IndexType {
   virtual std::string_view name() const = 0;
   // OK when Paimon 2.0 accepts `type` for this index, else InvalidArgument saying why.
   virtual Status CheckType(const DataType& type) const = 0;
-  // `options` holds this column's index options with the prefix stripped: {"version": "1"}.
-  // Unknown option keys are ignored, as in Java.
+  // The per-column option names this index reads (file-index.<type>.<column>.<name>). Java
+  // ignores any other name; the planner rejects them, since a misspelt option would silently
+  // build a different index than the one asked for.
+  virtual std::vector<std::string_view> OptionNames() const = 0;
+  // `options` holds this column's index options with the prefix stripped: {"version": "1"},
+  // every key one of OptionNames().
   virtual Result<std::unique_ptr<ColumnIndexWriter>> MakeWriter(const DataType& type,
                                                                 const Options& options) const = 0;
   // Parses the payload's header eagerly enough to reject corrupt bytes here.

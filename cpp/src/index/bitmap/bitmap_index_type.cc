@@ -14,6 +14,10 @@ class BitmapIndexTypeImpl final : public IndexType {
  public:
   std::string_view name() const override { return "bitmap"; }
 
+  std::vector<std::string_view> OptionNames() const override {
+    return {"version", "index-block-size"};
+  }
+
   Status CheckType(const DataType& type) const override {
     return bitmap::KeyMappingFor(type).status();
   }

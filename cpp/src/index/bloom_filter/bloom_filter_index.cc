@@ -184,6 +184,8 @@ class BloomFilterIndexTypeImpl final : public IndexType {
  public:
   std::string_view name() const override { return "bloom-filter"; }
 
+  std::vector<std::string_view> OptionNames() const override { return {"items", "fpp"}; }
+
   Status CheckType(const DataType& type) const override { return FastHash::For(type).status(); }
 
   Result<std::unique_ptr<ColumnIndexWriter>> MakeWriter(const DataType& type,

@@ -293,6 +293,8 @@ class BsiIndexTypeImpl final : public IndexType {
  public:
   std::string_view name() const override { return "bsi"; }
 
+  std::vector<std::string_view> OptionNames() const override { return {}; }
+
   Status CheckType(const DataType& type) const override { return BsiKeyType::For(type).status(); }
 
   Result<std::unique_ptr<ColumnIndexWriter>> MakeWriter(const DataType& type,

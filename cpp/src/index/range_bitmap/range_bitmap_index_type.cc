@@ -12,6 +12,10 @@ class RangeBitmapType final : public IndexType {
  public:
   std::string_view name() const override { return range_bitmap::kRangeBitmapName; }
 
+  std::vector<std::string_view> OptionNames() const override {
+    return {range_bitmap::kChunkSizeOption};
+  }
+
   Status CheckType(const DataType& type) const override {
     return range_bitmap::KeySpecFor(type).status();
   }

@@ -1,0 +1,235 @@
+"""Bad input through the Python API: damaged index bytes, wrong argument types, unknown
+options and unsupported column types each give a Python exception naming the problem, never a
+crash or an exception of some other kind."""
+
+import random
+import warnings
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import pyfileindex as pfi
+from pyfileindex import col
+
+FIELDS = [("s", "STRING"), ("i", "INT"), ("b", "BIGINT"), ("d", "DOUBLE")]
+ROWS = 600
+
+# Every index type, bitmap V1 and V2 (with blocks small enough to have several), and options
+# that keep the container a few KB, so that every byte of it can be cut at.
+OPTIONS = {
+    "file-index.bitmap.columns": "s,i",
+    "file-index.bitmap.i.version": "1",
+    "file-index.bitmap.s.index-block-size": "64b",
+    "file-index.bloom-filter.columns": "s,b",
+    "file-index.bloom-filter.s.items": "100",
+    "file-index.bloom-filter.b.items": "100",
+    "file-index.bsi.columns": "i,b",
+    "file-index.range-bitmap.columns": "i,d,s",
+}
+
+PREDICATES = [
+    col("s") == "v5",
+    col("s").isin(["v1", "v9", "absent"]),
+    col("s") != "v3",
+    col("s").is_null(),
+    col("i") == 7,
+    col("i") < 300,
+    col("i").not_in([1, 2, 3]),
+    col("b") > 0,
+    col("b").is_not_null(),
+    col("d") <= 0.5,
+    (col("i") >= 10) & (col("s") == "v2"),
+    (col("b") < 0) | (col("d") > 0.9),
+]
+
+
+def _table() -> pa.Table:
+    rng = np.random.default_rng(20261126)
+    return pa.table({
+        "s": pa.array([None if k % 17 == 0 else f"v{k % 40}" for k in range(ROWS)]),
+        "i": pa.array(rng.integers(0, 400, ROWS).astype(np.int32)),
+        "b": pa.array(rng.integers(-10**6, 10**6, ROWS)),
+        "d": pa.array(np.round(rng.random(ROWS), 2)),
+    })
+
+
+@pytest.fixture(scope="module")
+def container() -> bytes:
+    data = pfi.build_index(_table(), FIELDS, OPTIONS)
+    assert data is not None and len(data) < 64 * 1024
+    return data
+
+
+def _read_everything(data: bytes) -> list:
+    """Opens `data` and asks every question the API has of each index in it."""
+    reader = pfi.IndexReader(data, FIELDS)
+    answers = []
+    for predicate in PREDICATES:
+        result = reader.evaluate(predicate)
+        assert result.kind in ("SKIP", "REMAIN", "ROWS")
+        rows = result.row_ids()
+        answers.append((result.kind, None if rows is None else rows.tolist()))
+    answers.append(reader.top_n("i", 10).kind)
+    answers.append(reader.top_n("d", 5, descending=True, with_ties=True).kind)
+    for entry in reader.entries:
+        answers.append(sorted(reader.describe(entry.column, entry.index_type).items()))
+    return answers
+
+
+def test_the_container_holds_every_index_type(container):
+    entries = {(e.column, e.index_type) for e in pfi.IndexReader(container, FIELDS).entries}
+    assert {t for _, t in entries} == {"bitmap", "bloom-filter", "bsi", "range-bitmap"}
+    assert pfi.IndexReader(container, FIELDS).describe("i", "bitmap")["version"] == "1"
+    assert pfi.IndexReader(container, FIELDS).describe("s", "bitmap")["version"] == "2"
+    _read_everything(container)  # the intact bytes answer every question
+
+
+def test_every_truncation_raises_corrupt_index_error(container):
+    for length in range(len(container)):
+        with pytest.raises(pfi.CorruptIndexError):
+            _read_everything(container[:length])
+
+
+def test_a_bad_magic_number_is_named(container):
+    damaged = bytes([container[0] ^ 0xFF]) + container[1:]
+    with pytest.raises(pfi.CorruptIndexError, match="magic"):
+        pfi.IndexReader(damaged, FIELDS)
+
+
+def _damaged_copies(container: bytes, seed: int, count: int):
+    """Copies of `container` with 1-4 bytes overwritten, in the header and the bodies of the
+    indexes whose every byte is structure (a bloom filter's bits are all valid data)."""
+    reader = pfi.IndexReader(container, FIELDS)
+    spans = [(0, min(e.offset for e in reader.entries))]
+    spans += [(e.offset, e.offset + e.length) for e in reader.entries
+              if e.index_type != "bloom-filter"]
+    weights = [end - start for start, end in spans]
+    rnd = random.Random(seed)
+    for _ in range(count):
+        damaged = bytearray(container)
+        for _ in range(rnd.randint(1, 4)):
+            start, end = rnd.choices(spans, weights)[0]
+            damaged[rnd.randrange(start, end)] = rnd.randrange(256)
+        yield bytes(damaged)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_damaged_bytes_raise_file_index_errors_only(container, seed):
+    # Damage can leave bytes that still parse (an index has no checksum), so the promise is
+    # about failures: each is a FileIndexError, and none is a crash.
+    outcomes = {"answered": 0, "refused": 0}
+    for damaged in _damaged_copies(container, seed, 700):
+        try:
+            _read_everything(damaged)
+            outcomes["answered"] += 1
+        except pfi.FileIndexError as error:
+            assert str(error), "an error must say what is wrong"
+            outcomes["refused"] += 1
+    assert outcomes["refused"] > 0 and outcomes["answered"] > 0, outcomes
+
+
+class TestWrongArgumentTypes:
+    @pytest.mark.parametrize("fields, message", [
+        (5, "fields must be a sequence"),
+        ("s", "fields must be a sequence"),
+        ([("s",)], r"\(name, Paimon type\) pair"),  # once read past the tuple's end
+        ([("s", "STRING", "x")], r"\(name, Paimon type\) pair"),
+        ([None], r"\(name, Paimon type\) pair or have \.name and \.type"),
+        ([(1, "INT")], "a field name must be a str, got int"),
+        ([("s", 5)], "field 's': the type must be a str"),
+    ])
+    def test_bad_fields(self, fields, message):
+        with pytest.raises(TypeError, match=message):
+            pfi.IndexWriter(fields, OPTIONS)
+        with pytest.raises(TypeError, match=message):
+            pfi.IndexReader(b"", fields)
+
+    @pytest.mark.parametrize("options, message", [
+        ([("file-index.bitmap.columns", "s")], "options must be a mapping"),
+        ({1: "s"}, "option keys must be str"),
+        ({"file-index.bitmap.columns": None}, "option 'file-index.bitmap.columns': the value"),
+        ({"file-index.bitmap.columns": ["s"]}, "got list"),
+    ])
+    def test_bad_options(self, options, message):
+        with pytest.raises(TypeError, match=message):
+            pfi.IndexWriter(FIELDS, options)
+
+    def test_option_values_may_be_numbers_and_booleans(self):
+        writer = pfi.IndexWriter(FIELDS, {"file-index.bloom-filter.columns": "b",
+                                          "file-index.bloom-filter.b.items": 300,
+                                          "file-index.bloom-filter.b.fpp": np.float64(0.05),
+                                          "file-index.read.enabled": True})
+        assert not writer.empty
+
+    def test_bad_reader_arguments(self, container):
+        reader = pfi.IndexReader(container, FIELDS)
+        with pytest.raises(TypeError, match="the column must be a str, got int"):
+            reader.top_n(5, 1)
+        with pytest.raises(TypeError, match="the index type must be a str, got NoneType"):
+            reader.describe("s", None)
+        with pytest.raises(TypeError):
+            pfi.IndexReader(5, FIELDS)
+        with pytest.raises(TypeError, match="expected Arrow data"):
+            pfi.IndexWriter(FIELDS, OPTIONS).write([1, 2, 3])
+
+
+class TestOptions:
+    def test_an_option_name_the_index_does_not_have_is_an_error(self):
+        options = {"file-index.bloom-filter.columns": "s", "file-index.bloom-filter.s.fppp": "0.01"}
+        with pytest.raises(pfi.FileIndexError,
+                           match=r"'file-index.bloom-filter.s.fppp'.*no option 'fppp'.*items, fpp"):
+            pfi.IndexWriter(FIELDS, options)
+        with pytest.raises(pfi.FileIndexError, match="bsi index has no option 'version'.*none"):
+            pfi.IndexWriter(FIELDS, {"file-index.bsi.columns": "i", "file-index.bsi.i.version": "1"})
+
+    def test_a_bad_option_value_is_named(self):
+        with pytest.raises(pfi.FileIndexError,
+                           match="'bloom-filter' on column 's': option 'fpp': cannot parse 'often'"):
+            pfi.IndexWriter(FIELDS, {"file-index.bloom-filter.columns": "s",
+                                     "file-index.bloom-filter.s.fpp": "often"})
+        with pytest.raises(pfi.FileIndexError, match="invalid version: 3"):
+            pfi.IndexWriter(FIELDS, {"file-index.bitmap.columns": "s",
+                                     "file-index.bitmap.s.version": "3"})
+
+    def test_options_without_effect_warn_and_change_nothing(self):
+        table = _table()
+        declared = {"file-index.bloom-filter.columns": "s"}
+        ineffective = dict(declared, **{"file-index.bloom-filter.fpp": "0.001",
+                                        "file-index.bitmap.colums": "s"})
+        with pytest.warns(UserWarning) as caught:
+            writer = pfi.IndexWriter(FIELDS, ineffective)
+        assert [str(w.message).split(" has no effect")[0] for w in caught] == [
+            "file index option 'file-index.bloom-filter.fpp'",
+            "file index option 'file-index.bitmap.colums'"]
+        assert writer.ignored_options == ["file-index.bloom-filter.fpp", "file-index.bitmap.colums"]
+        writer.write(table)
+        assert writer.finish() == pfi.build_index(table, FIELDS, declared)  # as Java: ignored
+
+    def test_table_options_that_mean_something_do_not_warn(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            writer = pfi.IndexWriter(FIELDS, dict(OPTIONS, **{
+                "file-index.in-manifest-threshold": "1kb", "file-index.read.enabled": "true",
+                "bucket": "-1", "file.format": "parquet"}))
+        assert writer.ignored_options == []
+
+
+class TestUnsupportedColumns:
+    @pytest.mark.parametrize("index, column_type", [
+        ("bsi", "STRING"), ("bsi", "DOUBLE"), ("bloom-filter", "BOOLEAN"),
+        ("bloom-filter", "DECIMAL(10, 2)"), ("range-bitmap", "BYTES"),
+        ("range-bitmap", "DECIMAL(20, 2)"), ("bitmap", "ARRAY<INT>"),
+    ])
+    def test_an_index_on_a_type_it_cannot_hold_is_refused(self, index, column_type):
+        with pytest.raises(pfi.FileIndexError, match="column 'c'"):
+            pfi.IndexWriter([("c", column_type)], {f"file-index.{index}.columns": "c"})
+
+    def test_arrow_data_of_another_type_is_refused(self):
+        writer = pfi.IndexWriter([("c", "STRING")], {"file-index.bitmap.columns": "c"})
+        with pytest.raises(pfi.FileIndexError, match="column 'c'.*cannot hold Paimon type STRING"):
+            writer.write(pa.table({"c": pa.array([1, 2], pa.int64())}))
+
+    def test_a_column_the_fields_lack_is_refused(self):
+        with pytest.raises(pfi.FileIndexError, match="column 'zz' does not exist"):
+            pfi.IndexWriter(FIELDS, {"file-index.bitmap.columns": "zz"})
