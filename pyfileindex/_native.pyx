@@ -468,15 +468,23 @@ _OPS = {
 }
 
 
-cdef shared_ptr[const Predicate] _predicate(object node) except *:
+# The C++ reader's limit on AND/OR nesting. Checked here as well: this conversion recurses in C,
+# where a tree nested 100,000 deep would overflow the stack before the reader could refuse it.
+cdef int _MAX_PREDICATE_DEPTH = 512
+
+
+cdef shared_ptr[const Predicate] _predicate(object node, int depth=0) except *:
     """A pyfileindex.predicate tree (Leaf / And / Or) -> C++ predicate."""
     cdef vector[shared_ptr[const Predicate]] children
     cdef vector[Literal] literals
     op = getattr(node, "op", None)
     kind = type(node).__name__
     if kind in ("And", "Or") or op in ("and", "or"):
+        if depth >= _MAX_PREDICATE_DEPTH:
+            raise FileIndexError(
+                f"predicate nests AND/OR deeper than {_MAX_PREDICATE_DEPTH} levels")
         for child in node.children:
-            children.push_back(_predicate(child))
+            children.push_back(_predicate(child, depth + 1))
         if kind == "And" or op == "and":
             return Predicate.And(children)
         return Predicate.Or(children)

@@ -324,6 +324,8 @@ def _native(name: str):
 
 
 def _open_reader(path: str, fields):
+    if os.path.isdir(path):
+        raise CliError(f"not an index file but a directory: {path}")
     if not os.path.isfile(path):
         raise CliError(f"index file not found: {path}")
     reader_class = _native("IndexReader")

@@ -33,6 +33,7 @@ import datetime
 import decimal
 import math
 import re
+import sys
 from typing import Any, Iterable, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
@@ -738,9 +739,9 @@ class _Converter:
         if isinstance(node, exp.Paren):
             return self.condition(node.this)
         if isinstance(node, exp.And):
-            return And([self.condition(node.this), self.condition(node.expression)])
+            return And([self.condition(operand) for operand in self.chain(node)])
         if isinstance(node, exp.Or):
-            return Or([self.condition(node.this), self.condition(node.expression)])
+            return Or([self.condition(operand) for operand in self.chain(node)])
         if isinstance(node, exp.Not):
             return self.condition(node.this).negate()
         for kind, op in ((exp.EQ, "eq"), (exp.NEQ, "ne"), (exp.LT, "lt"), (exp.LTE, "le"),
@@ -754,6 +755,22 @@ class _Converter:
         if isinstance(node, exp.Between):
             return self.between(node)
         raise self.unsupported(node)
+
+    def chain(self, node) -> list:
+        """The operands of `a AND b AND c ...` (or OR), in order. sqlglot nests such a chain one
+        level per operand, so it is walked with a stack: a generated query's thousands of terms
+        would exceed Python's recursion limit."""
+        operands, pending = [], [node]
+        while pending:
+            current = pending.pop()
+            inner = current
+            while isinstance(inner, self.exp.Paren):
+                inner = inner.this
+            if type(inner) is type(node):
+                pending += [inner.expression, inner.this]  # `this` (the left side) comes first
+            else:
+                operands.append(current)
+        return operands
 
     def unsupported(self, node) -> PredicateError:
         exp = self.exp
@@ -978,7 +995,11 @@ def parse_predicate(text: str, fields=None, *, exact_numbers: bool = False) -> P
     is true (then decimal.Decimal, text-preserving).
     """
     exact = exact_numbers or fields is not None
-    tree = _Converter(exact).condition(_parse_sql(text))
+    try:
+        tree = _Converter(exact).condition(_parse_sql(text))
+    except RecursionError:
+        raise PredicateError("cannot parse predicate: it nests parentheses or NOT too deeply "
+                             f"(Python's recursion limit is {sys.getrecursionlimit()})") from None
     return tree if fields is None else bind_predicate(tree, fields)
 
 

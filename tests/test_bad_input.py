@@ -233,3 +233,40 @@ class TestUnsupportedColumns:
     def test_a_column_the_fields_lack_is_refused(self):
         with pytest.raises(pfi.FileIndexError, match="column 'zz' does not exist"):
             pfi.IndexWriter(FIELDS, {"file-index.bitmap.columns": "zz"})
+
+
+class TestPredicateSize:
+    def test_long_and_or_chains_parse_flat(self, container):
+        reader = pfi.IndexReader(container, FIELDS)
+        for keyword, kind in (("AND", pfi.predicate.And), ("OR", pfi.predicate.Or)):
+            text = f" {keyword} ".join(f"i = {k}" for k in range(5000))  # sqlglot: 5000 levels
+            tree = pfi.parse_predicate(text)
+            assert type(tree) is kind and len(tree.children) == 5000
+            assert tree.children[0] == (col("i") == 0) and tree.children[-1] == (col("i") == 4999)
+            assert reader.evaluate(tree).kind in ("SKIP", "ROWS")
+        assert reader.evaluate(pfi.parse_predicate(
+            " OR ".join(f"i = {k}" for k in range(5000)))).row_ids().size == ROWS
+
+    def test_parentheses_nested_too_deeply_are_a_predicate_error(self):
+        with pytest.raises(pfi.predicate.PredicateError, match="nests parentheses or NOT too deep"):
+            pfi.parse_predicate("(" * 5000 + "i = 1" + ")" * 5000)
+        with pytest.raises(pfi.predicate.PredicateError, match="nests parentheses or NOT too deep"):
+            pfi.parse_predicate("NOT " * 5000 + "i = 1")
+
+    def test_a_tree_nested_past_the_limit_is_refused_not_a_crash(self, container):
+        # Alternating AND/OR does not flatten: 100,000 levels once overflowed the C stack.
+        reader = pfi.IndexReader(container, FIELDS)
+        tree = col("i") == 1
+        for level in range(100_000):
+            tree = (tree | (col("i") == 2)) if level % 2 else (tree & (col("i") == 3))
+        with pytest.raises(pfi.FileIndexError, match="deeper than 512 levels"):
+            reader.evaluate(tree)
+        for levels, allowed in ((512, True), (513, False)):  # the C++ reader's own limit
+            tree = col("i") == 1
+            for level in range(levels):
+                tree = (tree | (col("i") == 2)) if level % 2 else (tree & (col("i") == 3))
+            if allowed:
+                assert reader.evaluate(tree).kind in ("SKIP", "ROWS")
+            else:
+                with pytest.raises(pfi.FileIndexError, match="deeper than 512 levels"):
+                    reader.evaluate(tree)

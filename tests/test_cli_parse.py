@@ -212,6 +212,9 @@ class TestErrorsBeforeTheIndexIsRead:
         status, _, err = run(capsys, "inspect", str(tmp_path / "y.index"))
         assert status == 1
         assert_one_line_error(err, "index file not found")
+        status, _, err = run(capsys, "inspect", str(tmp_path))
+        assert status == 1
+        assert_one_line_error(err, "not an index file but a directory", str(tmp_path))
 
     def test_build_without_any_index_option(self, capsys, tmp_path, schema_without_index):
         out_file = tmp_path / "out.index"
