@@ -496,9 +496,19 @@ cdef shared_ptr[const Predicate] _predicate(object node, int depth=0) except *:
 
 
 cdef RowBitmap _row_bitmap(object rows) except *:
-    cdef const uint32_t[::1] view = _np.ascontiguousarray(rows, dtype=_np.uint32)
-    if view.shape[0] == 0:
+    """Row ids (a sequence, numpy array or pyroaring BitMap of integers in [0, 2^32)) -> bitmap.
+    Checked before the cast to uint32, which would wrap -1 or 2^40 to another row silently."""
+    ids = _np.asarray(rows)
+    if ids.ndim != 1:
+        raise TypeError(f"row ids must be a one-dimensional sequence, got {ids.ndim} dimensions")
+    if ids.size == 0:
         return RowBitmap()
+    if ids.dtype.kind not in "iu":
+        raise TypeError(f"row ids must be integers, got {ids.dtype}")
+    lowest, highest = int(ids.min()), int(ids.max())
+    if lowest < 0 or highest > 0xFFFFFFFF:
+        raise FileIndexError(f"row id {lowest if lowest < 0 else highest} is outside [0, 2^32)")
+    cdef const uint32_t[::1] view = _np.ascontiguousarray(ids, dtype=_np.uint32)
     return RowBitmap.FromRows(&view[0], view.shape[0])
 
 

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pyarrow as pa
+import pyroaring
 import pytest
 
 import pyfileindex as pfi
@@ -161,6 +162,29 @@ class TestWrongArgumentTypes:
                                           "file-index.bloom-filter.b.fpp": np.float64(0.05),
                                           "file-index.read.enabled": True})
         assert not writer.empty
+
+    @pytest.mark.parametrize("selection, error, message", [
+        ([-1], pfi.FileIndexError, r"row id -1 is outside \[0, 2\^32\)"),
+        (np.array([3, 2**40]), pfi.FileIndexError, "row id 1099511627776 is outside"),
+        ([2**32], pfi.FileIndexError, "row id 4294967296 is outside"),
+        (np.array([1.5, 3.0]), TypeError, "row ids must be integers, got float64"),
+        ([[1, 2]], TypeError, "one-dimensional"),
+        (7, TypeError, "one-dimensional"),
+    ])
+    def test_bad_top_n_selections(self, container, selection, error, message):
+        # Each once went through a cast to uint32 that wrapped it onto other rows silently.
+        with pytest.raises(error, match=message):
+            pfi.IndexReader(container, FIELDS).top_n("i", 3, selection=selection)
+
+    def test_top_n_selections_of_every_integer_kind(self, container):
+        reader = pfi.IndexReader(container, FIELDS)
+        rows = [5, 17, 300, 599]
+        expected = reader.top_n("i", 2, selection=rows).row_ids().tolist()
+        assert len(expected) == 2 and set(expected) <= set(rows)
+        for same in (np.array(rows, dtype=np.int64), np.array(rows, dtype=np.uint16),
+                     tuple(reversed(rows)), pyroaring.BitMap(rows)):
+            assert reader.top_n("i", 2, selection=same).row_ids().tolist() == expected
+        assert reader.top_n("i", 2, selection=[]).row_ids().tolist() == []
 
     def test_bad_reader_arguments(self, container):
         reader = pfi.IndexReader(container, FIELDS)
