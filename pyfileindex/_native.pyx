@@ -599,8 +599,22 @@ cdef class IndexWriter:
 
     ``fields`` is the data file's row type as (name, Paimon type string) pairs; ``options``
     are Paimon table options with their own keys (``file-index.bitmap.columns`` ...).
+
+    A writer takes one data file's batches in order, so it is used from one thread at a time:
+    a call made while another thread's write() or finish() runs raises FileIndexError.
     """
     cdef unique_ptr[FileIndexWriter] writer
+    # Set while a write() or finish() runs without the GIL. The native writer is not thread
+    # safe, and two threads' batches would have no row order anyway: the second call is
+    # refused (tested and set under the GIL, so two calls cannot both pass).
+    cdef bint busy
+
+    cdef _claim(self, str call):
+        if self.busy:
+            raise FileIndexError(f"IndexWriter.{call}() while another thread's write() or "
+                                 "finish() runs: a writer takes one data file's batches, in "
+                                 "order, from one thread at a time")
+        self.busy = True
 
     def __cinit__(self, fields, options):
         cdef vector[Field] cfields = _fields(fields)
@@ -636,12 +650,17 @@ cdef class IndexWriter:
         PyCapsule interface (``__arrow_c_array__`` for a struct array / record batch,
         ``__arrow_c_stream__`` for a stream of them)."""
         if hasattr(data, "__arrow_c_array__"):
-            self._write_array(data)
+            writes = self._write_array
         elif hasattr(data, "__arrow_c_stream__"):
-            self._write_stream(data)
+            writes = self._write_stream
         else:
             raise TypeError(f"expected Arrow data (RecordBatch, Table, ...), got "
                             f"{type(data).__name__}")
+        self._claim("write")
+        try:
+            writes(data)
+        finally:
+            self.busy = False
 
     cdef _write_array(self, data):
         schema_capsule, array_capsule = data.__arrow_c_array__()
@@ -686,8 +705,12 @@ cdef class IndexWriter:
         """The container bytes, or None when the options declare no index. Call once."""
         cdef Result[cbool] done
         cdef list holder = []  # the bytes object the container is written into
-        with nogil:
-            done = self.writer.get().FinishInto(_allocate_bytes, <void*>holder)
+        self._claim("finish")
+        try:
+            with nogil:
+                done = self.writer.get().FinishInto(_allocate_bytes, <void*>holder)
+        finally:
+            self.busy = False
         _check(done.status())
         return holder[0] if done.value() else None
 

@@ -294,3 +294,34 @@ class TestPredicateSize:
             else:
                 with pytest.raises(pfi.FileIndexError, match="deeper than 512 levels"):
                     reader.evaluate(tree)
+
+
+class TestOneWriterOneThread:
+    def test_a_second_thread_is_refused_while_a_write_runs(self):
+        import threading
+
+        batch = _table().to_batches()[0]
+        inside, tried = threading.Event(), threading.Event()
+
+        def batches():  # pulled by the first thread's write(), which has released the GIL
+            yield batch
+            inside.set()
+            tried.wait(30)
+            yield batch
+
+        writer = pfi.IndexWriter(FIELDS, OPTIONS)
+        stream = pa.RecordBatchReader.from_batches(batch.schema, batches())
+        first = threading.Thread(target=writer.write, args=(stream,))
+        first.start()
+        try:
+            assert inside.wait(30)
+            # Both calls once ran the native writer from two threads at once (a double free).
+            with pytest.raises(pfi.FileIndexError, match=r"IndexWriter.write\(\) while another"):
+                writer.write(batch)
+            with pytest.raises(pfi.FileIndexError, match=r"IndexWriter.finish\(\) while another"):
+                writer.finish()
+        finally:
+            tried.set()
+            first.join(30)
+        assert writer.row_count == 2 * batch.num_rows
+        assert writer.finish() == pfi.build_index([batch, batch], FIELDS, OPTIONS)
