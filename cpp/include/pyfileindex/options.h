@@ -42,6 +42,8 @@ class PYFILEINDEX_EXPORT Options {
   bool empty() const { return entries_.empty(); }
 
   /// Typed getters: absent -> default; present but malformed -> InvalidArgument naming the key.
+  /// Values are read as Paimon reads them: GetInt as Java's Long.parseLong (a sign and digits,
+  /// no spaces), GetDouble as Double.parseDouble ("1e-3", " 0.1d ", "0x1p-4", "NaN").
   Result<int64_t> GetInt(std::string_view key, int64_t default_value) const;
   Result<double> GetDouble(std::string_view key, double default_value) const;
   Result<bool> GetBool(std::string_view key, bool default_value) const;

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 
 #include "api/boundary.h"
 
@@ -21,6 +22,75 @@ std::string Lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsHexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+
+// Java's Long.parseLong, which Paimon applies to the option text as is (OptionsUtils does not
+// trim it): an optional sign, then ASCII digits and nothing else. (Java also takes other
+// scripts' decimal digits; no option value in practice uses them.)
+std::optional<int64_t> ParseJavaLong(std::string_view text) {
+  size_t i = (!text.empty() && (text[0] == '+' || text[0] == '-')) ? 1 : 0;
+  if (i == text.size()) return std::nullopt;
+  for (size_t k = i; k < text.size(); ++k) {
+    if (!IsDigit(text[k])) return std::nullopt;
+  }
+  errno = 0;
+  const std::string copy(text);
+  const long long parsed = std::strtoll(copy.c_str(), nullptr, 10);
+  if (errno != 0) return std::nullopt;  // out of the long range: Java fails too
+  return static_cast<int64_t>(parsed);
+}
+
+// Java's Double.parseDouble: the text trimmed of characters <= ' ', an optional sign, then
+// "NaN", "Infinity", a decimal number (digits with an optional point, at least one digit, an
+// optional exponent) or a hexadecimal one (0x, hex digits with an optional point, and a
+// required binary exponent p), and an optional type suffix f, F, d or D. The value is the
+// nearest double, overflow giving infinity and underflow a subnormal or zero: what glibc's
+// correctly rounded strtod returns, with ERANGE, for the same digits.
+std::optional<double> ParseJavaDouble(std::string_view text) {
+  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
+  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
+  const bool negative = !text.empty() && text[0] == '-';
+  if (!text.empty() && (text[0] == '+' || text[0] == '-')) text.remove_prefix(1);
+  if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
+  if (text == "Infinity") {
+    return negative ? -std::numeric_limits<double>::infinity()
+                    : std::numeric_limits<double>::infinity();
+  }
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  if (!text.empty() && std::string_view("fFdD").find(text.back()) != std::string_view::npos &&
+      !(hex && text.find_first_of("pP") == std::string_view::npos)) {  // 0x1f: a hex digit
+    text.remove_suffix(1);
+  }
+  size_t i = hex ? 2 : 0;
+  auto digits = [&](bool (*is_digit)(char)) {
+    const size_t start = i;
+    while (i < text.size() && is_digit(text[i])) ++i;
+    return i - start;
+  };
+  size_t mantissa_digits = digits(hex ? IsHexDigit : IsDigit);
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa_digits += digits(hex ? IsHexDigit : IsDigit);
+  }
+  if (mantissa_digits == 0) return std::nullopt;
+  const char exponent_mark = hex ? 'p' : 'e';
+  if (i < text.size() && (text[i] | 0x20) == exponent_mark) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits(IsDigit) == 0) return std::nullopt;
+  } else if (hex) {
+    return std::nullopt;  // Java requires the binary exponent
+  }
+  if (i != text.size()) return std::nullopt;
+  const std::string number = (negative ? "-" : "") + std::string(text);
+  errno = 0;
+  char* end = nullptr;
+  const double parsed = std::strtod(number.c_str(), &end);
+  if (end != number.c_str() + number.size()) return std::nullopt;
+  return parsed;  // ERANGE included: see above
 }
 
 Status BadValue(std::string_view key, const std::string& value, const char* expected) {
@@ -51,15 +121,9 @@ Result<int64_t> Options::GetInt(std::string_view key, int64_t default_value) con
   return api::CatchAll("Options::GetInt", [&]() -> Result<int64_t> {
     auto value = Get(key);
     if (!value) return default_value;
-    const std::string text(Trim(*value));
-    if (text.empty()) return BadValue(key, *value, "an integer");
-    char* end = nullptr;
-    errno = 0;
-    const long long parsed = std::strtoll(text.c_str(), &end, 10);
-    if (errno != 0 || end != text.c_str() + text.size()) {
-      return BadValue(key, *value, "an integer");
-    }
-    return static_cast<int64_t>(parsed);
+    const std::optional<int64_t> parsed = ParseJavaLong(*value);
+    if (!parsed) return BadValue(key, *value, "an integer (Java's Long.parseLong)");
+    return *parsed;
   });
 }
 
@@ -67,13 +131,9 @@ Result<double> Options::GetDouble(std::string_view key, double default_value) co
   return api::CatchAll("Options::GetDouble", [&]() -> Result<double> {
     auto value = Get(key);
     if (!value) return default_value;
-    const std::string text(Trim(*value));
-    if (text.empty()) return BadValue(key, *value, "a number");
-    char* end = nullptr;
-    errno = 0;
-    const double parsed = std::strtod(text.c_str(), &end);
-    if (errno != 0 || end != text.c_str() + text.size()) return BadValue(key, *value, "a number");
-    return parsed;
+    const std::optional<double> parsed = ParseJavaDouble(*value);
+    if (!parsed) return BadValue(key, *value, "a number (Java's Double.parseDouble)");
+    return *parsed;
   });
 }
 

@@ -1,0 +1,64 @@
+// Option values are read the way Paimon reads them: Long.parseLong and Double.parseDouble on
+// the text as given, so a table Java accepts is accepted here and one it refuses is refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "pyfileindex/options.h"
+
+namespace pyfileindex {
+namespace {
+
+Options One(const std::string& value) {
+  Options options;
+  options.Set("k", value);
+  return options;
+}
+Result<int64_t> Int(const std::string& text) { return One(text).GetInt("k", -7); }
+Result<double> Double(const std::string& text) { return One(text).GetDouble("k", -7); }
+
+TEST(OptionsTest, AbsentKeysGiveTheDefault) {
+  EXPECT_EQ(*Options().GetInt("k", 42), 42);
+  EXPECT_EQ(*Options().GetDouble("k", 0.25), 0.25);
+}
+
+TEST(OptionsTest, IntegersAsLongParseLong) {
+  EXPECT_EQ(*Int("100"), 100);
+  EXPECT_EQ(*Int("+100"), 100);
+  EXPECT_EQ(*Int("-2147483649"), -2147483649LL);
+  EXPECT_EQ(*Int("9223372036854775807"), std::numeric_limits<int64_t>::max());
+  // Java refuses each of these (OptionsUtils passes the text untrimmed).
+  for (const std::string bad : {"", " 100", "100 ", "1e3", "0x10", "10.0", "+", "-", "1_000",
+                                "9223372036854775808", "100L"}) {
+    const Result<int64_t> parsed = Int(bad);
+    ASSERT_FALSE(parsed.ok()) << "'" << bad << "'";
+    EXPECT_NE(parsed.status().message().find("option 'k'"), std::string::npos);
+  }
+}
+
+TEST(OptionsTest, NumbersAsDoubleParseDouble) {
+  EXPECT_EQ(*Double("0.1"), 0.1);
+  EXPECT_EQ(*Double(" 0.1 "), 0.1);   // parseDouble trims
+  EXPECT_EQ(*Double("0.1d"), 0.1);    // and takes a type suffix
+  EXPECT_EQ(*Double("0.1F"), 0.1);    // (still read as a double)
+  EXPECT_EQ(*Double("1."), 1.0);
+  EXPECT_EQ(*Double(".5"), 0.5);
+  EXPECT_EQ(*Double("-1.5E-3"), -1.5e-3);
+  EXPECT_EQ(*Double("1e+2"), 100.0);
+  EXPECT_EQ(*Double("0x1p-4"), 0.0625);
+  EXPECT_EQ(*Double("0x1.8P1d"), 3.0);
+  EXPECT_EQ(*Double("4.9e-324"), std::numeric_limits<double>::denorm_min());  // strtod: ERANGE
+  EXPECT_EQ(*Double("1e-400"), 0.0);
+  EXPECT_EQ(*Double("1e400"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(*Double("-Infinity"), -std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(*Double("NaN")));
+  for (const std::string bad : {"", " ", ".", "e5", "1e", "1e+", "0x1", "0x1.8", "0x", "inf",
+                                "nan", "infinity", "NaNd", "1,5", "1.5.2", "--1", "1f2", "d"}) {
+    EXPECT_FALSE(Double(bad).ok()) << "'" << bad << "'";
+  }
+}
+
+}  // namespace
+}  // namespace pyfileindex
