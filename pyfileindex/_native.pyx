@@ -112,6 +112,7 @@ cdef extern from "pyfileindex/literal.h" namespace "pyfileindex" nogil:
         Literal Timestamp(int64_t epoch_millis, int32_t nano_of_milli)
 
 cdef extern from "pyfileindex/predicate.h" namespace "pyfileindex" nogil:
+    const int kMaxPredicateDepth
     cdef enum class PredicateOp(uint8_t):
         kEqual
         kNotEqual
@@ -468,11 +469,6 @@ _OPS = {
 }
 
 
-# The C++ reader's limit on AND/OR nesting. Checked here as well: this conversion recurses in C,
-# where a tree nested 100,000 deep would overflow the stack before the reader could refuse it.
-cdef int _MAX_PREDICATE_DEPTH = 512
-
-
 cdef shared_ptr[const Predicate] _predicate(object node, int depth=0) except *:
     """A pyfileindex.predicate tree (Leaf / And / Or) -> C++ predicate."""
     cdef vector[shared_ptr[const Predicate]] children
@@ -480,9 +476,11 @@ cdef shared_ptr[const Predicate] _predicate(object node, int depth=0) except *:
     op = getattr(node, "op", None)
     kind = type(node).__name__
     if kind in ("And", "Or") or op in ("and", "or"):
-        if depth >= _MAX_PREDICATE_DEPTH:
+        # The reader's own bound, checked here too: this conversion recurses in C, where a tree
+        # nested 100,000 deep would overflow the stack before the reader could refuse it.
+        if depth >= kMaxPredicateDepth:
             raise FileIndexError(
-                f"predicate nests AND/OR deeper than {_MAX_PREDICATE_DEPTH} levels")
+                f"predicate nests AND/OR deeper than {kMaxPredicateDepth} levels")
         for child in node.children:
             children.push_back(_predicate(child, depth + 1))
         if kind == "And" or op == "and":

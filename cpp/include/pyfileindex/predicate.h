@@ -59,6 +59,11 @@ struct PYFILEINDEX_EXPORT Predicate {
   static std::shared_ptr<const Predicate> Or(std::vector<std::shared_ptr<const Predicate>> c);
 };
 
+/// The deepest AND/OR nesting FileIndexReader::Evaluate takes (InvalidArgument beyond it).
+/// Evaluation recurses once per level, so the bound keeps a hostile tree from exhausting the
+/// caller's stack; Paimon builds flat AND/OR nodes, so real predicates stay far below it.
+inline constexpr int kMaxPredicateDepth = 512;
+
 /// How predicates are passed around: shared, immutable.
 using PredicatePtr = std::shared_ptr<const Predicate>;
 

@@ -10,10 +10,6 @@ namespace pyfileindex {
 
 namespace {
 
-// Evaluation recurses once per AND/OR level: a bound keeps a hostile tree from exhausting the
-// caller's stack (Paimon builds flat AND/OR nodes, so real predicates stay far below it).
-constexpr int kMaxPredicateDepth = 512;
-
 // Paimon's EmptyFileIndexReader: the writer saw no record, so no value can match.
 FileIndexResult EmptyIndexAnswer(PredicateOp op) {
   switch (op) {

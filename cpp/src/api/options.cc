@@ -86,7 +86,6 @@ std::optional<double> ParseJavaDouble(std::string_view text) {
   }
   if (i != text.size()) return std::nullopt;
   const std::string number = (negative ? "-" : "") + std::string(text);
-  errno = 0;
   char* end = nullptr;
   const double parsed = std::strtod(number.c_str(), &end);
   if (end != number.c_str() + number.size()) return std::nullopt;
