@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <random>
 #include <string>
 
 #include "pyfileindex/options.h"
@@ -57,6 +59,40 @@ TEST(OptionsTest, NumbersAsDoubleParseDouble) {
   for (const std::string bad : {"", " ", ".", "e5", "1e", "1e+", "0x1", "0x1.8", "0x", "inf",
                                 "nan", "infinity", "NaNd", "1,5", "1.5.2", "--1", "1f2", "d"}) {
     EXPECT_FALSE(Double(bad).ok()) << "'" << bad << "'";
+  }
+}
+
+TEST(OptionsTest, PointsAndExponentsMoveTogether) {
+  // The point is taken out before strtod reads the number (the locale's radix character may
+  // not be '.'), and the exponent is lowered by the fraction's digits instead.
+  EXPECT_EQ(*Double("123.456e7"), 123.456e7);
+  EXPECT_EQ(*Double("0.000001e6"), 1.0);
+  EXPECT_EQ(*Double("3.14159265358979323846264338327950288"), 3.14159265358979323846);
+  EXPECT_EQ(*Double("0x.8p1"), 1.0);
+  EXPECT_EQ(*Double("0x1.fffffffffffffp1023"), std::numeric_limits<double>::max());
+  EXPECT_EQ(*Double("-0.0"), 0.0);
+  EXPECT_TRUE(std::signbit(*Double("-0.0")));
+  // Exponents far past a double's range still overflow and underflow, not wrap.
+  EXPECT_EQ(*Double("1e99999999999999999999"), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(*Double("1.5e-99999999999999999999"), 0.0);
+  EXPECT_EQ(*Double("0." + std::string(400, '0') + "1e401"), 1.0);
+}
+
+TEST(OptionsTest, DecimalsAgreeWithStrtodInTheCLocale) {
+  std::mt19937_64 random(20261126);
+  auto digits = [&](int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += static_cast<char>('0' + random() % 10);
+    return out;
+  };
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string text = digits(static_cast<int>(random() % 4));
+    text += "." + digits(1 + static_cast<int>(random() % 25));
+    if (random() % 2) text += "e" + std::to_string(static_cast<int>(random() % 700) - 350);
+    const double expected = std::strtod(text.c_str(), nullptr);  // this test's locale is "C"
+    const Result<double> parsed = Double(text);
+    ASSERT_TRUE(parsed.ok()) << text;
+    EXPECT_EQ(*parsed, expected) << text;
   }
 }
 

@@ -1,5 +1,6 @@
 #include "pyfileindex/options.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -43,12 +44,32 @@ std::optional<int64_t> ParseJavaLong(std::string_view text) {
   return static_cast<int64_t>(parsed);
 }
 
+// Adds `shift` to an exponent written as optional sign and decimal digits, saturating far
+// beyond any double's range (strtod then overflows or underflows it as it would the original).
+std::string ShiftedExponent(std::string_view exponent, int64_t shift) {
+  constexpr int64_t kSaturate = int64_t{1} << 40;
+  bool negative = false;
+  if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) {
+    negative = exponent[0] == '-';
+    exponent.remove_prefix(1);
+  }
+  int64_t value = 0;
+  for (char c : exponent) value = std::min(kSaturate, value * 10 + (c - '0'));
+  value = (negative ? -value : value) + shift;
+  return std::to_string(std::clamp(value, -kSaturate, kSaturate));
+}
+
 // Java's Double.parseDouble: the text trimmed of characters <= ' ', an optional sign, then
 // "NaN", "Infinity", a decimal number (digits with an optional point, at least one digit, an
 // optional exponent) or a hexadecimal one (0x, hex digits with an optional point, and a
 // required binary exponent p), and an optional type suffix f, F, d or D. The value is the
 // nearest double, overflow giving infinity and underflow a subnormal or zero: what glibc's
 // correctly rounded strtod returns, with ERANGE, for the same digits.
+//
+// Java reads the same text in every locale; strtod takes the locale's radix character (a
+// comma in de_DE), so the number reaches it with no point at all: the fraction's digits are
+// appended to the integer's and the exponent lowered to match ("1.25e3" -> "125e1", and
+// "0x1.8p0" -> "0x18p-4").
 std::optional<double> ParseJavaDouble(std::string_view text) {
   while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
   while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
@@ -68,24 +89,35 @@ std::optional<double> ParseJavaDouble(std::string_view text) {
   auto digits = [&](bool (*is_digit)(char)) {
     const size_t start = i;
     while (i < text.size() && is_digit(text[i])) ++i;
-    return i - start;
+    return text.substr(start, i - start);
   };
-  size_t mantissa_digits = digits(hex ? IsHexDigit : IsDigit);
+  std::string number = negative ? "-" : "";
+  if (hex) number += "0x";
+  number += digits(hex ? IsHexDigit : IsDigit);
+  size_t fraction_digits = 0;
   if (i < text.size() && text[i] == '.') {
     ++i;
-    mantissa_digits += digits(hex ? IsHexDigit : IsDigit);
+    const std::string_view fraction = digits(hex ? IsHexDigit : IsDigit);
+    number += fraction;
+    fraction_digits = fraction.size();
   }
-  if (mantissa_digits == 0) return std::nullopt;
+  if (number.size() == (negative ? 1u : 0u) + (hex ? 2u : 0u)) return std::nullopt;  // no digit
+  std::string_view exponent = "0";
   const char exponent_mark = hex ? 'p' : 'e';
   if (i < text.size() && (text[i] | 0x20) == exponent_mark) {
     ++i;
+    const size_t start = i;
     if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
-    if (digits(IsDigit) == 0) return std::nullopt;
+    if (digits(IsDigit).empty()) return std::nullopt;
+    exponent = text.substr(start, i - start);
   } else if (hex) {
     return std::nullopt;  // Java requires the binary exponent
   }
   if (i != text.size()) return std::nullopt;
-  const std::string number = (negative ? "-" : "") + std::string(text);
+  // A hex fraction digit is four binary places.
+  const int64_t places = static_cast<int64_t>(fraction_digits) * (hex ? 4 : 1);
+  number += exponent_mark;
+  number += ShiftedExponent(exponent, -places);
   char* end = nullptr;
   const double parsed = std::strtod(number.c_str(), &end);
   if (end != number.c_str() + number.size()) return std::nullopt;

@@ -1,5 +1,6 @@
 #include "pyfileindex/predicate.h"
 
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 
@@ -47,9 +48,8 @@ std::string Literal::ToString() const {
     case Kind::kNull: return "NULL";
     case Kind::kBool: return int_ ? "TRUE" : "FALSE";
     case Kind::kInt: return std::to_string(int_);
-    case Kind::kDouble:
-      std::snprintf(buf, sizeof(buf), "%.17g", double_);
-      return buf;
+    case Kind::kDouble:  // the shortest text that reads back, in any locale (no comma for '.')
+      return std::string(buf, std::to_chars(buf, buf + sizeof(buf), double_).ptr);
     case Kind::kString: return "'" + bytes_ + "'";
     case Kind::kDecimal: return UnscaledText(high_, int_) + "E-" + std::to_string(scale_);
     case Kind::kTimestamp:
