@@ -78,7 +78,14 @@ cdef extern from "pyfileindex/build_info.h" namespace "pyfileindex":
     const char* CRoaringVersion()
 
 cdef extern from "pyfileindex/data_type.h" namespace "pyfileindex" nogil:
+    cdef enum class TypeRoot(uint8_t):
+        kDate
+        kTime
+        kMap
+
     cdef cppclass DataType:
+        TypeRoot root
+        vector[DataType] children
         string ToString()
 
     cdef cppclass Field:
@@ -293,6 +300,21 @@ cdef vector[Field] _fields(object fields) except *:
 cdef class _RowType:
     """Parsed fields, kept for the next reader opened with the same (name, type) pairs."""
     cdef vector[Field] fields
+    # Column name -> (type root, type text), made on first use, for checking DATE and TIME
+    # literals; a MAP field's entries "m[k]" are found by its value type, under "m[]".
+    cdef dict types
+
+    cdef dict literal_types(self):
+        cdef Field field
+        if self.types is None:
+            self.types = {}
+            for field in self.fields:
+                name = field.name.decode("utf-8", "surrogateescape")
+                self.types[name] = (<int>field.type.root, field.type.ToString().decode())
+                if field.type.root == TypeRoot.kMap and field.type.children.size() == 2:
+                    self.types[name + "[]"] = (<int>field.type.children[1].root,
+                                               field.type.children[1].ToString().decode())
+        return self.types
 
 
 # Opening many index files with one row type (a query planning a table's files) parses it
@@ -469,8 +491,35 @@ _OPS = {
 }
 
 
-cdef shared_ptr[const Predicate] _predicate(object node, int depth=0) except *:
-    """A pyfileindex.predicate tree (Leaf / And / Or) -> C++ predicate."""
+cdef _check_temporal_literal(object value, str column, dict types):
+    """A DATE or TIME literal only meets a column of that type. Each becomes an int (days,
+    milliseconds) in Paimon's representation, which an INT column would compare as a number."""
+    if isinstance(value, _dt.datetime):
+        return
+    if isinstance(value, _dt.date) or (isinstance(value, _np.datetime64) and
+                                       _np.datetime_data(value.dtype)[0] in ("Y", "M", "W", "D")):
+        wanted, kind = <int>TypeRoot.kDate, "DATE"
+    elif isinstance(value, _dt.time):
+        wanted, kind = <int>TypeRoot.kTime, "TIME"
+    else:
+        return
+    found = types.get(column)
+    if found is None and column.endswith("]") and "[" in column:
+        found = types.get(column[:column.index("[")] + "[]")
+    if found is None:
+        return  # not a field of the row type: the reader answers REMAIN
+    root, type_text = found
+    if root != wanted:
+        raise FileIndexError(
+            f"column '{column}': {kind} literal {value} cannot be compared with a column of "
+            f"type {type_text} (pyfileindex.bind_predicate converts literals to the column's "
+            "type)")
+
+
+cdef shared_ptr[const Predicate] _predicate(object node, int depth=0,
+                                            dict types=None) except *:
+    """A pyfileindex.predicate tree (Leaf / And / Or) -> C++ predicate. With `types` (the
+    reader's row type), DATE and TIME literals are checked against their columns."""
     cdef vector[shared_ptr[const Predicate]] children
     cdef vector[Literal] literals
     op = getattr(node, "op", None)
@@ -482,13 +531,15 @@ cdef shared_ptr[const Predicate] _predicate(object node, int depth=0) except *:
             raise FileIndexError(
                 f"predicate nests AND/OR deeper than {kMaxPredicateDepth} levels")
         for child in node.children:
-            children.push_back(_predicate(child, depth + 1))
+            children.push_back(_predicate(child, depth + 1, types))
         if kind == "And" or op == "and":
             return Predicate.And(children)
         return Predicate.Or(children)
     if op not in _OPS:
         raise FileIndexError(f"unknown predicate operator {op!r} in {node!r}")
     for value in node.literals:
+        if types is not None:
+            _check_temporal_literal(value, node.column, types)
         literals.push_back(_literal(value))
     return Predicate.Leaf(<PredicateOp>_OPS[op], _utf8(node.column, "a column name"), literals)
 
@@ -757,6 +808,7 @@ cdef class IndexReader:
     index on a column absent from it answers REMAIN. Safe to share between threads.
     """
     cdef shared_ptr[FileIndexReader] reader
+    cdef _RowType row_type  # for checking DATE and TIME literals against their columns
     cdef Py_buffer buffer
     cdef bint has_buffer
     cdef object owner  # keeps the bytes alive (bytes, mmap, ...)
@@ -773,7 +825,8 @@ cdef class IndexReader:
         self.owner = data
         PyObject_GetBuffer(data, &self.buffer, PyBUF_SIMPLE)
         self.has_buffer = True
-        cdef vector[Field] cfields = _row_type(fields).fields
+        self.row_type = _row_type(fields)
+        cdef vector[Field] cfields = self.row_type.fields
         cdef Result[shared_ptr[FileIndexReader]] opened
         if type(data) is bytes:
             # Opening reads the header only, already in memory: a few hundred nanoseconds,
@@ -818,7 +871,8 @@ cdef class IndexReader:
 
     def evaluate(self, predicate) -> IndexResult:
         """Evaluates a pyfileindex.predicate tree: SKIP, REMAIN or the rows that may match."""
-        cdef shared_ptr[const Predicate] tree = _predicate(predicate)
+        cdef shared_ptr[const Predicate] tree = _predicate(predicate, 0,
+                                                           self.row_type.literal_types())
         cdef Result[FileIndexResult] evaluated
         with nogil:
             evaluated = self.reader.get().Evaluate(tree.get()[0])

@@ -2,6 +2,7 @@
 options and unsupported column types each give a Python exception naming the problem, never a
 crash or an exception of some other kind."""
 
+import datetime
 import random
 import warnings
 
@@ -257,6 +258,50 @@ class TestUnsupportedColumns:
     def test_a_column_the_fields_lack_is_refused(self):
         with pytest.raises(pfi.FileIndexError, match="column 'zz' does not exist"):
             pfi.IndexWriter(FIELDS, {"file-index.bitmap.columns": "zz"})
+
+
+TEMPORAL_FIELDS = [("i", "INT"), ("d", "DATE"), ("t", "TIME"), ("ts", "TIMESTAMP(3)"),
+                   ("m", "MAP<STRING, DATE>")]
+DAY = datetime.date(2020, 1, 1)  # day 18262
+
+
+@pytest.fixture(scope="module")
+def temporal_reader():
+    table = pa.table({
+        "i": pa.array([18262, 1000], pa.int32()),
+        "d": pa.array([DAY, datetime.date(1970, 1, 6)]),
+        "t": pa.array([1000, 5], pa.time32("ms")),
+        "ts": pa.array([1, 2], pa.timestamp("ms")),
+    })
+    fields = [f for f in TEMPORAL_FIELDS if f[0] != "m"]
+    data = pfi.build_index(table, fields, {"file-index.bitmap.columns": "i,d,t,ts"})
+    return pfi.IndexReader(data, TEMPORAL_FIELDS)
+
+
+class TestTemporalLiterals:
+    """DATE and TIME literals become ints (days, milliseconds): on an INT column they once
+    matched rows as plain numbers. Each meets only a column of its own type."""
+
+    @pytest.mark.parametrize("predicate, message", [
+        (col("i") == DAY, "column 'i': DATE literal 2020-01-01 cannot be compared with a "
+                          "column of type INT"),
+        (col("i").isin([1000, datetime.time(0, 0, 1)]), "TIME literal 00:00:01 .* type INT"),
+        (col("ts") == DAY, "DATE literal .* type TIMESTAMP\\(3\\)"),
+        (col("m[a]") == datetime.time(1), "column 'm\\[a\\]': TIME literal .* type DATE"),
+        ((col("d") == DAY) | ((col("t") > datetime.time(0)) & (col("i") < DAY)), "column 'i'"),
+    ])
+    def test_on_a_column_of_another_type_they_are_refused(self, temporal_reader, predicate,
+                                                          message):
+        with pytest.raises(pfi.FileIndexError, match=message):
+            temporal_reader.evaluate(predicate)
+
+    def test_on_their_own_columns_they_answer(self, temporal_reader):
+        reader = temporal_reader
+        assert reader.evaluate(col("d") == DAY).row_ids().tolist() == [0]
+        assert reader.evaluate(col("d") == 18262).row_ids().tolist() == [0]  # Java's own form
+        assert reader.evaluate(col("t") == datetime.time(0, 0, 1)).row_ids().tolist() == [0]
+        assert reader.evaluate(col("m[a]") == DAY).kind == "REMAIN"  # no index on it
+        assert reader.evaluate(col("absent") == DAY).kind == "REMAIN"
 
 
 class TestPredicateSize:

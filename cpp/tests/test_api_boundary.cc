@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -208,6 +209,17 @@ TEST(ApiBoundary, MakeReportsFileIndexOptionsWithoutEffect) {
   auto plain = FileIndexWriter::Make({{"x", *ParseDataType("INT")}}, IndexedOptions());
   ASSERT_TRUE(plain.ok());
   EXPECT_TRUE((*plain)->ignored_options().empty());
+}
+
+TEST(ApiBoundary, DoubleLiteralsPrintAsDoublesThatReadBack) {
+  // Messages name literals; a double prints with a point (never the locale's comma), as the
+  // shortest text that reads back, and never as an integer would.
+  EXPECT_EQ(Literal::Double(0.1).ToString(), "0.1");
+  EXPECT_EQ(Literal::Double(5).ToString(), "5.0");
+  EXPECT_EQ(Literal::Double(-2).ToString(), "-2.0");
+  EXPECT_EQ(Literal::Double(1e300).ToString(), "1e+300");
+  EXPECT_EQ(Literal::Double(std::numeric_limits<double>::infinity()).ToString(), "inf");
+  EXPECT_EQ(Literal::Int(5).ToString(), "5");
 }
 
 }  // namespace

@@ -48,8 +48,13 @@ std::string Literal::ToString() const {
     case Kind::kNull: return "NULL";
     case Kind::kBool: return int_ ? "TRUE" : "FALSE";
     case Kind::kInt: return std::to_string(int_);
-    case Kind::kDouble:  // the shortest text that reads back, in any locale (no comma for '.')
-      return std::string(buf, std::to_chars(buf, buf + sizeof(buf), double_).ptr);
+    case Kind::kDouble: {
+      // The shortest text that reads back, in any locale (no comma for '.'), and marked as a
+      // double where it would read as an integer ("5.0", not "5").
+      std::string text(buf, std::to_chars(buf, buf + sizeof(buf), double_).ptr);
+      if (text.find_first_not_of("-0123456789") == std::string::npos) text += ".0";
+      return text;
+    }
     case Kind::kString: return "'" + bytes_ + "'";
     case Kind::kDecimal: return UnscaledText(high_, int_) + "E-" + std::to_string(scale_);
     case Kind::kTimestamp:

@@ -131,8 +131,8 @@ Result<KeyRef> DecodeKey(KeyKind kind, io::ByteReader* in) {
 namespace {
 
 Status WrongLiteral(const DataType& type, const Literal& literal) {
-  return Status::InvalidArgument("literal " + literal.ToString() + " cannot be compared with a " +
-                                 type.ToString() + " column");
+  return Status::InvalidArgument("literal " + literal.ToString() +
+                                 " cannot be compared with a column of type " + type.ToString());
 }
 
 LiteralKey KeyOf(uint64_t bits) {
