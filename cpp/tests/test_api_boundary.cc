@@ -220,6 +220,10 @@ TEST(ApiBoundary, DoubleLiteralsPrintAsDoublesThatReadBack) {
   EXPECT_EQ(Literal::Double(1e300).ToString(), "1e+300");
   EXPECT_EQ(Literal::Double(std::numeric_limits<double>::infinity()).ToString(), "inf");
   EXPECT_EQ(Literal::Int(5).ToString(), "5");
+  // Messages name the kind too: a decimal 5 and an integer 5 print alike.
+  EXPECT_EQ(Literal::Decimal128(0, 5, 0).Describe(), "decimal literal 5");
+  EXPECT_EQ(Literal::Int(5).Describe(), "integer literal 5");
+  EXPECT_EQ(Literal::Double(0.5).Describe(), "floating-point literal 0.5");
 }
 
 }  // namespace

@@ -1642,8 +1642,9 @@ TEST(RangeBitmapLiteralTest, LiteralsBetweenKeysAreExact) {
   EXPECT_EQ(*Ask(*d_reader, PredicateOp::kLessThan, {wide(p28 * 1000, 0)}),
             std::vector<uint32_t>({0, 1, 2}));
   EXPECT_TRUE(Ask(*d_reader, PredicateOp::kLessThan, {wide(-p28 * 1000, 0)})->empty());
-  EXPECT_EQ(Literal::Decimal128(-1, static_cast<uint64_t>(-5), 2).ToString(), "-5E-2");
-  EXPECT_EQ(wide(p28 * 1000, 0).ToString(), "10000000000000000000000000000000E-0");
+  EXPECT_EQ(Literal::Decimal128(-1, static_cast<uint64_t>(-5), 2).ToString(), "-0.05");
+  EXPECT_EQ(Literal::Decimal128(0, 12345, 2).ToString(), "123.45");
+  EXPECT_EQ(wide(p28 * 1000, 0).ToString(), "10000000000000000000000000000000");
 }
 
 TEST(RangeBitmapLiteralTest, NullLiteralsRemain) {

@@ -93,8 +93,13 @@ class PYFILEINDEX_EXPORT Literal {
   int32_t scale() const { return scale_; }  ///< kDecimal
   int32_t nano_of_milli() const { return nano_of_milli_; }  ///< kTimestamp
 
-  /// For messages and logs, e.g. "'Alice'", "10", "TIMESTAMP(1 ms + 5 ns)".
+  /// For messages and logs, e.g. "'Alice'", "10", "1.5", "TIMESTAMP(1 ms + 5 ns)".
   std::string ToString() const;
+  /// The kind in words, for messages: "NULL", "boolean", "integer", "floating-point",
+  /// "string", "decimal" or "timestamp".
+  static const char* KindName(Kind kind);
+  /// "<kind> literal <value>", e.g. "decimal literal 1.25": what a message names.
+  std::string Describe() const;
 
  private:
   explicit Literal(Kind kind) : kind_(kind) {}

@@ -42,6 +42,23 @@ const char* PredicateOpName(PredicateOp op) {
   return "?";
 }
 
+const char* Literal::KindName(Kind kind) {
+  switch (kind) {
+    case Kind::kNull: return "NULL";
+    case Kind::kBool: return "boolean";
+    case Kind::kInt: return "integer";
+    case Kind::kDouble: return "floating-point";
+    case Kind::kString: return "string";
+    case Kind::kDecimal: return "decimal";
+    case Kind::kTimestamp: return "timestamp";
+  }
+  return "unknown";
+}
+
+std::string Literal::Describe() const {
+  return std::string(KindName(kind_)) + " literal " + ToString();
+}
+
 std::string Literal::ToString() const {
   char buf[64];
   switch (kind_) {
@@ -56,7 +73,16 @@ std::string Literal::ToString() const {
       return text;
     }
     case Kind::kString: return "'" + bytes_ + "'";
-    case Kind::kDecimal: return UnscaledText(high_, int_) + "E-" + std::to_string(scale_);
+    case Kind::kDecimal: {  // plain notation, as Java's BigDecimal.toPlainString
+      std::string digits = UnscaledText(high_, int_);
+      if (scale_ <= 0) return digits + std::string(static_cast<size_t>(-scale_), '0');
+      const bool negative = digits[0] == '-';
+      if (negative) digits.erase(0, 1);
+      const size_t scale = static_cast<size_t>(scale_);
+      if (digits.size() <= scale) digits.insert(0, scale + 1 - digits.size(), '0');
+      digits.insert(digits.size() - scale, ".");
+      return negative ? "-" + digits : digits;
+    }
     case Kind::kTimestamp:
       std::snprintf(buf, sizeof(buf), "TIMESTAMP(%" PRId64 " ms + %d ns)", int_, nano_of_milli_);
       return buf;

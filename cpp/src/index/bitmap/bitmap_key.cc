@@ -131,7 +131,7 @@ Result<KeyRef> DecodeKey(KeyKind kind, io::ByteReader* in) {
 namespace {
 
 Status WrongLiteral(const DataType& type, const Literal& literal) {
-  return Status::InvalidArgument("literal " + literal.ToString() +
+  return Status::InvalidArgument(literal.Describe() +
                                  " cannot be compared with a column of type " + type.ToString());
 }
 

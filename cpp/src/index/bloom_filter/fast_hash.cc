@@ -131,7 +131,7 @@ Status FastHash::TimestampOverflow(int64_t value) const {
 
 Result<std::optional<uint64_t>> FastHash::HashLiteral(const Literal& literal) const {
   auto wrong_kind = [&]() {
-    return Status::InvalidArgument("literal " + literal.ToString() +
+    return Status::InvalidArgument(literal.Describe() +
                                    " cannot be compared with a column of type " +
                                    type_.ToString());
   };

@@ -64,7 +64,7 @@ Result<BsiKeyType> BsiKeyType::For(const DataType& type) {
 Result<LiteralKey> MapLiteral(const DataType& type, const BsiKeyType& key_type,
                               const Literal& literal) {
   auto wrong_kind = [&]() {
-    return Status::InvalidArgument("literal " + literal.ToString() +
+    return Status::InvalidArgument(literal.Describe() +
                                    " cannot be compared with a column of type " + type.ToString());
   };
   switch (key_type.unit) {

@@ -13,26 +13,6 @@ namespace {
 
 using Int128 = __int128;
 
-const char* KindName(Literal::Kind kind) {
-  switch (kind) {
-    case Literal::Kind::kNull:
-      return "NULL";
-    case Literal::Kind::kBool:
-      return "boolean";
-    case Literal::Kind::kInt:
-      return "integer";
-    case Literal::Kind::kDouble:
-      return "floating-point";
-    case Literal::Kind::kString:
-      return "string";
-    case Literal::Kind::kDecimal:
-      return "decimal";
-    case Literal::Kind::kTimestamp:
-      return "timestamp";
-  }
-  return "unknown";
-}
-
 Literal::Kind ExpectedKind(const KeySpec& spec) {
   switch (spec.kind) {
     case KeyKind::kBool:
@@ -106,10 +86,10 @@ int CompareStoredKey(const KeySpec& spec, std::string_view stored, const LookupK
 Result<Probe> MakeProbe(const KeySpec& spec, const DataType& type, const Literal& literal) {
   const Literal::Kind expected = ExpectedKind(spec);
   if (literal.kind() != expected) {
-    return Status::InvalidArgument(std::string("range-bitmap: a ") + KindName(literal.kind()) +
-                                   " literal cannot be compared with column type " +
-                                   type.ToString() + " (expected a " + KindName(expected) +
-                                   " literal)");
+    return Status::InvalidArgument("range-bitmap: " + literal.Describe() +
+                                   " cannot be compared with a column of type " +
+                                   type.ToString() + " (it takes " +
+                                   Literal::KindName(expected) + " literals)");
   }
   switch (spec.kind) {
     case KeyKind::kString: {
