@@ -1117,7 +1117,9 @@ def _convert(value: Any, data_type: DataType, column: str) -> Any:
             if isinstance(value, bytes):
                 return value
             if isinstance(value, str):
-                return value.encode("utf-8")
+                # As the reader encodes string literals: a lone surrogate keeps its code unit
+                # (no valid UTF-8 value can equal it) instead of failing the bind.
+                return value.encode("utf-8", "surrogatepass")
             raise PredicateError("expected a binary literal such as X'0AFF'")
         if root == "BOOLEAN":
             return _to_bool(value)

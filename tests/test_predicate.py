@@ -661,6 +661,9 @@ class TestBind:
     def test_binary(self):
         assert bound("vb = X'00FF'") == (b"\x00\xff",)
         assert bound("bin = 'é'") == ("é".encode("utf-8"),)
+        # A lone surrogate (no UTF-8 text holds one) once failed with UnicodeEncodeError.
+        lone = bind_predicate(col("vb") == "\ud800", [("vb", "BYTES")])
+        assert lone.literals == (b"\xed\xa0\x80",)
         with pytest.raises(PredicateError, match="binary literal"):
             bound("vb = 1")
 
