@@ -395,10 +395,26 @@ def _read_orc(path: str, wanted: Sequence[str], dictionary: Sequence[str]):
 
 
 def _write_atomically(path: str, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename: readers never see half a file."""
+    """Write to a temporary file beside `path`, then rename: readers never see half a file.
+
+    The file gets the mode a plain open() would give it (an existing file's mode, else 0666
+    less the umask), not mkstemp's owner-only 0600, so other users and services read it as
+    before. Failures name `path`, not the temporary file."""
+    if os.path.isdir(path):
+        raise CliError(f"cannot write {path}: it is a directory")
     directory = os.path.dirname(os.path.abspath(path))
-    handle, temp = tempfile.mkstemp(prefix=".pyfileindex-", suffix=".tmp", dir=directory)
     try:
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".pyfileindex-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        os.fchmod(handle, mode)
         with os.fdopen(handle, "wb") as out:
             out.write(data)
             out.flush()

@@ -5,6 +5,8 @@ read Java's index files and answer with the rows listed in ../shared/golden/READ
 """
 
 import json
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -153,6 +155,36 @@ class TestBuild:
                              schema_of(db), "-o", out_file)
         assert status == 0, err
         assert out_file.read_bytes() == sidecar_of(db).read_bytes()
+
+    def test_a_new_output_gets_the_mode_open_would_give(self, capsys, tmp_path):
+        # mkstemp makes owner-only files; renamed as they were, indexes were unreadable by
+        # other users and services.
+        db = "append_with_bsi.db"
+        out_file = tmp_path / "out.index"
+        previous = os.umask(0o022)
+        try:
+            status, _, err = run(capsys, "build", data_file_of(sidecar_of(db)), "--schema",
+                                 schema_of(db), "-o", out_file)
+        finally:
+            os.umask(previous)
+        assert status == 0, err
+        assert stat.S_IMODE(out_file.stat().st_mode) == 0o644
+        out_file.chmod(0o640)
+        status, _, err = run(capsys, "build", data_file_of(sidecar_of(db)), "--schema",
+                             schema_of(db), "-o", out_file)
+        assert status == 0, err
+        assert stat.S_IMODE(out_file.stat().st_mode) == 0o640  # an existing file keeps its mode
+
+    @pytest.mark.parametrize("where", ["directory", "missing-parent"])
+    def test_an_output_that_cannot_be_written_is_named(self, capsys, tmp_path, where):
+        db = "append_with_bsi.db"
+        out = tmp_path if where == "directory" else tmp_path / "no" / "such" / "out.index"
+        status, _, err = run(capsys, "build", data_file_of(sidecar_of(db)), "--schema",
+                             schema_of(db), "-o", out)
+        assert status == 1
+        assert err.strip().startswith(f"pyfileindex: error: cannot write {out}: "), err
+        assert ".tmp" not in err
+        assert list(tmp_path.iterdir()) == []  # no temporary file left behind
 
     def test_unsupported_index_type_for_a_column_fails_cleanly(self, capsys, tmp_path):
         db = "append_with_bsi.db"
