@@ -259,6 +259,18 @@ class TestUnsupportedColumns:
         with pytest.raises(pfi.FileIndexError, match="column 'zz' does not exist"):
             pfi.IndexWriter(FIELDS, {"file-index.bitmap.columns": "zz"})
 
+    def test_a_batch_naming_an_indexed_column_twice_is_refused(self):
+        # Which of the two held the file's values cannot be told; the last one was indexed.
+        twice = pa.Table.from_arrays(
+            [pa.array([1, 2], pa.int32()), pa.array([3, 4], pa.int32()), pa.array(["a", "b"])],
+            names=["i", "i", "x"])
+        writer = pfi.IndexWriter(FIELDS, {"file-index.bitmap.columns": "i"})
+        with pytest.raises(pfi.FileIndexError, match="column 'i' appears more than once"):
+            writer.write(twice)
+        unindexed = twice.rename_columns(["i", "x", "x"])  # only an unindexed name repeats
+        data = pfi.build_index(unindexed, FIELDS, {"file-index.bitmap.columns": "i"})
+        assert pfi.IndexReader(data, FIELDS).evaluate(col("i") == 2).row_ids().tolist() == [1]
+
 
 TEMPORAL_FIELDS = [("i", "INT"), ("d", "DATE"), ("t", "TIME"), ("ts", "TIMESTAMP(3)"),
                    ("m", "MAP<STRING, DATE>")]

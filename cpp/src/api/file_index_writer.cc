@@ -98,7 +98,12 @@ class ContainerWriter final : public FileIndexWriter {
       const std::string& name = fields_[plan_.indexes[i].field_index].name;
       int64_t child = -1;
       for (int64_t c = 0; c < schema.n_children; ++c) {
-        if (schema.children[c]->name != nullptr && name == schema.children[c]->name) child = c;
+        if (schema.children[c]->name == nullptr || name != schema.children[c]->name) continue;
+        if (child >= 0) {  // which of them holds the file's values is anyone's guess
+          return Status::InvalidArgument("column '" + name +
+                                         "' appears more than once in the written batch");
+        }
+        child = c;
       }
       if (child < 0) {
         return Status::InvalidArgument("column '" + name +
