@@ -259,6 +259,13 @@ class TestUnsupportedColumns:
         with pytest.raises(pfi.FileIndexError, match="column 'zz' does not exist"):
             pfi.IndexWriter(FIELDS, {"file-index.bitmap.columns": "zz"})
 
+    def test_a_row_type_naming_a_field_twice_is_refused(self, container):
+        twice = [("i", "INT"), ("i", "STRING")]
+        with pytest.raises(pfi.FileIndexError, match="field 'i' appears more than once"):
+            pfi.IndexWriter(twice, {"file-index.bitmap.columns": "i"})
+        with pytest.raises(pfi.FileIndexError, match="field 'i' appears more than once"):
+            pfi.IndexReader(container, list(reversed(twice)))  # read 'i' as STRING: "corrupt"
+
     def test_a_batch_naming_an_indexed_column_twice_is_refused(self):
         # Which of the two held the file's values cannot be told; the last one was indexed.
         twice = pa.Table.from_arrays(

@@ -211,6 +211,22 @@ TEST(ApiBoundary, MakeReportsFileIndexOptionsWithoutEffect) {
   EXPECT_TRUE((*plain)->ignored_options().empty());
 }
 
+TEST(ApiBoundary, RowTypesNameEachFieldOnce) {
+  // Fields are matched by name; a row type naming one twice made a reader decode an index
+  // with the wrong field's type (a bitmap V2 read as STRING keys reported corruption).
+  const std::vector<Field> twice = {{"x", *ParseDataType("INT")}, {"x", *ParseDataType("STRING")}};
+  Options options;
+  options.Set("file-index.bitmap.columns", "x");
+  auto writer = FileIndexWriter::Make(twice, options);
+  ASSERT_FALSE(writer.ok());
+  EXPECT_EQ(writer.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(writer.status().message().find("field 'x' appears more than once"), std::string::npos);
+  const uint8_t empty[1] = {0};
+  auto reader = FileIndexReader::Open(empty, 0, twice);
+  ASSERT_FALSE(reader.ok());
+  EXPECT_NE(reader.status().message().find("field 'x' appears more than once"), std::string::npos);
+}
+
 TEST(ApiBoundary, DoubleLiteralsPrintAsDoublesThatReadBack) {
   // Messages name literals; a double prints with a point (never the locale's comma), as the
   // shortest text that reads back, and never as an integer would.

@@ -48,8 +48,8 @@ class PYFILEINDEX_EXPORT FileIndexReader {
   /// unchanged while the reader lives (`keep_alive` is held by the reader for that purpose when
   /// given, e.g. the shared_ptr of a memory-mapped file). Reads only the header here (Corrupt
   /// when it is damaged); index bodies are read when a predicate needs them. `fields` is the
-  /// row type the index was written for: a column absent from it, or whose type an index cannot
-  /// read, answers REMAIN.
+  /// row type the index was written for (each name once: InvalidArgument otherwise): a column
+  /// absent from it, or whose type an index cannot read, answers REMAIN.
   static Result<std::shared_ptr<FileIndexReader>> Open(const uint8_t* data, size_t size,
                                                        std::vector<Field> fields,
                                                        std::shared_ptr<const void> keep_alive = {});

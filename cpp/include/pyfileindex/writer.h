@@ -32,8 +32,8 @@ class PYFILEINDEX_EXPORT FileIndexWriter {
 
   /// `fields` is the data file's row type; `table_options` are the Paimon table options
   /// (`file-index.<type>.columns`, `file-index.<type>.<column>.<option>`, ...). Fails on unknown
-  /// index types, undeclared or unsupported columns, option names an index does not have, and
-  /// malformed option values. Other table options are not file index options and are ignored.
+  /// index types, undeclared or unsupported columns, option names an index does not have,
+  /// malformed option values, and a field name given twice. Other table options are not file index options and are ignored.
   static Result<std::unique_ptr<FileIndexWriter>> Make(std::vector<Field> fields,
                                                        const Options& table_options);
 

@@ -2,6 +2,7 @@
 #include <mutex>
 
 #include "api/boundary.h"
+#include "api/row_type.h"
 #include "container/container_format.h"
 #include "index/index_type.h"
 #include "pyfileindex/reader.h"
@@ -230,6 +231,7 @@ Result<std::shared_ptr<FileIndexReader>> FileIndexReader::Open(
   return api::CatchAll("FileIndexReader::Open",
                        [&]() -> Result<std::shared_ptr<FileIndexReader>> {
     if (data == nullptr && size > 0) return Status::InvalidArgument("null data with a size");
+    PFI_RETURN_NOT_OK(api::CheckUniqueNames(fields));
     io::ByteSpan bytes(data, size);
     PFI_ASSIGN_OR_RETURN(std::vector<IndexEntry> entries, container::ReadContainerHeader(bytes));
     return std::shared_ptr<FileIndexReader>(std::make_shared<ContainerReader>(

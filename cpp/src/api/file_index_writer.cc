@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/boundary.h"
+#include "api/row_type.h"
 #include "column/arrow_column.h"
 #include "container/container_format.h"
 #include "container/index_plan.h"
@@ -250,6 +251,7 @@ class ContainerWriter final : public FileIndexWriter {
 Result<std::unique_ptr<FileIndexWriter>> FileIndexWriter::Make(std::vector<Field> fields,
                                                                const Options& table_options) {
   return api::CatchAll("FileIndexWriter::Make", [&]() -> Result<std::unique_ptr<FileIndexWriter>> {
+    PFI_RETURN_NOT_OK(api::CheckUniqueNames(fields));
     auto writer = std::make_unique<ContainerWriter>(std::move(fields));
     PFI_RETURN_NOT_OK(writer->Init(table_options));
     return std::unique_ptr<FileIndexWriter>(std::move(writer));
