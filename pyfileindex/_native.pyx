@@ -395,6 +395,7 @@ _EPOCH_UTC = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
 _EPOCH_DATE = _dt.date(1970, 1, 1)
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
+_INT32_MAX = (1 << 31) - 1
 _UINT64_MASK = (1 << 64) - 1
 _DECIMAL_UNSCALED_LIMIT = 10 ** 38
 
@@ -887,8 +888,12 @@ cdef class IndexReader:
         ``with_ties``: FETCH FIRST n ROWS WITH TIES - also every row tied with the n-th on this
         column (NULLs tie), as ``ORDER BY column, other, ... LIMIT n`` needs (Paimon's TopN
         with more than one sort key). Without it: min(n, selected rows) rows."""
+        if isinstance(n, bool) or not isinstance(n, (int, _np.integer)):
+            raise TypeError(f"top_n limit must be an int, got {type(n).__name__}")
         if n < 0:
             raise FileIndexError(f"top_n limit must not be negative, got {n}")
+        # A file has fewer than 2^31 rows (Java counts them in an int): a larger limit is all.
+        n = min(int(n), _INT32_MAX)
         cdef TopN request
         request.column = _utf8(column, "the column")
         request.descending = bool(descending)

@@ -177,6 +177,24 @@ class TestWrongArgumentTypes:
         with pytest.raises(error, match=message):
             pfi.IndexReader(container, FIELDS).top_n("i", 3, selection=selection)
 
+    @pytest.mark.parametrize("limit, error, message", [
+        (2.0, TypeError, "top_n limit must be an int, got float"),
+        ("3", TypeError, "got str"),
+        (True, TypeError, "got bool"),
+        (-1, pfi.FileIndexError, "must not be negative"),
+    ])
+    def test_bad_top_n_limits(self, container, limit, error, message):
+        with pytest.raises(error, match=message):
+            pfi.IndexReader(container, FIELDS).top_n("i", limit)
+
+    def test_a_top_n_limit_past_any_file_takes_every_row(self, container):
+        # Limits from 2^31 up once failed converting to int32 ("value too large").
+        reader = pfi.IndexReader(container, FIELDS)
+        every = reader.top_n("i", ROWS).row_ids().tolist()
+        assert len(every) == ROWS
+        for limit in (2**31 - 1, 2**31, 2**40, np.int64(2**62)):
+            assert reader.top_n("i", limit).row_ids().tolist() == every
+
     def test_top_n_selections_of_every_integer_kind(self, container):
         reader = pfi.IndexReader(container, FIELDS)
         rows = [5, 17, 300, 599]
