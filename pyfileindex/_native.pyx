@@ -430,8 +430,29 @@ cdef Literal _decimal_literal(object value) except *:
     return Literal.Decimal128(unscaled >> 64, unscaled & _UINT64_MASK, scale)
 
 
-cdef Literal _literal(object value) except *:
-    """A Python value -> C++ Literal in Paimon's internal representation."""
+cdef _require_column_type(int wanted, str kind, object value, str column, dict types):
+    """A DATE or TIME literal becomes an int (days, milliseconds), which a column of another
+    type (an INT) would compare as a plain number: such a literal meets only its own type.
+    `types` is the reader's row type (column -> (type root, type text)); a MAP column's
+    entries "m[k]" are checked against its value type, kept under "m[]"."""
+    if types is None or column is None:
+        return
+    found = types.get(column)
+    if found is None and column.endswith("]") and "[" in column:
+        found = types.get(column[:column.index("[")] + "[]")
+    if found is None:
+        return  # not a field of the row type: the reader answers REMAIN
+    root, type_text = found
+    if root != wanted:
+        raise FileIndexError(
+            f"column '{column}': {kind} literal {value} cannot be compared with a column of "
+            f"type {type_text} (pyfileindex.bind_predicate converts literals to the column's "
+            "type)")
+
+
+cdef Literal _literal(object value, str column=None, dict types=None) except *:
+    """A Python value -> C++ Literal in Paimon's internal representation. With the reader's
+    row type (`types`), a DATE or TIME literal is checked against its `column`."""
     if value is None:
         return Literal.Null()
     if isinstance(value, (bool, _np.bool_)):
@@ -454,6 +475,7 @@ cdef Literal _literal(object value) except *:
         if _np.isnat(value):
             raise FileIndexError("NaT is not a literal; use is_null()")
         if unit in ("Y", "M", "W", "D"):
+            _require_column_type(<int>TypeRoot.kDate, "DATE", value, column, types)
             return Literal.Int(int(value.astype("datetime64[D]").astype(_np.int64)))
         scale = {"h": 3_600_000_000_000, "m": 60_000_000_000, "s": 1_000_000_000,
                  "ms": 1_000_000, "us": 1_000, "ns": 1}.get(unit)
@@ -470,8 +492,10 @@ cdef Literal _literal(object value) except *:
         micros = (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
         return _timestamp_from_nanos(micros * 1_000 + int(getattr(value, "nanosecond", 0)))
     if isinstance(value, _dt.date):
+        _require_column_type(<int>TypeRoot.kDate, "DATE", value, column, types)
         return Literal.Int((value - _EPOCH_DATE).days)
     if isinstance(value, _dt.time):
+        _require_column_type(<int>TypeRoot.kTime, "TIME", value, column, types)
         return Literal.Int(((value.hour * 60 + value.minute) * 60 + value.second) * 1000
                            + value.microsecond // 1000)
     raise TypeError(f"unsupported literal type {type(value).__name__}: {value!r}")
@@ -490,31 +514,6 @@ _OPS = {
     "is_not_null": PredicateOp.kIsNotNull,
     "between": PredicateOp.kBetween,
 }
-
-
-cdef _check_temporal_literal(object value, str column, dict types):
-    """A DATE or TIME literal only meets a column of that type. Each becomes an int (days,
-    milliseconds) in Paimon's representation, which an INT column would compare as a number."""
-    if isinstance(value, _dt.datetime):
-        return
-    if isinstance(value, _dt.date) or (isinstance(value, _np.datetime64) and
-                                       _np.datetime_data(value.dtype)[0] in ("Y", "M", "W", "D")):
-        wanted, kind = <int>TypeRoot.kDate, "DATE"
-    elif isinstance(value, _dt.time):
-        wanted, kind = <int>TypeRoot.kTime, "TIME"
-    else:
-        return
-    found = types.get(column)
-    if found is None and column.endswith("]") and "[" in column:
-        found = types.get(column[:column.index("[")] + "[]")
-    if found is None:
-        return  # not a field of the row type: the reader answers REMAIN
-    root, type_text = found
-    if root != wanted:
-        raise FileIndexError(
-            f"column '{column}': {kind} literal {value} cannot be compared with a column of "
-            f"type {type_text} (pyfileindex.bind_predicate converts literals to the column's "
-            "type)")
 
 
 cdef shared_ptr[const Predicate] _predicate(object node, int depth=0,
@@ -538,11 +537,10 @@ cdef shared_ptr[const Predicate] _predicate(object node, int depth=0,
         return Predicate.Or(children)
     if op not in _OPS:
         raise FileIndexError(f"unknown predicate operator {op!r} in {node!r}")
+    cdef string column = _utf8(node.column, "a column name")  # a str, checked here first
     for value in node.literals:
-        if types is not None:
-            _check_temporal_literal(value, node.column, types)
-        literals.push_back(_literal(value))
-    return Predicate.Leaf(<PredicateOp>_OPS[op], _utf8(node.column, "a column name"), literals)
+        literals.push_back(_literal(value, node.column, types))
+    return Predicate.Leaf(<PredicateOp>_OPS[op], column, literals)
 
 
 cdef RowBitmap _row_bitmap(object rows) except *:
