@@ -314,6 +314,8 @@ def _parse_type_by_keyword(tokens: _TypeTokens) -> DataType:
         return DataType("VARBINARY", length=MAX_LENGTH)
     if root in _DEFAULT_LENGTH:
         length = tokens.optional_parameter()
+        if length is not None and not 1 <= length <= MAX_LENGTH:  # Java's MIN/MAX_LENGTH
+            raise tokens.error(f"{root} length must be 1..{MAX_LENGTH}", position)
         return DataType(root, length=_DEFAULT_LENGTH[root] if length is None else length)
     if root == "DECIMAL":
         precision, scale = _DEFAULT_PRECISION["DECIMAL"], 0
@@ -326,6 +328,8 @@ def _parse_type_by_keyword(tokens: _TypeTokens) -> DataType:
                 tokens.index += 1
                 scale = tokens.take_int()
             tokens.expect_punct(")")
+        if not (1 <= precision <= 38 and 0 <= scale <= precision):
+            raise tokens.error("DECIMAL precision must be 1..38 and scale 0..precision", position)
         return DataType("DECIMAL", precision=precision, scale=scale)
     if root == "DOUBLE":
         if tokens.peek_word("PRECISION"):
@@ -335,6 +339,8 @@ def _parse_type_by_keyword(tokens: _TypeTokens) -> DataType:
         precision = tokens.optional_parameter()
         if precision is None:
             precision = _DEFAULT_PRECISION[root]
+        if not 0 <= precision <= 9:
+            raise tokens.error(f"{root} precision must be 0..9", position)
         if root != "TIMESTAMP_LTZ" and tokens.peek_word("WITHOUT"):
             tokens.expect_words("WITHOUT", "TIME", "ZONE")
         elif root == "TIMESTAMP" and tokens.peek_word("WITH", "LOCAL"):

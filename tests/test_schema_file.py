@@ -191,6 +191,15 @@ class TestTypeStrings:
         ("INT INT", "unexpected 'INT'"),
         ("CHAR(x)", "expected an integer"),
         ("ROW<a INT b>", "expected ',' or '>'"),
+        # Parameters outside the ranges Java's type constructors accept (the C++ parser's too).
+        ("CHAR(0)", "CHAR length must be 1..2147483647"),
+        ("VARBINARY(0)", "VARBINARY length must be 1"),
+        ("VARCHAR(2147483648)", "VARCHAR length must be 1"),
+        ("DECIMAL(39, 0)", "DECIMAL precision must be 1..38"),
+        ("DECIMAL(5, 6)", "scale 0..precision"),
+        ("TIME(10)", "TIME precision must be 0..9"),
+        ("ARRAY<TIMESTAMP(10) NOT NULL>", "TIMESTAMP precision must be 0..9"),
+        ("TIMESTAMP(12) WITH LOCAL TIME ZONE", "precision must be 0..9"),
     ])
     def test_bad_type_strings(self, text, message):
         with pytest.raises(SchemaError, match=message) as info:

@@ -211,6 +211,20 @@ TEST(ApiBoundary, MakeReportsFileIndexOptionsWithoutEffect) {
   EXPECT_TRUE((*plain)->ignored_options().empty());
 }
 
+TEST(ApiBoundary, TypeParametersStayInJavasRanges) {
+  // Java's types refuse these in their constructors (lengths from 1, precisions 0..9, DECIMAL
+  // 1..38 with scale <= precision); a CHAR(0) field once parsed here.
+  for (const char* refused : {"CHAR(0)", "VARCHAR(0)", "BINARY(0)", "VARBINARY(0)",
+                              "VARCHAR(2147483648)", "DECIMAL(39, 0)", "DECIMAL(5, 6)",
+                              "DECIMAL(0)", "TIME(10)", "TIMESTAMP(10)", "TIMESTAMP_LTZ(10)"}) {
+    EXPECT_FALSE(ParseDataType(refused).ok()) << refused;
+  }
+  EXPECT_EQ(ParseDataType("CHAR")->precision, 1);
+  EXPECT_EQ(ParseDataType("VARCHAR(2147483647)")->ToString(), "STRING");
+  EXPECT_EQ(ParseDataType("DECIMAL(38, 38)")->ToString(), "DECIMAL(38, 38)");
+  EXPECT_EQ(ParseDataType("TIMESTAMP(9)")->ToString(), "TIMESTAMP(9)");
+}
+
 TEST(ApiBoundary, RowTypesNameEachFieldOnce) {
   // Fields are matched by name; a row type naming one twice made a reader decode an index
   // with the wrong field's type (a bitmap V2 read as STRING keys reported corruption).

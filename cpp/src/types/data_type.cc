@@ -84,6 +84,14 @@ class TypeParser {
     return value;
   }
 
+  // A CHAR / VARCHAR / BINARY / VARBINARY length: 1 when absent; Java refuses 0 (its types'
+  // MIN_LENGTH is 1), and TakeInt already refuses what passes 2^31 - 1.
+  Result<int32_t> Length(const char* type_name) {
+    PFI_ASSIGN_OR_RETURN(int32_t length, OptionalLength(1));
+    if (length < 1) return Error(std::string(type_name) + " length must be 1..2147483647");
+    return length;
+  }
+
   Result<DataType> ParseType() {
     DataType type;
     const std::string word = TakeWord();
@@ -119,19 +127,19 @@ class TypeParser {
       }
     } else if (word == "CHAR") {
       type.root = TypeRoot::kChar;
-      PFI_ASSIGN_OR_RETURN(type.precision, OptionalLength(1));
+      PFI_ASSIGN_OR_RETURN(type.precision, Length("CHAR"));
     } else if (word == "VARCHAR") {
       type.root = TypeRoot::kVarChar;
-      PFI_ASSIGN_OR_RETURN(type.precision, OptionalLength(1));
+      PFI_ASSIGN_OR_RETURN(type.precision, Length("VARCHAR"));
     } else if (word == "STRING") {
       type.root = TypeRoot::kVarChar;
       type.precision = kMaxLength;
     } else if (word == "BINARY") {
       type.root = TypeRoot::kBinary;
-      PFI_ASSIGN_OR_RETURN(type.precision, OptionalLength(1));
+      PFI_ASSIGN_OR_RETURN(type.precision, Length("BINARY"));
     } else if (word == "VARBINARY") {
       type.root = TypeRoot::kVarBinary;
-      PFI_ASSIGN_OR_RETURN(type.precision, OptionalLength(1));
+      PFI_ASSIGN_OR_RETURN(type.precision, Length("VARBINARY"));
     } else if (word == "BYTES") {
       type.root = TypeRoot::kVarBinary;
       type.precision = kMaxLength;
