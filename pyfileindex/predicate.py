@@ -221,6 +221,8 @@ def _normalize_literal(value: Any, column: str) -> Any:
         return bool(value)
     if isinstance(value, (int, np.integer)):
         return int(value)
+    if isinstance(value, DecimalText):
+        return value
     if isinstance(value, (float, np.floating)):
         return float(value)
     if isinstance(value, decimal.Decimal):
@@ -247,6 +249,8 @@ def _normalize_literal(value: Any, column: str) -> Any:
 
 def _literal_key(value: Any) -> tuple:
     """Equality key: type-aware (1 != True != 1.0), NaN equal to NaN, -0.0 != 0.0."""
+    if isinstance(value, DecimalText):
+        return ("float", float(value), value.exact)
     if isinstance(value, float):
         if math.isnan(value):
             return ("float", "nan")
@@ -260,12 +264,35 @@ def _quote_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+class DecimalText(float):
+    """A number parse_predicate read without column types, whose text holds more digits than
+    a float keeps ('0.12345678901234567891'). It is the nearest float, for DOUBLE columns and
+    for evaluate(); `exact` keeps the text's value, which bind_predicate gives DECIMAL columns
+    (as a float it would bind as 0.12345678901234568000: another value, and wrong answers)."""
+
+    def __new__(cls, exact: decimal.Decimal) -> "DecimalText":
+        number = super().__new__(cls, exact)
+        number.exact = exact
+        return number
+
+    def __neg__(self) -> "DecimalText":
+        return DecimalText(-self.exact)
+
+    def __reduce__(self):
+        return (DecimalText, (self.exact,))
+
+    def __repr__(self) -> str:
+        return str(self.exact)
+
+
 def format_literal(value: Any) -> str:
     """SQL text of a literal that parse_predicate reads back to the same value."""
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, DecimalText):
+        return str(value.exact)
     if isinstance(value, float):
         if math.isnan(value):
             return "CAST('NaN' AS DOUBLE)"
@@ -874,7 +901,9 @@ class _Converter:
         value = float(text)
         if not math.isfinite(value):
             raise _syntax_error(f"number {text} is out of the range of DOUBLE", node)
-        return value
+        # A float binds to DECIMAL by its shortest repr: right for 0.1, not for digits the
+        # float does not keep.
+        return value if decimal.Decimal(repr(value)) == exact else DecimalText(exact)
 
     def typed_literal(self, node, column: str) -> Any:
         """DATE '...', TIME '...', TIMESTAMP '...' and CAST('...' AS <type>)."""
@@ -992,7 +1021,9 @@ def parse_predicate(text: str, fields=None, *, exact_numbers: bool = False) -> P
     With `fields` ([(name, Paimon type)], a dict or a Schema) the literals are
     bound to the column types (see bind_predicate) and decimal literals stay
     exact.  Without it, non-integral numbers become floats unless exact_numbers
-    is true (then decimal.Decimal, text-preserving).
+    is true (then decimal.Decimal, text-preserving); a number with more digits than
+    a float keeps becomes a DecimalText, a float that remembers its exact value
+    for binding to a DECIMAL column later.
     """
     exact = exact_numbers or fields is not None
     try:
@@ -1142,6 +1173,8 @@ def _as_decimal(value: Any) -> decimal.Decimal:
         raise PredicateError("expected a number, not a boolean")
     if isinstance(value, int):
         return decimal.Decimal(value)
+    if isinstance(value, DecimalText):
+        return value.exact
     if isinstance(value, float):
         if not math.isfinite(value):
             raise PredicateError("the value is not finite")
@@ -1192,7 +1225,7 @@ def _to_float(value: Any) -> float:
     if isinstance(value, bool):
         raise PredicateError("expected a number, not a boolean")
     if isinstance(value, float):
-        return value
+        return float(value)  # a DecimalText as the plain float it is
     if isinstance(value, str):
         return _parse_float_text(value)
     if isinstance(value, (int, decimal.Decimal)):

@@ -59,3 +59,16 @@ def test_decimal_literal_beyond_38_digits_is_refused():
         reader.evaluate(col("d") == D("1E+40"))
     with pytest.raises(PredicateError, match="not finite"):
         reader.evaluate(col("d") == D("NaN"))
+
+
+def test_text_literals_parsed_without_types_bind_exactly():
+    # parse_predicate without fields read 92233720368547758.07 as a float; bound afterwards it
+    # became 92233720368547760.00, and the index answered for that value: no row.
+    fields = [("d", "DECIMAL(20, 2)")]
+    table = pa.table({"d": pa.array([D("92233720368547758.07"), D("1.50")], pa.decimal128(20, 2))})
+    reader = pfi.IndexReader(pfi.build_index(table, fields, {"file-index.bsi.columns": "d"}),
+                             fields)
+    for text, rows in [("d = 92233720368547758.07", [0]), ("d < 92233720368547758.07", [1]),
+                       ("d IN (1.5, -92233720368547758.07)", [1])]:
+        bound = pfi.bind_predicate(pfi.parse_predicate(text), fields)
+        assert reader.evaluate(bound).row_ids().tolist() == rows, text

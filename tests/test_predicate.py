@@ -626,6 +626,26 @@ class TestBind:
         # A float literal from the DSL is read by its shortest repr, not its binary value.
         assert bind_predicate(col("dec") == 0.1, FIELDS).literals == (D("0.10"),)
 
+    def test_numbers_parsed_without_types_keep_their_digits_for_binding(self):
+        # Parsed without fields, then bound: a float of 0.12345678901234567891 bound as
+        # 0.12345678901234568000, another value (wrong answers on a DECIMAL(38, 20) column).
+        fields = [("wide", "DECIMAL(38, 20)"), ("x", "DOUBLE"), ("n", "BIGINT")]
+        text = "wide = 0.12345678901234567891 OR wide = -1.00000000000000000001"
+        node = parse_predicate(text)
+        exact = [D("0.12345678901234567891"), D("-1.00000000000000000001")]
+        assert [c.literals[0] for c in node.children] == [float(e) for e in exact]
+        assert [c.literals[0] for c in bind_predicate(node, fields).children] == exact
+        assert [c.literals[0] for c in parse_predicate(repr(node), fields).children] == exact
+        assert pickle.loads(pickle.dumps(node)) == node
+        assert [c.literals[0] for c in bind_predicate(pickle.loads(pickle.dumps(node)),
+                                                      fields).children] == exact
+        as_double = bind_predicate(parse_predicate("x = 0.12345678901234567891"), fields)
+        assert as_double.literals == (0.12345678901234568,)
+        assert type(as_double.literals[0]) is float
+        assert type(parse_predicate("x = 0.1").literals[0]) is float  # a float keeps 0.1
+        with pytest.raises(PredicateError, match="not integral"):  # once: 3.0, so n = 3
+            bind_predicate(parse_predicate("n = 3.00000000000000000001"), fields)
+
     @pytest.mark.parametrize("text,message", [
         ("dec = 1.234", "not exactly representable with scale 2"),
         ("dec = 123456789.1", "more than 10 digits"),
