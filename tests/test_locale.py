@@ -56,9 +56,10 @@ def refused_double() -> str:
 @pytest.fixture(scope="module")
 def in_comma_locale(tmp_path_factory) -> list:
     """The child's output lines, run in a de_DE.UTF-8 locale (decimal comma) made for it."""
+    # ./dev installs Debian's `locales` (localedef's sources) where they are missing.
     localedef = shutil.which("localedef")
-    if localedef is None or not Path("/usr/share/i18n/locales/de_DE").exists():
-        pytest.skip("this machine cannot compile a locale (no localedef or no locale sources)")
+    assert localedef is not None, "localedef is missing (Debian: apt-get install locales)"
+    assert Path("/usr/share/i18n/locales/de_DE").exists(), "locale sources are missing"
     root = tmp_path_factory.mktemp("locales")
     subprocess.run([localedef, "-i", "de_DE", "-f", "UTF-8", str(root / "de_DE.UTF-8")],
                    check=True, capture_output=True)

@@ -26,7 +26,7 @@ std::string Lower(std::string_view s) {
 }
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-bool IsHexDigit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool IsHexDigit(char c) { return IsDigit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
 
 // Java's Long.parseLong, which Paimon applies to the option text as is (OptionsUtils does not
 // trim it): an optional sign, then ASCII digits and nothing else. (Java also takes other
