@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+from . import _java_text
+
 __all__ = [
     "DataType",
     "Field",
@@ -505,17 +507,24 @@ class Schema:
 _COLUMNS_OPTION = re.compile(r"^file-index\.(?P<type>.+)\.columns$")
 
 
+def split_index_columns(value: str) -> List[str]:
+    """The names a `file-index.<type>.columns` value declares, read as Paimon reads it:
+    String.split(",") (trailing empty pieces dropped), then each piece String.trim()-ed.
+    Blank pieces, which Paimon refuses, are left out here; the native writer refuses them."""
+    return [_java_text.trim(piece) for piece in _java_text.split(str(value), ",")
+            if not _java_text.is_blank(piece)]
+
+
 def declared_index_columns(options: Mapping[str, str]) -> Dict[str, List[str]]:
-    """{index type: [column, ...]} from `file-index.<type>.columns` options (names trimmed)."""
+    """{index type: [column, ...]} from `file-index.<type>.columns` options."""
     declared: Dict[str, List[str]] = {}
     for key, value in options.items():
         match = _COLUMNS_OPTION.match(key)
         if match is None or value is None:
             continue
-        names = [name.strip() for name in str(value).split(",")]
-        if names == [""]:
-            continue
-        declared[match.group("type")] = names
+        names = split_index_columns(value)
+        if names:
+            declared[match.group("type")] = names
     return declared
 
 

@@ -13,7 +13,10 @@ import random
 import sys
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
+
+import pyfileindex as pfi
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # also under --import-mode=importlib
 from differential import fixed  # noqa: E402
@@ -21,6 +24,7 @@ from differential.cases import PLeaf  # noqa: E402
 from differential.column_types import INTEGRAL_RANGES, decimal_of, float32  # noqa: E402
 from differential.runner import PackRunner, Stats  # noqa: E402
 from differential.values import colliding_strings, java_bucket_mates, java_hash_twins  # noqa: E402
+from java_harness import JavaRequestError  # noqa: E402
 from java_harness import java_harness  # noqa: E402,F401  (the session fixture)
 
 pytestmark = pytest.mark.java
@@ -521,7 +525,43 @@ def test_unsupported_types_are_refused_like_java(java_harness, kind, type_text, 
 @pytest.mark.parametrize("options,refused", [
     ({"version": "3"}, True), ({"version": "0"}, True), ({"version": "1"}, False),
     ({"index-block-size": "100 bytes"}, False), ({"index-block-size": "2 kb"}, False),
-    ({"index-block-size": "1K"}, False)])
+    ({"index-block-size": "1K"}, False), ({"index-block-size": "\x012 kb\x1f"}, False),
+    ({"index-block-size": "2 \xa0kb"}, True), ({"index-block-size": "2\u0661 kb"}, True)])
 def test_bitmap_options_like_java(java_harness, options, refused):
     check(java_harness, fixed.pack(f"bitmap {options}", [
         fixed.column("c", "INT", [1, 2, 2, None], {"bitmap": options})], expect_error=refused))
+
+
+# Column lists as Paimon reads them: String.split(",") drops trailing empty pieces, a piece that
+# Character.isWhitespace calls blank is refused, the others are String.trim()-ed (which drops
+# every character <= ' ', and nothing above it, such as U+00A0).
+COLUMN_LIST_CASES = ["a,b", "a,b,", "a,b,,", ",", ",,", "", " ", ",a", "a,,b", "a, ", "a, ,",
+                     " a , b ", "a,\x01b", "a\x01", "\x01a,b", "a,\x01", "a,\x1cb", "a,\x1c",
+                     "a,\u2003", "a,\u3000", "a,\xa0", "a\xa0", "a,\u2007", "a,\tb\n", "a,\x7f"]
+COLUMN_LIST_ALPHABET = ["a", "b", "a", "b", ",", ",", " ", "\x01", "\x1c", "\t", "\u2003", "\xa0", "\x7f"]
+
+
+def test_index_column_lists_are_read_like_java(java_harness):
+    fields = [("a", "INT"), ("b", "STRING")]
+    columns = {"a": [1, 2, 3, None, 2], "b": ["x", "y", None, "x", "z"]}
+    batch = pa.table({"a": pa.array(columns["a"], pa.int32()), "b": columns["b"]})
+    rng = random.Random(20261126)
+    lists = COLUMN_LIST_CASES + ["".join(rng.choices(COLUMN_LIST_ALPHABET, k=rng.randint(1, 7)))
+                                 for _ in range(300)]
+    built = 0
+    for value in lists:
+        options = {"file-index.bitmap.columns": value, "file-index.bloom-filter.columns": "b"}
+        try:
+            expected = java_harness.write(fields, columns, options)
+        except JavaRequestError:
+            expected = "refused"
+        try:
+            writer = pfi.IndexWriter(fields, options)
+            writer.write(batch)
+            ours = writer.finish()
+        except pfi.FileIndexError:
+            ours = "refused"
+        assert ours == expected, f"columns option {value!r}"
+        built += expected != "refused"
+    print(f"{built} of {len(lists)} column lists built")
+    assert built >= 40  # the random lists reach Java's accepted forms, not only its refusals

@@ -40,6 +40,25 @@ TEST(OptionsTest, IntegersAsLongParseLong) {
   }
 }
 
+TEST(OptionsTest, BooleansAsConvertToBoolean) {
+  EXPECT_TRUE(*One("true").GetBool("k", false));
+  EXPECT_FALSE(*One("FaLsE").GetBool("k", true));
+  EXPECT_TRUE(*Options().GetBool("k", true));
+  for (const std::string bad : {"", " true", "false ", "yes", "1", "t"}) {
+    EXPECT_FALSE(One(bad).GetBool("k", true).ok()) << "'" << bad << "'";  // Java: no trim
+  }
+}
+
+TEST(OptionsTest, MemorySizesAsMemorySizeParse) {
+  EXPECT_EQ(*ParseMemorySize("16 kb"), 16 << 10);
+  EXPECT_EQ(*ParseMemorySize("\x01\t2M\x1f"), 2 << 20);  // String.trim drops all <= ' '
+  EXPECT_EQ(*ParseMemorySize("3 \x02 GiBibytes"), int64_t{3} << 30);
+  EXPECT_EQ(*ParseMemorySize("100"), 100);
+  for (const std::string bad : {"", " ", "kb", "1 \xc2\xa0kb", "\xd9\xa1 kb", "1 kb b", "-1"}) {
+    EXPECT_FALSE(ParseMemorySize(bad).ok()) << "'" << bad << "'";
+  }
+}
+
 TEST(OptionsTest, NumbersAsDoubleParseDouble) {
   EXPECT_EQ(*Double("0.1"), 0.1);
   EXPECT_EQ(*Double(" 0.1 "), 0.1);   // parseDouble trims

@@ -7,8 +7,10 @@
 * `file-index.read.enabled` (default true): when false no index is consulted.
 """
 
-import re
 from typing import Dict, List, Mapping, Optional
+
+from pyfileindex import _java_text
+from pyfileindex.schema import split_index_columns
 
 from .errors import PaimonMetadataError
 
@@ -25,15 +27,21 @@ _MEMORY_UNITS = {
     "g": 1 << 30, "gb": 1 << 30, "gibibytes": 1 << 30,
     "t": 1 << 40, "tb": 1 << 40, "tebibytes": 1 << 40,
 }
-_MEMORY_SIZE = re.compile(r"^\s*(\d+)\s*([a-zA-Z]*)\s*$")
+_LONG_MAX = (1 << 63) - 1
 
 
 def parse_memory_size(text: str) -> int:
-    """'500 b', '1kb', '16m' ... -> bytes (Paimon's MemorySize.parse)."""
-    match = _MEMORY_SIZE.match(str(text))
-    if match is None or match.group(2).lower() not in _MEMORY_UNITS:
+    """'500 b', '1kb', '16m' ... -> bytes, as Paimon's MemorySize.parse reads them: the text
+    String.trim()-ed, ASCII digits (a long), then a unit trimmed again, in any letter case."""
+    trimmed = _java_text.trim(str(text))
+    digits = len(trimmed) - len(trimmed.lstrip("0123456789"))
+    unit = _java_text.trim(trimmed[digits:]).lower()
+    if digits == 0 or not unit.isascii() or unit not in _MEMORY_UNITS:
         raise PaimonMetadataError(f"invalid memory size {text!r}")
-    return int(match.group(1)) * _MEMORY_UNITS[match.group(2).lower()]
+    size = int(trimmed[:digits]) * _MEMORY_UNITS[unit]
+    if size > _LONG_MAX:
+        raise PaimonMetadataError(f"memory size {text!r} does not fit in a long")
+    return size
 
 
 def in_manifest_threshold(options: Mapping[str, str]) -> int:
@@ -42,7 +50,12 @@ def in_manifest_threshold(options: Mapping[str, str]) -> int:
 
 
 def file_index_read_enabled(options: Mapping[str, str]) -> bool:
-    return str(options.get(READ_ENABLED, "true")).strip().lower() != "false"
+    # Paimon's convertToBoolean: the text as is, in any letter case (String.toUpperCase).
+    value = str(options.get(READ_ENABLED, "true")).upper()
+    if value not in ("TRUE", "FALSE"):
+        raise PaimonMetadataError(f"option {READ_ENABLED!r} must be true or false, got "
+                                  f"{options[READ_ENABLED]!r}")
+    return value == "TRUE"
 
 
 def index_options(options: Mapping[str, str]) -> Dict[str, str]:
@@ -61,8 +74,8 @@ def _declarations(options: Mapping[str, str]):
     for key, value in options.items():
         if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX):
             index_type = key[len(FILE_INDEX_PREFIX):-len(COLUMNS_SUFFIX)]
-            for name in str(value).split(","):
-                base, map_key = _split_map_column(name.strip())
+            for name in split_index_columns(value):
+                base, map_key = _split_map_column(name)
                 if base:
                     yield index_type, base, map_key
 
@@ -98,8 +111,8 @@ def rename_index_columns(options: Mapping[str, str],
         if rest.endswith(COLUMNS_SUFFIX) and rest.count(".") >= 1:
             index_type = rest[:-len(COLUMNS_SUFFIX)]
             kept = []
-            for name in str(value).split(","):
-                base, suffix = _split_map_column(name.strip())
+            for name in split_index_columns(value):
+                base, suffix = _split_map_column(name)
                 target = mapping.get(base)
                 if target is not None:
                     kept.append(target + suffix)

@@ -1,27 +1,25 @@
 #include "pyfileindex/options.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
 #include <optional>
 
 #include "api/boundary.h"
+#include "java/java_text.h"
 
 namespace pyfileindex {
 
 namespace {
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::string Lower(std::string_view s) {
+// ASCII lower case, as Java's toLowerCase(Locale.US) for the option words compared here; the
+// C library's tolower would follow the process locale.
+std::string AsciiLower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
   return out;
 }
 
@@ -71,8 +69,7 @@ std::string ShiftedExponent(std::string_view exponent, int64_t shift) {
 // appended to the integer's and the exponent lowered to match ("1.25e3" -> "125e1", and
 // "0x1.8p0" -> "0x18p-4").
 std::optional<double> ParseJavaDouble(std::string_view text) {
-  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.remove_prefix(1);
-  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.remove_suffix(1);
+  text = java::Trim(text);
   const bool negative = !text.empty() && text[0] == '-';
   if (!text.empty() && (text[0] == '+' || text[0] == '-')) text.remove_prefix(1);
   if (text == "NaN") return std::numeric_limits<double>::quiet_NaN();
@@ -172,7 +169,8 @@ Result<bool> Options::GetBool(std::string_view key, bool default_value) const {
   return api::CatchAll("Options::GetBool", [&]() -> Result<bool> {
     auto value = Get(key);
     if (!value) return default_value;
-    const std::string text = Lower(Trim(*value));
+    // Paimon's convertToBoolean: the text as is (no trim), any letter case.
+    const std::string text = AsciiLower(*value);
     if (text == "true") return true;
     if (text == "false") return false;
     return BadValue(key, *value, "a boolean (true/false)");
@@ -191,11 +189,10 @@ Result<int64_t> Options::GetMemorySize(std::string_view key, int64_t default_byt
 
 Result<int64_t> ParseMemorySize(std::string_view text) {
   return api::CatchAll("ParseMemorySize", [&]() -> Result<int64_t> {
-    const std::string_view trimmed = Trim(text);
+    // MemorySize.parseBytes: String.trim, ASCII digits, then the unit trimmed again.
+    const std::string_view trimmed = java::Trim(text);
     size_t digits = 0;
-    while (digits < trimmed.size() && std::isdigit(static_cast<unsigned char>(trimmed[digits]))) {
-      ++digits;
-    }
+    while (digits < trimmed.size() && IsDigit(trimmed[digits])) ++digits;
     if (digits == 0) {
       return Status::InvalidArgument("memory size '" + std::string(text) +
                                      "' does not start with a number");
@@ -207,7 +204,7 @@ Result<int64_t> ParseMemorySize(std::string_view text) {
         return Status::InvalidArgument("memory size '" + std::string(text) + "' is too large");
       }
     }
-    const std::string unit = Lower(Trim(trimmed.substr(digits)));
+    const std::string unit = AsciiLower(java::Trim(trimmed.substr(digits)));
     uint64_t multiplier = 1;
     if (unit.empty() || unit == "b" || unit == "bytes") {
       multiplier = 1;

@@ -1,12 +1,12 @@
 #include "container/index_plan.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <memory>
 
 #include "container/java_map_replay.h"
 #include "java/hash_codes.h"
+#include "java/java_text.h"
 
 namespace pyfileindex::container {
 
@@ -25,12 +25,6 @@ int32_t JavaStringHash(const std::string& s) {
 }
 int JavaStringCompare(const std::string& a, const std::string& b) {
   return java::StringCompareTo(a, b);
-}
-
-std::string Trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
 }
 
 // FileIndexOptions.Column: a plain column, or a map column plus one of its keys.
@@ -155,14 +149,13 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
     const std::string type_name =
         key.substr(kPrefix.size(), key.size() - kPrefix.size() - kColumnsSuffix.size());
     const std::string& value = entries[i].second;
-    size_t start = 0;
-    while (start <= value.size()) {
-      size_t comma = value.find(',', start);
-      if (comma == std::string::npos) comma = value.size();
-      const std::string name = Trim(std::string_view(value).substr(start, comma - start));
-      if (name.empty()) {
+    // Java: value.split(",") (trailing empty pieces dropped), a blank piece refused, the
+    // others trimmed. A piece trimmed to nothing names the column "" (which no field has).
+    for (std::string_view piece : java::Split(value, ',')) {
+      if (java::IsWhitespaceOnly(piece)) {
         return Status::InvalidArgument("option '" + key + "' lists an empty column name");
       }
+      const std::string name(java::Trim(piece));
       if (!java::StringHashCode(name).ok()) {
         return Status::InvalidArgument("option '" + key + "': column name is not valid UTF-8");
       }
@@ -174,7 +167,6 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
       column_types[id]->Call(type_name);
       declared_options.emplace(std::make_pair(id, type_name), Options());
       if (column.nested) map_level_options.emplace(std::make_pair(column.name, type_name), Options());
-      start = comma + 1;
     }
   }
 

@@ -1,0 +1,79 @@
+"""Option text read as Paimon's Java reads it: column lists (String.split and trim), memory
+sizes (MemorySize.parse) and booleans (OptionsUtils.convertToBoolean). The expectations are
+Java's answers for the same text (tests/test_java_differential_edges.py checks the native
+writer against Java itself)."""
+
+import pytest
+
+from pyfileindex import _java_text
+from pyfileindex.paimon.errors import PaimonMetadataError
+from pyfileindex.paimon.options import (declared_columns, file_index_read_enabled,
+                                        parse_memory_size, rename_index_columns)
+from pyfileindex.schema import declared_index_columns, split_index_columns
+
+
+@pytest.mark.parametrize("value,names", [
+    ("a,b", ["a", "b"]),
+    ("a,b,,", ["a", "b"]),          # trailing empty pieces are dropped, as by String.split
+    (" a ,\tb\n", ["a", "b"]),
+    ("a,\x01b\x1f", ["a", "b"]),    # trim drops every character <= ' '
+    ("a\xa0, \u3000b", ["a\xa0", "\u3000b"]),  # and nothing above it
+    ("a,\u2003, ", ["a"]),          # blank pieces (refused by Java) are not names
+    ("m[k], m[ k ]", ["m[k]", "m[ k ]"]),
+    (",", []),
+    ("", []),
+])
+def test_column_lists_split_like_java(value, names):
+    assert split_index_columns(value) == names
+
+
+def test_declarations_read_the_same_lists():
+    options = {"file-index.bitmap.columns": "a,\x01b,", "file-index.bsi.columns": ",",
+               "file-index.bloom-filter.columns": "m[k]\x1f"}
+    assert declared_index_columns(options) == {"bitmap": ["a", "b"],
+                                               "bloom-filter": ["m[k]"]}
+    assert declared_columns(options) == ["a", "b", "m"]
+    assert rename_index_columns(options, {"a": "x", "b": None, "m": "n"}) == {
+        "file-index.bitmap.columns": "x", "file-index.bloom-filter.columns": "n[k]"}
+
+
+def test_java_text_primitives():
+    assert _java_text.split("a,,b,,", ",") == ["a", "", "b"]
+    assert _java_text.split("", ",") == [""]
+    assert _java_text.split(",,", ",") == []
+    assert _java_text.trim("\x00 x \x7f\x20") == "x \x7f"
+    assert _java_text.is_blank("\t\x1c\u2028\u3000") and _java_text.is_blank("")
+    assert not _java_text.is_blank("\x01") and not _java_text.is_blank("\xa0")
+
+
+@pytest.mark.parametrize("text,size", [
+    ("500", 500), ("1kb", 1024), (" 16 M ", 16 << 20), ("\x012\x02GiBibytes\x1f", 2 << 30),
+    ("8 Tb", 8 << 40), ("9223372036854775807", (1 << 63) - 1),
+])
+def test_memory_sizes_like_memory_size_parse(text, size):
+    assert parse_memory_size(text) == size
+
+
+@pytest.mark.parametrize("text", [
+    "", " ", "kb", "1 \xa0kb",       # U+00A0 is not trimmed
+    "\u0661\u0662",                  # Java's digits are ASCII
+    "1 k b", "-1", "1.5kb",
+    "9223372036854775808",           # beyond a long
+    "8388608 tb",                    # the product is beyond a long
+])
+def test_memory_sizes_java_refuses(text):
+    with pytest.raises(PaimonMetadataError, match="memory size"):
+        parse_memory_size(text)
+
+
+@pytest.mark.parametrize("value,enabled", [("true", True), ("FALSE", False), ("fAlse", False),
+                                           (True, True), (False, False)])
+def test_read_enabled_like_convert_to_boolean(value, enabled):
+    assert file_index_read_enabled({"file-index.read.enabled": value}) is enabled
+    assert file_index_read_enabled({}) is True
+
+
+@pytest.mark.parametrize("value", [" false", "no", "0", ""])
+def test_read_enabled_refuses_what_java_refuses(value):
+    with pytest.raises(PaimonMetadataError, match="file-index.read.enabled"):
+        file_index_read_enabled({"file-index.read.enabled": value})
