@@ -866,7 +866,8 @@ class _Converter:
             value = self.literal(node.this, column)
             if isinstance(value, bool) or not isinstance(value, (int, float, decimal.Decimal)):
                 raise _syntax_error(f"'-' applies to numbers only ({_snippet(node)!r})", node)
-            return -value
+            # Decimal's unary minus rounds -0.0 to 0.0; a DOUBLE column must see -0.0.
+            return value.copy_negate() if isinstance(value, decimal.Decimal) else -value
         if isinstance(node, exp.HexString):
             digits = node.this or ""
             try:

@@ -774,3 +774,13 @@ class TestBind:
             "AND f4 = TIMESTAMP '2025-04-25 01:00:02.000123001'", fields)
         assert [leaf.literals for leaf in node.children] == [
             ("Alice",), (100, 200), (12.1,), (ts(1745542802000123001),)]
+
+
+@pytest.mark.parametrize("fields", [None, [("x", "DOUBLE")], [("x", "FLOAT")]])
+def test_negative_zero_keeps_its_sign(fields):
+    # Java's Double.compare tells -0.0 from 0.0, so a -0.0 that became 0.0 would change which
+    # rows match (the exact parse with fields negated a Decimal, which rounds -0.0 to 0.0).
+    for text, signs in [("x = -0.0", [-1.0]), ("x IN (-0.0, 0.0, -(-0.0))", [-1.0, 1.0, 1.0]),
+                        ("x BETWEEN -0.0 AND 1", [-1.0, 1.0])]:
+        tree = parse_predicate(text, fields) if fields else parse_predicate(text)
+        assert [math.copysign(1.0, v) for v in tree.literals] == signs, text
