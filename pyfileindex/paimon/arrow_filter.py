@@ -3,6 +3,10 @@
 SQL semantics: a comparison with NULL is not true, so a leaf's NULL results count as
 false. The trees have no NOT node (negation is pushed into the leaves), so folding
 NULL to false at each leaf gives the same rows as three-valued logic.
+
+FLOAT and DOUBLE values compare as Paimon's predicates and indexes compare them
+(Double.compare, FLOAT widened exactly): NaN equals NaN and lies above +Infinity, and -0.0
+lies below 0.0. IEEE comparisons would disagree with the index answers they refine.
 """
 
 import datetime
@@ -89,7 +93,39 @@ def _coerce(value, arrow_type: pa.DataType):
     return _scalar(value, arrow_type), True
 
 
+# Double.compare's order as int64 keys: NaNs made one NaN, then the bits of negative values
+# flipped below the sign, so -0.0 < 0.0 and NaN > +Infinity.
+_CANONICAL_NAN = np.int64(0x7FF8000000000000)
+_BELOW_SIGN = np.int64(0x7FFFFFFFFFFFFFFF)
+
+
+def _double_keys(values: np.ndarray) -> np.ndarray:
+    bits = np.where(np.isnan(values), _CANONICAL_NAN, values.view(np.int64))
+    return bits ^ ((bits >> 63) & _BELOW_SIGN)
+
+
+def _float_keys(values):
+    """The int64 order keys of a FLOAT/DOUBLE column (Array or ChunkedArray), nulls kept."""
+    chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+    keys = []
+    for chunk in chunks:
+        widened = chunk.cast(pa.float64())
+        data = widened.fill_null(0.0).to_numpy(zero_copy_only=False)
+        mask = widened.is_null().to_numpy(zero_copy_only=False) if widened.null_count else None
+        keys.append(pa.array(_double_keys(data), type=pa.int64(), mask=mask))
+    return pa.chunked_array(keys, type=pa.int64())
+
+
+def _float_literal_key(literal) -> pa.Scalar:
+    if isinstance(literal, bool) or not isinstance(literal, (int, float, decimal.Decimal)):
+        raise PaimonMetadataError(f"literal {literal!r} does not compare with a FLOAT/DOUBLE "
+                                  "column")
+    return pa.scalar(int(_double_keys(np.array([float(literal)], np.float64))[0]), pa.int64())
+
+
 def _compare(values, op: str, literal):
+    if pa.types.is_floating(values.type):
+        return _COMPARE[op](_float_keys(values), _float_literal_key(literal))
     scalar, exact = _coerce(literal, values.type)
     if exact:
         return _COMPARE[op](values, scalar)
@@ -115,6 +151,11 @@ def _leaf(table: pa.Table, leaf: Leaf):
     if op == "between":
         low, high = leaf.literals
         return pc.and_(_compare(values, "ge", low), _compare(values, "le", high))
+    if op in ("in", "not_in") and pa.types.is_floating(values.type):
+        keys = _float_keys(values)
+        members = pa.array([_float_literal_key(v).as_py() for v in leaf.literals], pa.int64())
+        hit = pc.is_in(keys, value_set=members, skip_nulls=True)
+        return pc.and_(hit if op == "in" else pc.invert(hit), pc.is_valid(keys))
     if op in ("in", "not_in"):
         members = []
         for literal in leaf.literals:
