@@ -47,7 +47,10 @@ def query(table: str, predicate: Optional[str], columns: Optional[List[str]], to
           limit: Optional[int], show: int, output: Optional[str], compare: bool,
           master: Optional[str], archive: Optional[str], conf: Dict[str, str],
           out=sys.stdout) -> int:
+    from pyspark.sql import functions as F
+
     from .demo import _fingerprint
+    from .filters import quoted_name
     from .read import plain_filter, read_table
     spark = _session(master, archive, conf)
     top = None if top_n is None else (top_n.column, top_n.limit, top_n.descending,
@@ -72,7 +75,7 @@ def query(table: str, predicate: Optional[str], columns: Optional[List[str]], to
         raise ValueError("--compare checks predicate reads; drop --top-n and --limit")
     plain = plain_filter(spark, table, result.plan.predicate)
     if columns:
-        plain = plain.select(*columns)
+        plain = plain.select(*[F.col(quoted_name(c)) for c in columns])
     equal = _fingerprint(df) == _fingerprint(plain)
     print(f"equal to plain Spark filter: {'yes' if equal else 'NO'}", file=out)
     return 0 if equal else 1

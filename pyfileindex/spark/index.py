@@ -81,6 +81,14 @@ def _index_group(meta, group, threshold: int, published: List[str],
     return pa.RecordBatch.from_pydict(columns, schema=RESULT_SCHEMA)
 
 
+def _stored(row):
+    from pyfileindex.paimon.rewrite import StoredIndex
+    embedded = row["embedded"]
+    # Spark returns BINARY as bytearray; the commit hashes the entry's embedded index.
+    return StoredIndex(None if embedded is None else bytes(embedded), row["sidecar"],
+                       row["size"])
+
+
 def _groups(files: Sequence, num_tasks: int) -> List[List]:
     """Contiguous groups of (position, file), balanced by bytes."""
     num_tasks = max(1, min(num_tasks, len(files)))
@@ -106,7 +114,7 @@ def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = N
     declarations). `num_tasks` defaults to the number of files, at most four times
     Spark's default parallelism. `pause_per_file` slows tasks down (failure tests)."""
     from pyfileindex.paimon import PaimonTableMetadata
-    from pyfileindex.paimon.rewrite import StoredIndex, commit_rebuilt, files_to_rebuild
+    from pyfileindex.paimon.rewrite import commit_rebuilt, files_to_rebuild
 
     table_path = os.path.abspath(os.fspath(table_path))
     if options:
@@ -125,7 +133,7 @@ def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = N
             rows = ids.mapInArrow(_index_task(table_path, broadcast, counters,
                                               pause_per_file), RESULT_DDL).collect()
             broadcast.unpersist()
-        rebuilt = [(files[r["position"]], StoredIndex(r["embedded"], r["sidecar"], r["size"]))
+        rebuilt = [(files[r["position"]], _stored(r))
                    for r in sorted(rows, key=lambda r: r["position"]) if r["changed"]]
         published = [data_file.meta.aligned_file_path(stored.sidecar)
                      for data_file, stored in rebuilt if stored.sidecar is not None]

@@ -19,6 +19,7 @@ from typing import Iterator, List, Optional, Sequence
 import pyarrow as pa
 
 from . import tables
+from .filters import quoted_name, spark_condition, with_spark_zeros
 
 # Below this many sidecar-indexed files the driver evaluates them itself (threads): a
 # Spark task costs a few hundred milliseconds, evaluating one index a few.
@@ -84,12 +85,14 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
     meta = PaimonTableMetadata(os.path.abspath(os.fspath(table_path)))
     current = meta.schema()
     bound = bind_to_schema(predicate, current)
+    if bound is not None:  # the rows Spark's own filter keeps, -0.0 == 0.0 included
+        bound = with_spark_zeros(bound)
     top = TopN.of(top_n)
     plain = (spark is None or current.primary_keys or table_mode(current) != FILES
              or not file_index_read_enabled(current.options)
              or (bound is None and top is None))
     if plain:
-        return plan_read(meta, predicate, top_n=top_n, limit=limit)
+        return plan_read(meta, bound, top_n=top_n, limit=limit)
     check_top_n_and_limit(current, top, limit)
     snapshot = meta.snapshot()
     files = meta.data_files(snapshot.id)
@@ -215,7 +218,7 @@ def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequenc
             _read_task(table_path, plan.snapshot_id, broadcast, names, out_schema),
             spark_schema)
     if plan.top_n is not None:
-        column = F.col(plan.top_n.column)
+        column = F.col(quoted_name(plan.top_n.column))
         if plan.top_n.descending:
             order = column.desc_nulls_first() if plan.top_n.nulls_first else \
                 column.desc_nulls_last()
@@ -247,6 +250,12 @@ def plain_scan(spark, table_path: str):
 
 
 def plain_filter(spark, table_path: str, predicate):
-    """plain_scan filtered by Spark with the predicate's SQL text."""
+    """plain_scan filtered by Spark with the predicate (a tree or text), bound to the table's
+    schema as read_table binds it."""
+    from pyfileindex.paimon import PaimonTableMetadata
+    from pyfileindex.paimon.predicates import bind_to_schema
     df = plain_scan(spark, table_path)
-    return df if predicate is None else df.filter(str(predicate))
+    if predicate is None:
+        return df
+    schema = PaimonTableMetadata(os.path.abspath(os.fspath(table_path))).schema()
+    return df.filter(spark_condition(bind_to_schema(predicate, schema), df.schema))

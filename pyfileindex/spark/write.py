@@ -35,7 +35,7 @@ class WriteResult:
     seconds: float
 
 
-def _write_task(table_path: str, counters: Optional[Counters]):
+def _write_task(table_path: str, counters: Optional[Counters], names: Sequence[str]):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyfileindex.paimon.writer import new_indexed_write
         from pyfileindex.spark.worker_memory import keep_freed_heap
@@ -48,6 +48,7 @@ def _write_task(table_path: str, counters: Optional[Counters]):
             try:
                 for batch in batches:
                     if batch.num_rows:
+                        batch = pa.RecordBatch.from_arrays(batch.columns, names=names)
                         write.write_arrow_batch(tables.conform_batch(batch, target))
                         rows += batch.num_rows
                 messages = write.prepare_commit()
@@ -91,10 +92,14 @@ def write_dataframe(df, table_path: str, options: Optional[Mapping[str, str]] = 
         tables.set_table_options(table_path, options)
     if num_tasks is not None:
         df = df.repartition(int(num_tasks))
+    # mapInArrow resolves each column by its unquoted name, which fails for names with a
+    # dot ("a.b" reads as field b of a): the task sees positional names and restores these.
+    names = list(df.columns)
+    df = df.toDF(*[f"_{i}" for i in range(len(names))])
     sc = df.sparkSession.sparkContext
     counters = Counters(sc)
     with Progress(sc, "write", counters, enabled=progress) as watch:
-        results = df.mapInArrow(_write_task(table_path, counters), RESULT_DDL).collect()
+        results = df.mapInArrow(_write_task(table_path, counters, names), RESULT_DDL).collect()
         messages = [m for r in results for m in pickle.loads(r["messages"])]
         snapshot_id = commit_messages(table_path, messages)
     return WriteResult(snapshot_id, sum(r["rows"] for r in results),
