@@ -23,6 +23,7 @@ from .predicates import split_map_column
 
 _COMPARE = {"eq": pc.equal, "ne": pc.not_equal, "lt": pc.less, "le": pc.less_equal,
             "gt": pc.greater, "ge": pc.greater_equal}
+_FLOAT_OPS = frozenset(_COMPARE) | {"between", "in", "not_in"}
 _UNIT_NANOS = {"s": 10 ** 9, "ms": 10 ** 6, "us": 10 ** 3, "ns": 1}
 
 
@@ -123,9 +124,20 @@ def _float_literal_key(literal) -> pa.Scalar:
     return pa.scalar(int(_double_keys(np.array([float(literal)], np.float64))[0]), pa.int64())
 
 
+def _float_leaf(values, leaf: Leaf):
+    """A comparison, BETWEEN or IN leaf on a FLOAT/DOUBLE column, over its keys (made once)."""
+    keys = _float_keys(values)
+    literals = [_float_literal_key(v) for v in leaf.literals]
+    if leaf.op in _COMPARE:
+        return _COMPARE[leaf.op](keys, literals[0])
+    if leaf.op == "between":
+        return pc.and_(pc.greater_equal(keys, literals[0]), pc.less_equal(keys, literals[1]))
+    members = pa.array([key.as_py() for key in literals], pa.int64())
+    hit = pc.is_in(keys, value_set=members, skip_nulls=True)
+    return pc.and_(hit if leaf.op == "in" else pc.invert(hit), pc.is_valid(keys))
+
+
 def _compare(values, op: str, literal):
-    if pa.types.is_floating(values.type):
-        return _COMPARE[op](_float_keys(values), _float_literal_key(literal))
     scalar, exact = _coerce(literal, values.type)
     if exact:
         return _COMPARE[op](values, scalar)
@@ -146,16 +158,13 @@ def _leaf(table: pa.Table, leaf: Leaf):
         return pc.is_null(values)
     if op == "is_not_null":
         return pc.is_valid(values)
+    if pa.types.is_floating(values.type) and op in _FLOAT_OPS:
+        return _float_leaf(values, leaf)
     if op in _COMPARE:
         return _compare(values, op, leaf.literals[0])
     if op == "between":
         low, high = leaf.literals
         return pc.and_(_compare(values, "ge", low), _compare(values, "le", high))
-    if op in ("in", "not_in") and pa.types.is_floating(values.type):
-        keys = _float_keys(values)
-        members = pa.array([_float_literal_key(v).as_py() for v in leaf.literals], pa.int64())
-        hit = pc.is_in(keys, value_set=members, skip_nulls=True)
-        return pc.and_(hit if op == "in" else pc.invert(hit), pc.is_valid(keys))
     if op in ("in", "not_in"):
         members = []
         for literal in leaf.literals:

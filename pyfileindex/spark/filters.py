@@ -15,6 +15,7 @@ from functools import reduce
 
 import numpy as np
 
+from pyfileindex.paimon.predicates import split_map_column
 from pyfileindex.predicate import And, Leaf, Or, Predicate, timestamp_nanos
 
 # Zero literals to add per operator, and the bound that replaces a zero one.
@@ -54,11 +55,10 @@ def _column(name: str, schema):
     """The Spark column for a predicate column name; "m[k]" is key k of map column m."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import MapType
-    bracket = name.find("[")
-    if name not in schema.names and bracket > 0 and name.endswith("]"):
-        base = name[:bracket]
-        if base in schema.names and isinstance(schema[base].dataType, MapType):
-            return F.col(quoted_name(base))[name[bracket + 1:-1]], schema[base].dataType.valueType
+    base, key = split_map_column(name)
+    if name not in schema.names and key and base in schema.names and \
+            isinstance(schema[base].dataType, MapType):
+        return F.col(quoted_name(base))[key[1:-1]], schema[base].dataType.valueType
     if name not in schema.names:
         raise ValueError(f"predicate column {name!r} is not in the data; columns: "
                          f"{', '.join(schema.names)}")
