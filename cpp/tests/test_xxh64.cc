@@ -270,11 +270,12 @@ class Xxh64KernelTest : public ::testing::TestWithParam<Kernel> {
 TEST_P(Xxh64KernelTest, EveryLengthInEveryLaneAtAnyAlignment) {
   // One length for the whole block (every lane of every chain takes the same steps), then the
   // same with every fourth value of another length (lanes of one register take different steps),
-  // for counts that fill no whole group of lanes as well as ones that do.
+  // for counts that fill no whole group of lanes as well as ones that do, and ones that leave a
+  // partial group after whole ones (with AVX-512 a group is 32 lanes).
   const std::vector<uint8_t> bytes = PatternBytes(2048);
   const char* const base = reinterpret_cast<const char*>(bytes.data());
   for (size_t size = 0; size <= 40; ++size) {
-    for (size_t count = 1; count <= 37; ++count) {
+    for (size_t count = 1; count <= 70; ++count) {
       std::vector<std::string_view> same(count);
       std::vector<std::string_view> mixed(count);
       for (size_t i = 0; i < count; ++i) {

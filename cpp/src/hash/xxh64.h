@@ -19,7 +19,7 @@ inline uint64_t Xxh64(std::string_view bytes, uint64_t seed = 0) {
 
 // out[i] = Xxh64(values[i]) (seed 0) for i < count <= kXxh64ManyMax. Two to three times as
 // fast as one call per value when lengths vary: with AVX-512 (else AVX2), values below 32 bytes
-// are hashed sixteen (twelve) at a time, one per vector lane; otherwise values are hashed
+// are hashed thirty-two (twelve) at a time, one per vector lane; otherwise values are hashed
 // grouped by the length of their tail, so no branch by length is mispredicted and consecutive
 // hashes overlap.
 constexpr size_t kXxh64ManyMax = 1024;

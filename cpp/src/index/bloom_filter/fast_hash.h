@@ -87,6 +87,15 @@ class FastHash {
   __attribute__((noinline)) Status HashUsedDictionaryValues(const column::ColumnBatch& batch,
                                                             uint64_t* block, Sink&& sink) const;
 
+  // Keeps the hashes of the valid rows of [begin, begin + count) in `hashes` (one per row),
+  // in order, at its front; returns how many.
+  static size_t KeepValidHashes(const column::ColumnBatch& batch, int64_t begin, int64_t count,
+                                uint64_t* hashes) {
+    return batch.KeepValid(begin, count, [hashes](size_t slot, int64_t i) {
+      hashes[slot] = hashes[i];  // slot <= i: nothing is overwritten before it is read
+    });
+  }
+
   Status WrongPhysical(const column::ColumnBatch& batch) const;
   Status TimestampOverflow(int64_t value) const;
 
@@ -132,6 +141,10 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
       // made a block at a time where the batch has none.
       const std::string_view* strings = batch.strings;
       const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
+      // Up to a quarter of nulls, every row is hashed from the offsets (a null row's bytes are
+      // whatever its offsets span, often none) and the null rows' hashes dropped after: views
+      // of the valid rows cost more than hashing the few null ones.
+      const bool few_nulls = batch.null_count >= 0 && 4 * batch.null_count <= batch.length;
       std::string_view valid[kHashBlock + column::ColumnBatch::kCopyValidViewsSlack];
       std::string_view fresh[kHashBlock];
       for (int64_t begin = 0; begin < n; begin += static_cast<int64_t>(kHashBlock)) {
@@ -153,6 +166,12 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
           hash::Xxh64Many(batch.string_data, batch.offsets32 + begin, kept, block);
         } else if (strings == nullptr && all_valid && batch.offsets64 != nullptr) {
           hash::Xxh64Many(batch.string_data, batch.offsets64 + begin, kept, block);
+        } else if (strings == nullptr && few_nulls && batch.offsets32 != nullptr) {
+          hash::Xxh64Many(batch.string_data, batch.offsets32 + begin, kept, block);
+          kept = KeepValidHashes(batch, begin, count, block);
+        } else if (strings == nullptr && few_nulls && batch.offsets64 != nullptr) {
+          hash::Xxh64Many(batch.string_data, batch.offsets64 + begin, kept, block);
+          kept = KeepValidHashes(batch, begin, count, block);
         } else {
           kept = batch.CopyValidViews(begin, count, valid);
           hash::Xxh64Many(valid, kept, block);
