@@ -880,6 +880,7 @@ struct StringLayout {
     if (null_count > 0) {
       batch.validity = validity.data();
       batch.null_count = null_count;
+      batch.null_rows_readable = batch.NullRowsSpanValidBytes();  // as an Arrow import sets it
     }
   }
 
@@ -945,6 +946,52 @@ TEST(BloomRecentValuesTest, StringPhasesGiveThePlainFilterInEveryLayout) {
             << "layout " << layout << ", nulls " << with_nulls << ", batches of " << batch_rows;
       }
     }
+  }
+}
+
+TEST(BloomWriterTest, NullRowsOffsetsThatPointAnywhereAreNeverRead) {
+  // Distinct strings (the recent-values table pauses, so blocks are hashed from the offsets),
+  // a tenth of them null in pairs whose shared offset points far outside the data, or
+  // backwards: the filter is that of the valid rows, and no null row's bytes are read. With
+  // every offset in order, null rows are hashed and dropped: the same filter.
+  std::vector<std::string> values;
+  std::vector<bool> nulls;
+  for (int i = 0; i < 60000; ++i) {
+    values.push_back("distinct-" + std::to_string(i * 7919));
+    nulls.push_back(i % 20 == 10 || i % 20 == 11);
+  }
+  std::vector<uint64_t> hashes;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!nulls[i]) hashes.push_back(hash::Xxh64(values[i]));
+  }
+  const std::vector<uint8_t> model = JavaModelFilter(*ComputeBloomShape(1000000, 0.1), hashes);
+  for (int garbage = 0; garbage < 3; ++garbage) {
+    for (int layout = 1; layout < 3; ++layout) {
+      StringLayout column(values, nulls, layout);
+      for (size_t i = 11; i < values.size(); i += 20) {  // between null rows i - 1 and i
+        const int64_t bad = garbage == 0 ? int64_t{1} << 30 : garbage == 1 ? 0 : -5;
+        column.offsets32[i] = static_cast<int32_t>(bad);
+        column.offsets64[i] = bad;
+      }
+      column.batch.null_rows_readable = column.batch.NullRowsSpanValidBytes();
+      ASSERT_FALSE(column.batch.null_rows_readable);
+      auto writer = BloomFilterIndexType().MakeWriter(column.type, Options());
+      ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+      ASSERT_TRUE((*writer)->Write(column.batch).ok());
+      auto payload = (*writer)->Serialize();
+      ASSERT_TRUE(payload.ok()) << payload.status().ToString();
+      ASSERT_TRUE(*payload == model) << "garbage " << garbage << ", layout " << layout;
+    }
+  }
+  for (int layout = 1; layout < 3; ++layout) {
+    const StringLayout column(values, nulls, layout);
+    ASSERT_TRUE(column.batch.null_rows_readable);
+    auto writer = BloomFilterIndexType().MakeWriter(column.type, Options());
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    ASSERT_TRUE((*writer)->Write(column.batch).ok());
+    auto payload = (*writer)->Serialize();
+    ASSERT_TRUE(payload.ok()) << payload.status().ToString();
+    ASSERT_TRUE(*payload == model) << "in order, layout " << layout;
   }
 }
 

@@ -115,6 +115,44 @@ void CheckViewsFromOffsets(uint64_t seed) {
   }
 }
 
+TEST(ColumnBatchTest, NullRowsSpanValidBytesOnlyWhereEveryOffsetIsInsideThem) {
+  // Rows 0 and 5 null among six of "aa", "b", ...: their offsets must neither leave the valid
+  // rows' bytes nor decrease for the batch's null rows to be readable.
+  const std::string bytes = "aabcccddddeeeee";
+  const uint8_t validity[1] = {0b011110};  // rows 1-4 valid
+  auto batch_of = [&](const std::vector<int32_t>& offsets) {
+    ColumnBatch batch;
+    batch.physical = Physical::kBytes;
+    batch.length = 6;
+    batch.validity = validity;
+    batch.string_data = bytes.data();
+    batch.offsets32 = offsets.data();
+    return batch;
+  };
+  const std::vector<int32_t> in_order = {2, 2, 3, 6, 10, 10, 10};  // null rows span nothing
+  EXPECT_TRUE(batch_of(in_order).NullRowsSpanValidBytes());
+  std::vector<int32_t> leading = in_order;
+  leading[0] = 0;  // null row 0 spans "aa", before the first valid row's bytes
+  EXPECT_FALSE(batch_of(leading).NullRowsSpanValidBytes());
+  std::vector<int32_t> trailing = in_order;
+  trailing[6] = 1 << 29;  // null row 5 ends far past the data
+  EXPECT_FALSE(batch_of(trailing).NullRowsSpanValidBytes());
+  // Rows 2 and 3 null between valid rows 1 and 4, the offset between them out of order.
+  const uint8_t middle_nulls[1] = {0b110011};
+  std::vector<int32_t> decreasing = {0, 2, 3, 1, 6, 10, 15};
+  ColumnBatch middle = batch_of(decreasing);
+  middle.validity = middle_nulls;
+  EXPECT_FALSE(middle.NullRowsSpanValidBytes());
+  decreasing[3] = 4;
+  EXPECT_TRUE(middle.NullRowsSpanValidBytes());
+  const uint8_t all_null[1] = {0};
+  ColumnBatch none_valid = batch_of(in_order);
+  none_valid.validity = all_null;
+  EXPECT_FALSE(none_valid.NullRowsSpanValidBytes());
+  ColumnBatch views;  // no offsets at all
+  EXPECT_FALSE(views.NullRowsSpanValidBytes());
+}
+
 TEST(ColumnBatchTest, CopyValidViewsFromInt32Offsets) { CheckViewsFromOffsets<int32_t>(5); }
 TEST(ColumnBatchTest, CopyValidViewsFromInt64Offsets) { CheckViewsFromOffsets<int64_t>(6); }
 

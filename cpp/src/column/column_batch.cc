@@ -83,6 +83,29 @@ CopyViewsFn PickCopyViews() { return CopyValidViewsScalar; }
 
 namespace {
 template <typename Offset>
+bool OffsetsSpanValidBytes(const ColumnBatch& batch, const Offset* offsets) {
+  int64_t first_valid = 0;
+  while (first_valid < batch.length && !batch.IsValid(first_valid)) ++first_valid;
+  if (first_valid == batch.length) return false;
+  int64_t last_valid = batch.length - 1;
+  while (!batch.IsValid(last_valid)) --last_valid;
+  if (offsets[0] != offsets[first_valid] || offsets[batch.length] != offsets[last_valid + 1]) {
+    return false;
+  }
+  bool decreasing = false;  // no early exit: the loop vectorizes
+  for (int64_t i = 0; i < batch.length; ++i) decreasing |= offsets[i + 1] < offsets[i];
+  return !decreasing;
+}
+}  // namespace
+
+bool ColumnBatch::NullRowsSpanValidBytes() const {
+  if (offsets32 != nullptr) return OffsetsSpanValidBytes(*this, offsets32);
+  if (offsets64 != nullptr) return OffsetsSpanValidBytes(*this, offsets64);
+  return false;
+}
+
+namespace {
+template <typename Offset>
 size_t ValidViewsFromOffsets(const ColumnBatch& batch, const Offset* offsets, int64_t begin,
                              int64_t n, std::string_view* out) {
   const char* data = batch.string_data;

@@ -66,6 +66,11 @@ struct ColumnBatch {
   const char* string_data = nullptr;
   const int32_t* offsets32 = nullptr;
   const int64_t* offsets64 = nullptr;
+  // With offsets and nulls: true where NullRowsSpanValidBytes() held for the batch (or for
+  // the batch this one is a window of). Then every row's bytes, null rows' too, may be read (a
+  // null row's are not its value), so a reader may work on every row and drop the null rows'
+  // results after. False by default.
+  bool null_rows_readable = false;
 
   // kBytes: row i's bytes, from its view or from Arrow's offsets (row i must be valid).
   std::string_view StringAt(int64_t i) const {
@@ -74,6 +79,12 @@ struct ColumnBatch {
     const int64_t end = offsets32 != nullptr ? offsets32[i + 1] : offsets64[i + 1];
     return std::string_view(string_data + begin, static_cast<size_t>(end - begin));
   }
+
+  // With offsets: whether every offset, null rows' too, is in order and within the valid
+  // rows' bytes (the null rows at either end span nothing). Arrow asks that of every array,
+  // but this library reads only valid rows' offsets unless this holds. False without a valid
+  // row.
+  bool NullRowsSpanValidBytes() const;
 
   bool IsValid(int64_t i) const {
     if (validity == nullptr) return true;

@@ -141,10 +141,11 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
       // made a block at a time where the batch has none.
       const std::string_view* strings = batch.strings;
       const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
-      // Up to a quarter of nulls, every row is hashed from the offsets (a null row's bytes are
-      // whatever its offsets span, often none) and the null rows' hashes dropped after: views
-      // of the valid rows cost more than hashing the few null ones.
-      const bool few_nulls = batch.null_count >= 0 && 4 * batch.null_count <= batch.length;
+      // Up to a quarter of nulls, where null rows' offsets stay within the valid rows' bytes
+      // (as Arrow asks), every row is hashed from the offsets and the null rows' hashes are
+      // dropped after: views of the valid rows cost more than hashing the few null ones.
+      const bool few_nulls = batch.null_rows_readable && batch.null_count >= 0 &&
+                             4 * batch.null_count <= batch.length;
       std::string_view valid[kHashBlock + column::ColumnBatch::kCopyValidViewsSlack];
       std::string_view fresh[kHashBlock];
       for (int64_t begin = 0; begin < n; begin += static_cast<int64_t>(kHashBlock)) {
