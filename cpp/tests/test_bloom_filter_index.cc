@@ -965,6 +965,14 @@ TEST(BloomWriterTest, NullRowsOffsetsThatPointAnywhereAreNeverRead) {
     if (!nulls[i]) hashes.push_back(hash::Xxh64(values[i]));
   }
   const std::vector<uint8_t> model = JavaModelFilter(*ComputeBloomShape(1000000, 0.1), hashes);
+  auto expect_model = [&model](const StringLayout& column, const std::string& what) {
+    auto writer = BloomFilterIndexType().MakeWriter(column.type, Options());
+    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
+    ASSERT_TRUE((*writer)->Write(column.batch).ok()) << what;
+    auto payload = (*writer)->Serialize();
+    ASSERT_TRUE(payload.ok()) << payload.status().ToString();
+    EXPECT_TRUE(*payload == model) << what;
+  };
   for (int garbage = 0; garbage < 3; ++garbage) {
     for (int layout = 1; layout < 3; ++layout) {
       StringLayout column(values, nulls, layout);
@@ -975,23 +983,14 @@ TEST(BloomWriterTest, NullRowsOffsetsThatPointAnywhereAreNeverRead) {
       }
       column.batch.null_rows_readable = column.batch.NullRowsSpanValidBytes();
       ASSERT_FALSE(column.batch.null_rows_readable);
-      auto writer = BloomFilterIndexType().MakeWriter(column.type, Options());
-      ASSERT_TRUE(writer.ok()) << writer.status().ToString();
-      ASSERT_TRUE((*writer)->Write(column.batch).ok());
-      auto payload = (*writer)->Serialize();
-      ASSERT_TRUE(payload.ok()) << payload.status().ToString();
-      ASSERT_TRUE(*payload == model) << "garbage " << garbage << ", layout " << layout;
+      expect_model(column, "garbage " + std::to_string(garbage) + ", layout " +
+                               std::to_string(layout));
     }
   }
   for (int layout = 1; layout < 3; ++layout) {
     const StringLayout column(values, nulls, layout);
     ASSERT_TRUE(column.batch.null_rows_readable);
-    auto writer = BloomFilterIndexType().MakeWriter(column.type, Options());
-    ASSERT_TRUE(writer.ok()) << writer.status().ToString();
-    ASSERT_TRUE((*writer)->Write(column.batch).ok());
-    auto payload = (*writer)->Serialize();
-    ASSERT_TRUE(payload.ok()) << payload.status().ToString();
-    ASSERT_TRUE(*payload == model) << "in order, layout " << layout;
+    expect_model(column, "in order, layout " + std::to_string(layout));
   }
 }
 
