@@ -880,7 +880,6 @@ struct StringLayout {
     if (null_count > 0) {
       batch.validity = validity.data();
       batch.null_count = null_count;
-      batch.null_rows_readable = batch.NullRowsSpanValidBytes();  // as an Arrow import sets it
     }
   }
 
@@ -981,15 +980,14 @@ TEST(BloomWriterTest, NullRowsOffsetsThatPointAnywhereAreNeverRead) {
         column.offsets32[i] = static_cast<int32_t>(bad);
         column.offsets64[i] = bad;
       }
-      column.batch.null_rows_readable = column.batch.NullRowsSpanValidBytes();
-      ASSERT_FALSE(column.batch.null_rows_readable);
+      ASSERT_FALSE(column.batch.NullRowsSpanValidBytes());
       expect_model(column, "garbage " + std::to_string(garbage) + ", layout " +
                                std::to_string(layout));
     }
   }
   for (int layout = 1; layout < 3; ++layout) {
     const StringLayout column(values, nulls, layout);
-    ASSERT_TRUE(column.batch.null_rows_readable);
+    ASSERT_TRUE(column.batch.NullRowsSpanValidBytes());
     expect_model(column, "in order, layout " + std::to_string(layout));
   }
 }

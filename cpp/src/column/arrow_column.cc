@@ -207,13 +207,10 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
     batch.string_data = static_cast<const char*>(array.buffers[2]);
     if (small) {
       batch.offsets32 = static_cast<const int32_t*>(array.buffers[1]) + array.offset;
-      PFI_RETURN_NOT_OK(CheckOffsets(batch, batch.offsets32));
-    } else {
-      batch.offsets64 = static_cast<const int64_t*>(array.buffers[1]) + array.offset;
-      PFI_RETURN_NOT_OK(CheckOffsets(batch, batch.offsets64));
+      return CheckOffsets(batch, batch.offsets32);
     }
-    batch.null_rows_readable = batch.validity != nullptr && batch.NullRowsSpanValidBytes();
-    return Status::OK();
+    batch.offsets64 = static_cast<const int64_t*>(array.buffers[1]) + array.offset;
+    return CheckOffsets(batch, batch.offsets64);
   }
   std::vector<std::string_view>& views = holder->scratch_strings;
   views.resize(static_cast<size_t>(array.length));  // every row's view is written below

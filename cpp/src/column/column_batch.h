@@ -62,15 +62,11 @@ struct ColumnBatch {
   // Or, for writers that read Arrow's offsets (ColumnIndexWriter::TakesStringOffsets),
   // strings == nullptr and row i's bytes are string_data[offsets[i], offsets[i + 1]) with
   // offsets32 or offsets64 (the other is null), already offset to this batch's first row.
-  // The offsets of valid rows never decrease; those of null rows must not be used.
+  // The offsets of valid rows never decrease; those of null rows must not be used unless
+  // NullRowsSpanValidBytes().
   const char* string_data = nullptr;
   const int32_t* offsets32 = nullptr;
   const int64_t* offsets64 = nullptr;
-  // With offsets and nulls: true where NullRowsSpanValidBytes() held for the batch (or for
-  // the batch this one is a window of). Then every row's bytes, null rows' too, may be read (a
-  // null row's are not its value), so a reader may work on every row and drop the null rows'
-  // results after. False by default.
-  bool null_rows_readable = false;
 
   // kBytes: row i's bytes, from its view or from Arrow's offsets (row i must be valid).
   std::string_view StringAt(int64_t i) const {
@@ -82,8 +78,9 @@ struct ColumnBatch {
 
   // With offsets: whether every offset, null rows' too, is in order and within the valid
   // rows' bytes (the null rows at either end span nothing). Arrow asks that of every array,
-  // but this library reads only valid rows' offsets unless this holds. False without a valid
-  // row.
+  // but this library reads only valid rows' offsets unless this holds. Then every row's bytes
+  // may be read (a null row's are not its value), so a reader may work on every row and drop
+  // the null rows' results after. False without a valid row. One pass over the offsets.
   bool NullRowsSpanValidBytes() const;
 
   bool IsValid(int64_t i) const {

@@ -184,17 +184,36 @@ namespace {
 using LanesKernel = void (*)(const uint8_t* const* pointers, const uint64_t* sizes,
                              uint64_t* out);
 
+// The lane pointers and sizes of values [k, k + lanes), one value at a time. A value of 32
+// bytes or more gets size 0 (its lane reads nothing); returns a bit per such lane.
+template <typename Values>
+uint32_t LanesOneByOne(const Values& values, size_t k, size_t lanes, const uint8_t** pointers,
+                       uint64_t* sizes) {
+  uint32_t long_values = 0;
+  for (size_t j = 0; j < lanes; ++j) {
+    const size_t size = values.size(k + j);
+    const bool is_long = size >= 32;
+    long_values |= static_cast<uint32_t>(is_long) << j;
+    pointers[j] = values.data(k + j);
+    sizes[j] = is_long ? 0 : size;
+  }
+  return long_values;
+}
+
 // Xxh64Many through `kernel`, kLanes values at a time; a value of 32 bytes or more goes
 // through Xxh64 (its lane reads nothing), and so do groups of mostly long values. The last
 // count % kLanes values fill a group padded with empty lanes, unless they are so few that
-// Xxh64 one by one costs less. (Deciding per group, not by a first pass over the block's
-// lengths, made the AVX2 path 9-17% faster on every length mix measured.)
-template <size_t kLanes, typename Values>
-void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_t* out) {
+// Xxh64 one by one costs less. A whole group's lanes come from full_lanes(k, pointers, sizes)
+// (LanesOneByOne's contract), a faster way to make them where the caller has one.
+// (Deciding per group, not by a first pass over the block's lengths, made the AVX2 path 9-17%
+// faster on every length mix measured.)
+template <size_t kLanes, typename Values, typename FullLanes>
+void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_t* out,
+                 FullLanes&& full_lanes) {
   static_assert(kLanes <= 32, "long_values has a bit per lane");
   constexpr size_t kMinPadded = kLanes / 4;
-  const uint8_t* pointers[kLanes];
-  uint64_t sizes[kLanes];
+  alignas(64) const uint8_t* pointers[kLanes];
+  alignas(64) uint64_t sizes[kLanes];
   for (size_t k = 0; k < count; k += kLanes) {
     const size_t lanes = std::min(kLanes, count - k);
     if (lanes < kMinPadded) {
@@ -203,14 +222,8 @@ void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_
       }
       break;
     }
-    uint32_t long_values = 0;
-    for (size_t j = 0; j < lanes; ++j) {
-      const size_t size = values.size(k + j);
-      const bool is_long = size >= 32;
-      long_values |= static_cast<uint32_t>(is_long) << j;
-      pointers[j] = values.data(k + j);
-      sizes[j] = is_long ? 0 : size;
-    }
+    uint32_t long_values = lanes == kLanes ? full_lanes(k, pointers, sizes)
+                                           : LanesOneByOne(values, k, lanes, pointers, sizes);
     if (2 * static_cast<size_t>(io::PortablePopcount(long_values)) > lanes) {
       for (size_t j = 0; j < lanes; ++j) {
         out[k + j] = Xxh64(values.data(k + j), values.size(k + j), 0);
@@ -233,6 +246,14 @@ void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_
       out[k + j] = Xxh64(values.data(k + j), values.size(k + j), 0);
     }
   }
+}
+
+template <size_t kLanes, typename Values>
+void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_t* out) {
+  HashInLanes<kLanes>(kernel, values, count, out,
+                      [&values](size_t k, const uint8_t** pointers, uint64_t* sizes) {
+                        return LanesOneByOne(values, k, kLanes, pointers, sizes);
+                      });
 }
 }  // namespace
 
@@ -360,12 +381,11 @@ PFI_AVX512 inline __m512i LoadOffsets(const int32_t* p) {
 }
 PFI_AVX512 inline __m512i LoadOffsets(const int64_t* p) { return _mm512_loadu_si512(p); }
 
-// A group's lane pointers and sizes from Arrow's offsets, eight at a time: made one by one
-// they took a fifth of the hashing time. Lanes of values of 32 bytes or more get size 0;
-// returns a bit per such lane.
+// What LanesOneByOne makes for a whole group (`offsets` at its first value), from Arrow's
+// offsets eight lanes at a time: made one by one they took a fifth of the hashing time.
 template <typename Offset>
-PFI_AVX512 inline uint32_t OffsetLanes(const char* data, const Offset* offsets,
-                                       const uint8_t** pointers, uint64_t* sizes) {
+PFI_AVX512 uint32_t OffsetLanes(const char* data, const Offset* offsets,
+                                const uint8_t** pointers, uint64_t* sizes) {
   const __m512i base = Splat(reinterpret_cast<uintptr_t>(data));
   uint32_t long_values = 0;
   for (size_t g = 0; g < kLanes; g += 8) {
@@ -379,29 +399,12 @@ PFI_AVX512 inline uint32_t OffsetLanes(const char* data, const Offset* offsets,
   return long_values;
 }
 
-// HashInLanes over Arrow's offsets, with the lanes made by OffsetLanes.
 template <typename Offset>
-PFI_AVX512 void HashOffsetsInLanes(const char* data, const Offset* offsets, size_t count,
-                                   uint64_t* out) {
-  alignas(64) const uint8_t* pointers[kLanes];
-  alignas(64) uint64_t sizes[kLanes];
-  size_t k = 0;
-  for (; k + kLanes <= count; k += kLanes) {
-    uint32_t long_values = OffsetLanes(data, offsets + k, pointers, sizes);
-    const auto size_of = [&](size_t j) {
-      return static_cast<size_t>(offsets[k + j + 1] - offsets[k + j]);
-    };
-    if (2 * static_cast<size_t>(io::PortablePopcount(long_values)) > kLanes) {
-      for (size_t j = 0; j < kLanes; ++j) out[k + j] = Xxh64(pointers[j], size_of(j), 0);
-      continue;
-    }
-    HashShortLanes(pointers, sizes, out + k);
-    for (; long_values != 0; long_values &= long_values - 1) {
-      const size_t j = static_cast<size_t>(__builtin_ctz(long_values));
-      out[k + j] = Xxh64(pointers[j], size_of(j), 0);
-    }
-  }
-  HashInLanes<kLanes>(HashShortLanes, ArrowValues(data, offsets + k), count - k, out + k);
+void HashOffsetsInLanes(const char* data, const Offset* offsets, size_t count, uint64_t* out) {
+  HashInLanes<kLanes>(HashShortLanes, ArrowValues(data, offsets), count, out,
+                      [data, offsets](size_t k, const uint8_t** pointers, uint64_t* sizes) {
+                        return OffsetLanes(data, offsets + k, pointers, sizes);
+                      });
 }
 
 }  // namespace avx512

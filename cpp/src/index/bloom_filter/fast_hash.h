@@ -144,8 +144,10 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
       // Up to a quarter of nulls, where null rows' offsets stay within the valid rows' bytes
       // (as Arrow asks), every row is hashed from the offsets and the null rows' hashes are
       // dropped after: views of the valid rows cost more than hashing the few null ones.
-      const bool few_nulls = batch.null_rows_readable && batch.null_count >= 0 &&
-                             4 * batch.null_count <= batch.length;
+      const bool from_offsets =
+          strings == nullptr &&
+          (all_valid || (batch.null_count >= 0 && 4 * batch.null_count <= batch.length &&
+                         batch.NullRowsSpanValidBytes()));
       std::string_view valid[kHashBlock + column::ColumnBatch::kCopyValidViewsSlack];
       std::string_view fresh[kHashBlock];
       for (int64_t begin = 0; begin < n; begin += static_cast<int64_t>(kHashBlock)) {
@@ -163,16 +165,13 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
           hash::Xxh64Many(fresh, kept, block);
         } else if (strings != nullptr && batch.validity == nullptr) {
           hash::Xxh64Many(strings + begin, kept, block);
-        } else if (strings == nullptr && all_valid && batch.offsets32 != nullptr) {
-          hash::Xxh64Many(batch.string_data, batch.offsets32 + begin, kept, block);
-        } else if (strings == nullptr && all_valid && batch.offsets64 != nullptr) {
-          hash::Xxh64Many(batch.string_data, batch.offsets64 + begin, kept, block);
-        } else if (strings == nullptr && few_nulls && batch.offsets32 != nullptr) {
-          hash::Xxh64Many(batch.string_data, batch.offsets32 + begin, kept, block);
-          kept = KeepValidHashes(batch, begin, count, block);
-        } else if (strings == nullptr && few_nulls && batch.offsets64 != nullptr) {
-          hash::Xxh64Many(batch.string_data, batch.offsets64 + begin, kept, block);
-          kept = KeepValidHashes(batch, begin, count, block);
+        } else if (from_offsets) {
+          if (batch.offsets32 != nullptr) {
+            hash::Xxh64Many(batch.string_data, batch.offsets32 + begin, kept, block);
+          } else {
+            hash::Xxh64Many(batch.string_data, batch.offsets64 + begin, kept, block);
+          }
+          if (!all_valid) kept = KeepValidHashes(batch, begin, count, block);
         } else {
           kept = batch.CopyValidViews(begin, count, valid);
           hash::Xxh64Many(valid, kept, block);
