@@ -75,6 +75,52 @@ TEST(HashTablesTest, BitmapDictionaryWindowOpensLateOverTheKeysSoFar) {
   EXPECT_GT(dictionary.MemoryBytes(), 0u);
 }
 
+TEST(HashTablesTest, BitmapDictionaryKnownIdsInWindowAgreeWithIntern) {
+  // The bulk path over the direct window must give every key the id Intern gives it, stop at
+  // new keys and keys outside the window, and leave a hit with the HashMap replay pending to
+  // Intern: the Java iteration order (resizes happen on such calls) must come out the same.
+  // Java's HashMap (capacity 16, doubling at 3/4 full) resizes at the 769th key; the key
+  // that makes it 769 comes last, and only hits inside the window follow: the first of them
+  // does the resize.
+  std::mt19937_64 rng(5);
+  std::vector<uint64_t> ks;
+  for (int row = 0; row < 12000; ++row) ks.push_back(rng() % 700);  // the window opens
+  for (uint64_t k = 700; k < 769; ++k) {
+    ks.push_back(k);
+    for (int hit = 0; hit < 3; ++hit) ks.push_back(rng() % k);
+  }
+  for (int row = 0; row < 2000; ++row) {
+    const uint64_t k = rng() % 769;
+    ks.push_back(k % 97 == 3 ? k + 1 : k);  // inside the window: none goes through Intern
+  }
+  std::vector<uint64_t> keys;
+  for (uint64_t k : ks) keys.push_back(k % 97 == 3 ? (uint64_t{1} << 40) + k : 5000 + 3 * k);
+  index::bitmap::NumericKeyDictionary one_by_one(index::bitmap::KeyKind::kInt);
+  index::bitmap::NumericKeyDictionary bulk(index::bitmap::KeyKind::kInt);
+  std::vector<uint32_t> expected(keys.size()), got(keys.size(), UINT32_MAX);
+  for (size_t i = 0; i < keys.size(); ++i) expected[i] = one_by_one.Intern(keys[i]);
+  const int64_t count = static_cast<int64_t>(keys.size());
+  auto key_of = [&](int64_t j) { return keys[static_cast<size_t>(j)]; };
+  auto id_of = [&](int64_t j) { return &got[static_cast<size_t>(j)]; };
+  int64_t bulk_rows = 0;
+  for (int64_t j = 0; j < count;) {
+    const int64_t stop = bulk.KnownIdsInWindow(j, count, key_of, id_of);
+    ASSERT_GE(stop, j);
+    bulk_rows += stop - j;
+    j = stop;
+    if (j < count) {
+      got[static_cast<size_t>(j)] = bulk.Intern(keys[static_cast<size_t>(j)]);
+      ++j;
+    }
+  }
+  EXPECT_TRUE(bulk.HasWindow());
+  EXPECT_GT(bulk_rows, count / 2);  // the window took most rows
+  EXPECT_EQ(got, expected);
+  EXPECT_EQ(bulk.size(), one_by_one.size());
+  EXPECT_EQ(bulk.JavaOrder(), one_by_one.JavaOrder());
+  EXPECT_EQ(bulk.SortedIds(), one_by_one.SortedIds());
+}
+
 TEST(HashTablesTest, StringDictionaryKeepsIdsThroughGrowthAndLongKeys) {
   // Slots hold a key's arena position with its length, or a marker for keys of 0xFFFF bytes
   // and more (whose length comes from the id): ids must survive both, and every rehash.

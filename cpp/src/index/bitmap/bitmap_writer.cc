@@ -115,7 +115,6 @@ Status BitmapIndexWriter::Write(const ColumnBatch& batch) {
 template <typename KeyAt>
 void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int64_t n,
                                    KeyAt key_at) {
-  NumericKeyDictionary& dict = *numeric_;
   if (InLongRuns(batch, begin, n, key_at)) {
     AddNumericRuns(batch, begin, n, key_at);
     return;
@@ -123,30 +122,40 @@ void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int6
   ids_.resize(static_cast<size_t>(n));
   uint32_t* ids = ids_.data();
   if (batch.validity == nullptr || batch.null_count == 0) {
-    int64_t i = 0;
-    if (dict.IsLarge()) {
-      // Many distinct keys: hide the table's cache misses behind a prefetch.
-      constexpr int64_t kAhead = 16;
-      for (; i + kAhead < n; ++i) {
-        dict.Prefetch(key_at(begin + i + kAhead));
-        ids[i] = dict.Intern(key_at(begin + i));
-      }
-    }
-    for (; i < n; ++i) ids[i] = dict.Intern(key_at(begin + i));
+    InternAll(
+        n, [&](int64_t i) { return key_at(begin + i); }, [ids](int64_t i) { return ids + i; });
   } else {
     const size_t valid = PrepareValidRows(batch, begin, n);
     const uint32_t* rows = valid_rows_.data();
-    size_t j = 0;
-    if (dict.IsLarge()) {
-      constexpr size_t kAhead = 16;
-      for (; j + kAhead < valid; ++j) {
-        dict.Prefetch(key_at(begin + rows[j + kAhead]));
-        ids[rows[j]] = dict.Intern(key_at(begin + rows[j]));
-      }
-    }
-    for (; j < valid; ++j) ids[rows[j]] = dict.Intern(key_at(begin + rows[j]));
+    InternAll(
+        static_cast<int64_t>(valid), [&](int64_t j) { return key_at(begin + rows[j]); },
+        [ids, rows](int64_t j) { return ids + rows[j]; });
   }
   Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+}
+
+template <typename KeyOf, typename IdOf>
+void BitmapIndexWriter::InternAll(int64_t count, KeyOf key_of, IdOf id_of) {
+  NumericKeyDictionary& dict = *numeric_;
+  int64_t j = 0;
+  if (dict.IsLarge()) {
+    // Many distinct keys: hide the table's cache misses behind a prefetch.
+    constexpr int64_t kAhead = 16;
+    for (; j + kAhead < count; ++j) {
+      dict.Prefetch(key_of(j + kAhead));
+      *id_of(j) = dict.Intern(key_of(j));
+    }
+  } else if (dict.HasWindow()) {
+    // A small integer domain: runs of keys already in the window, one at a time in between.
+    while (j < count) {
+      j = dict.KnownIdsInWindow(j, count, key_of, id_of);
+      if (j < count) {
+        *id_of(j) = dict.Intern(key_of(j));
+        ++j;
+      }
+    }
+  }
+  for (; j < count; ++j) *id_of(j) = dict.Intern(key_of(j));
 }
 
 template <typename KeyAt>

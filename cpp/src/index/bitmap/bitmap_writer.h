@@ -67,6 +67,9 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   Status AddChunk(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   template <typename KeyAt>
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
+  // Ids of `count` keys into the numeric dictionary: key_of(j)'s id goes to *id_of(j).
+  template <typename KeyOf, typename IdOf>
+  void InternAll(int64_t count, KeyOf key_of, IdOf id_of);
   // Whether the rows of [begin, begin+n) come in long runs of equal keys (or of nulls), as
   // in a sorted column: then they go in run by run.
   template <typename KeyAt>
