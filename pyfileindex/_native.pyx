@@ -158,7 +158,7 @@ cdef extern from "pyfileindex/row_bitmap.h" namespace "pyfileindex" nogil:
         uint64_t Cardinality()
         void ToArray(uint32_t* out)
         vector[uint8_t] Serialize()
-        vector[pair[uint64_t, uint64_t]] ToRanges()
+        vector[pair[uint64_t, uint64_t]] ToRanges() except +
 
 cdef extern from "pyfileindex/file_index_result.h" namespace "pyfileindex" nogil:
     cdef enum class ResultKind "pyfileindex::FileIndexResult::Kind"(uint8_t):
@@ -623,7 +623,10 @@ cdef class IndexResult:
         """Maximal runs of selected rows as [(begin, end), ...] (end exclusive)."""
         if self.result.kind() != ResultKind.kRows:
             return None
-        return [(r.first, r.second) for r in self.result.rows().ToRanges()]
+        cdef vector[pair[uint64_t, uint64_t]] ranges
+        with nogil:  # runs for run containers and bitset words; row by row only in arrays
+            ranges = self.result.rows().ToRanges()
+        return [(r.first, r.second) for r in ranges]
 
     def to_bitmap(self):
         """The selected rows as a pyroaring.BitMap (needs pyroaring installed)."""

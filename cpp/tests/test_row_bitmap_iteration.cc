@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "pyfileindex/row_bitmap.h"
@@ -55,6 +56,57 @@ TEST(RowBitmapIteration, IteratorForEachAndReadFromMatchToVector) {
     }
     EXPECT_EQ(chunked, expected);
   }
+}
+
+// Maximal runs of an ascending row list, row by row: what ToRanges must give.
+std::vector<std::pair<uint64_t, uint64_t>> RangesOfRows(const std::vector<uint32_t>& rows) {
+  std::vector<std::pair<uint64_t, uint64_t>> ranges;
+  for (uint32_t row : rows) {
+    if (!ranges.empty() && ranges.back().second == row) {
+      ranges.back().second = uint64_t{row} + 1;
+    } else {
+      ranges.emplace_back(row, uint64_t{row} + 1);
+    }
+  }
+  return ranges;
+}
+
+TEST(RowBitmapIteration, ToRangesAreTheMaximalRunsOfEveryContainerKind) {
+  // ToRanges reads runs from run containers and set-bit runs from bitset words: runs that
+  // start or end inside a word, fill words, cross words and containers, and join a run
+  // container to a bitset or array container beside it must come out as one range each.
+  std::vector<RowBitmap> shapes = Shapes();
+  std::vector<uint32_t> dense;  // bitset containers: 3 of every 4 rows, then runs of all lengths
+  for (uint32_t v = 0; v < 131072; ++v) {
+    if (v % 4 != 3) dense.push_back(v);
+  }
+  for (uint32_t v = 131072, length = 1; v < 262144 - 64; v += 2 * length, length = length % 200 + 1) {
+    for (uint32_t k = 0; k < length; ++k) dense.push_back(v + k);
+  }
+  shapes.push_back(RowBitmap::FromRows(dense.data(), dense.size()));
+  std::vector<uint32_t> words;  // whole words, and runs ending at bit 63 and starting at bit 0
+  for (uint32_t v = 0; v < 65536; ++v) {
+    if ((v / 64) % 3 != 1 && v % 64 != 10) words.push_back(v);
+  }
+  RowBitmap mixed = RowBitmap::FromRows(words.data(), words.size());
+  mixed |= RowBitmap::FromRange(65536, 65536 * 3);          // a run container right after it
+  const uint32_t array[] = {65536 * 3, 65536 * 3 + 1, 65536 * 3 + 5, 65536 * 4 - 1};
+  mixed |= RowBitmap::FromRows(array, 4);                   // an array joining that run
+  mixed |= RowBitmap::FromRange(65536 * 4, 65536 * 4 + 70);  // and a run joining the array
+  shapes.push_back(mixed);
+  for (const RowBitmap& bitmap : shapes) {
+    EXPECT_EQ(bitmap.ToRanges(), RangesOfRows(bitmap.ToVector()));
+  }
+  // Every row but four: 65536 run containers, read as runs (row by row, this took seconds).
+  constexpr uint64_t kAllRows = uint64_t{1} << 32;
+  RowBitmap holes = RowBitmap::FromRange(0, kAllRows);
+  EXPECT_EQ(holes.ToRanges(), (std::vector<std::pair<uint64_t, uint64_t>>{{0, kAllRows}}));
+  holes -= RowBitmap::FromRows(array, 4);
+  EXPECT_EQ(holes.ToRanges(), (std::vector<std::pair<uint64_t, uint64_t>>{
+                                  {0, 65536 * 3},
+                                  {65536 * 3 + 2, 65536 * 3 + 5},
+                                  {65536 * 3 + 6, 65536 * 4 - 1},
+                                  {65536 * 4, kAllRows}}));
 }
 
 TEST(RowBitmapIteration, ReadFromStartsAtTheFirstRowAtOrAfterStart) {

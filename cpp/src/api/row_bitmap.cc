@@ -3,6 +3,7 @@
 #include "api/boundary.h"
 #include "roaring/bitmap32.h"
 #include "roaring/read_from.h"
+#include "roaring/value_ranges.h"
 
 namespace pyfileindex {
 
@@ -65,15 +66,7 @@ void RowBitmap::ToArray(uint32_t* out) const { impl_->ToArray(out); }
 std::vector<uint32_t> RowBitmap::ToVector() const { return impl_->ToVector(); }
 
 std::vector<std::pair<uint64_t, uint64_t>> RowBitmap::ToRanges() const {
-  std::vector<std::pair<uint64_t, uint64_t>> ranges;
-  impl_->ForEach([&ranges](uint32_t row) {
-    if (!ranges.empty() && ranges.back().second == row) {
-      ranges.back().second = uint64_t{row} + 1;
-    } else {
-      ranges.emplace_back(row, uint64_t{row} + 1);
-    }
-  });
-  return ranges;
+  return roaring::ValueRanges(*impl_);
 }
 
 std::vector<uint8_t> RowBitmap::Serialize() const {
