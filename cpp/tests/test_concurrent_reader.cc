@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "arrow_batch.h"
 #include "pyfileindex/arrow_c_abi.h"
 #include "pyfileindex/reader.h"
 #include "pyfileindex/writer.h"
@@ -171,75 +172,29 @@ TEST(ConcurrentReader, JavaContainerWithBitmapBsiBloomFrom8Threads) {
   ExpectSameAnswersFromManyThreads(bytes, fields, work);
 }
 
-// One Arrow column with its buffers, owned here; `schema` / `array` point into it.
-struct OwnedColumn {
-  std::string name;
-  std::string format;
-  std::vector<uint8_t> validity;
-  std::vector<int64_t> int64_values;
-  std::vector<int32_t> int32_values;
-  std::vector<int32_t> offsets;
-  std::string chars;
-  const void* buffers[3] = {nullptr, nullptr, nullptr};
-  ArrowSchema schema{};
-  ArrowArray array{};
-
-  void Finish(int64_t length, int64_t null_count) {
-    buffers[0] = null_count > 0 ? validity.data() : nullptr;
-    int64_t n_buffers = 2;
-    if (format == "l") buffers[1] = int64_values.data();
-    if (format == "i") buffers[1] = int32_values.data();
-    if (format == "u") {
-      buffers[1] = offsets.data();
-      buffers[2] = chars.data();
-      n_buffers = 3;
-    }
-    schema = ArrowSchema{format.c_str(), name.c_str(), nullptr, ARROW_FLAG_NULLABLE, 0, nullptr,
-                         nullptr, [](ArrowSchema* s) { s->release = nullptr; }, nullptr};
-    array = ArrowArray{length, null_count, 0, n_buffers, 0, buffers, nullptr, nullptr,
-                       [](ArrowArray* a) { a->release = nullptr; }, nullptr};
-  }
-};
-
 // Written here with small blocks and chunks, so the readers have many lazily loaded parts:
 // range-bitmap on all three columns, bitmap (V2) on name/score, bsi on id/score, bloom on
 // name/id.
 TEST(ConcurrentReader, WrittenContainerWithEveryIndexTypeFrom8Threads) {
   constexpr int64_t kRows = 20000;
-  std::vector<std::unique_ptr<OwnedColumn>> columns;
-  for (auto [name, format] : {std::pair{"id", "l"}, {"score", "i"}, {"name", "u"}}) {
-    auto column = std::make_unique<OwnedColumn>();
-    column->name = name;
-    column->format = format;
-    column->validity.assign((kRows + 7) / 8, 0xFF);
-    columns.push_back(std::move(column));
-  }
-  OwnedColumn& id = *columns[0];
-  OwnedColumn& score = *columns[1];
-  OwnedColumn& name = *columns[2];
+  test_arrow::OwnedColumn id("id", "l", kRows);
+  test_arrow::OwnedColumn score("score", "i", kRows);
+  test_arrow::OwnedColumn name("name", "u", kRows);
   int64_t score_nulls = 0;
-  name.offsets.push_back(0);
   for (int64_t row = 0; row < kRows; ++row) {
     id.int64_values.push_back(row * 3 - 5000);
     score.int32_values.push_back(static_cast<int32_t>((row * 7919) % 1000));
     if (row % 97 == 0) {  // some nulls
-      score.validity[row / 8] &= static_cast<uint8_t>(~(1u << (row % 8)));
+      score.SetNull(row);
       ++score_nulls;
     }
-    name.chars += "name-" + std::to_string(row % 500);
-    name.offsets.push_back(static_cast<int32_t>(name.chars.size()));
+    name.AppendString("name-" + std::to_string(row % 500));
   }
   id.Finish(kRows, 0);
   score.Finish(kRows, score_nulls);
   name.Finish(kRows, 0);
 
-  ArrowSchema* schema_children[3] = {&id.schema, &score.schema, &name.schema};
-  ArrowArray* array_children[3] = {&id.array, &score.array, &name.array};
-  const void* struct_buffers[1] = {nullptr};
-  ArrowSchema batch_schema{"+s", "", nullptr, 0, 3, schema_children, nullptr,
-                           [](ArrowSchema* s) { s->release = nullptr; }, nullptr};
-  ArrowArray batch{kRows, 0, 0, 1, 3, struct_buffers, array_children, nullptr,
-                   [](ArrowArray* a) { a->release = nullptr; }, nullptr};
+  test_arrow::OwnedBatch batch({&id, &score, &name}, kRows);
 
   const std::vector<Field> fields = {MakeField("id", "BIGINT"), MakeField("score", "INT"),
                                      MakeField("name", "STRING")};
@@ -254,7 +209,7 @@ TEST(ConcurrentReader, WrittenContainerWithEveryIndexTypeFrom8Threads) {
   options.Set("file-index.bitmap.score.index-block-size", "1kb");
   auto writer = FileIndexWriter::Make(fields, options);
   ASSERT_TRUE(writer.ok()) << writer.status().ToString();
-  Status written = (*writer)->Write(batch_schema, batch);
+  Status written = (*writer)->Write(batch.schema, batch.array);
   ASSERT_TRUE(written.ok()) << written.ToString();
   auto finished = (*writer)->Finish();
   ASSERT_TRUE(finished.ok()) << finished.status().ToString();
