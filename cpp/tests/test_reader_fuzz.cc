@@ -6,9 +6,11 @@
 // a consistent set; under the sanitizer build (./dev test) no read leaves the buffer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -68,25 +70,25 @@ std::vector<uint8_t> Container(int64_t rows, uint64_t cardinality, bool sorted,
 }
 
 Options EveryIndexType() {
-  Options options;
-  options.Set("file-index.bitmap.columns", "score,name");
-  options.Set("file-index.bitmap.score.version", "1");
-  options.Set("file-index.bitmap.name.index-block-size", "128b");
-  options.Set("file-index.bloom-filter.columns", "name,id");
-  options.Set("file-index.bloom-filter.name.items", "200");
-  options.Set("file-index.bsi.columns", "id,score");
-  options.Set("file-index.range-bitmap.columns", "id,score,name,price");
-  options.Set("file-index.range-bitmap.name.chunk-size", "256b");
-  options.Set("file-index.range-bitmap.price.chunk-size", "128b");
-  return options;
+  return Options(std::map<std::string, std::string>{
+      {"file-index.bitmap.columns", "score,name"},
+      {"file-index.bitmap.score.version", "1"},
+      {"file-index.bitmap.name.index-block-size", "128b"},
+      {"file-index.bloom-filter.columns", "name,id"},
+      {"file-index.bloom-filter.name.items", "200"},
+      {"file-index.bsi.columns", "id,score"},
+      {"file-index.range-bitmap.columns", "id,score,name,price"},
+      {"file-index.range-bitmap.name.chunk-size", "256b"},
+      {"file-index.range-bitmap.price.chunk-size", "128b"},
+  });
 }
 
 Options BitmapsWithSmallBlocks() {
-  Options options;
-  options.Set("file-index.bitmap.columns", "id,score,name,price");
-  options.Set("file-index.bitmap.id.index-block-size", "64b");
-  options.Set("file-index.bitmap.name.index-block-size", "32b");
-  return options;
+  return Options(std::map<std::string, std::string>{
+      {"file-index.bitmap.columns", "id,score,name,price"},
+      {"file-index.bitmap.id.index-block-size", "64b"},
+      {"file-index.bitmap.name.index-block-size", "32b"},
+  });
 }
 
 std::vector<PredicatePtr> Questions() {
