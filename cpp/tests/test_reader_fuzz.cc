@@ -19,21 +19,17 @@
 #include "pyfileindex/file_index_result.h"
 #include "pyfileindex/reader.h"
 #include "pyfileindex/writer.h"
+#include "test_support.h"
 
 namespace pyfileindex {
 namespace {
 
 using O = PredicateOp;
 
-Field MakeField(const std::string& name, const std::string& type) {
-  Result<DataType> parsed = ParseDataType(type);
-  EXPECT_TRUE(parsed.ok()) << parsed.status().ToString();
-  return {name, parsed.ok() ? *parsed : DataType{}};
-}
-
 std::vector<Field> Fields() {
-  return {MakeField("id", "BIGINT"), MakeField("score", "INT"), MakeField("name", "STRING"),
-          MakeField("price", "DOUBLE")};
+  using test_support::Type;
+  return {{"id", Type("BIGINT")}, {"score", Type("INT")}, {"name", Type("STRING")},
+          {"price", Type("DOUBLE")}};
 }
 
 // `rows` rows of keys drawn from `cardinality` values (ascending when `sorted`), nulls every

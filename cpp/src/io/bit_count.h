@@ -5,7 +5,9 @@
 // compiled for a CPU with the instruction (roaring/block_ops.cc picks one at run time).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace pyfileindex::io {
 
@@ -15,6 +17,19 @@ inline uint32_t PortablePopcount(uint64_t x) {
   x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
   x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
   return static_cast<uint32_t>((x * 0x0101010101010101ull) >> 56);
+}
+
+// The set bits of bytes[0, size), eight bytes at a time.
+inline uint64_t CountSetBits(const uint8_t* bytes, size_t size) {
+  uint64_t count = 0;
+  size_t at = 0;
+  for (; at + 8 <= size; at += 8) {
+    uint64_t word;
+    std::memcpy(&word, bytes + at, sizeof(word));
+    count += PortablePopcount(word);
+  }
+  for (; at < size; ++at) count += PortablePopcount(bytes[at]);
+  return count;
 }
 
 }  // namespace pyfileindex::io

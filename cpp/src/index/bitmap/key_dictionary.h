@@ -50,13 +50,10 @@ class NumericKeyDictionary final : public WriterKeys {
 
   // The id of `bits`, added if new. Call once per non-null row, in row order.
   uint32_t Intern(uint64_t bits) {
-    const uint64_t offset = bits - window_base_;
-    if (offset < window_size_) {
-      const uint32_t entry = window_[offset];
-      if (entry != 0) {
-        if (touch_pending_) Touch();
-        return entry - 1;
-      }
+    const uint32_t entry = WindowEntry(window_.get(), window_base_, window_size_, bits);
+    if (entry != 0) {
+      if (touch_pending_) Touch();
+      return entry - 1;
     }
     return InternHashed(bits);
   }
@@ -72,9 +69,7 @@ class NumericKeyDictionary final : public WriterKeys {
     const uint64_t base = window_base_;
     const uint64_t size = window_size_;
     for (int64_t j = from; j < count; ++j) {
-      const uint64_t offset = key_of(j) - base;
-      if (offset >= size) return j;
-      const uint32_t entry = window[offset];
+      const uint32_t entry = WindowEntry(window, base, size, key_of(j));
       if (entry == 0) return j;
       *id_of(j) = entry - 1;
     }
@@ -146,6 +141,12 @@ class NumericKeyDictionary final : public WriterKeys {
   // The first lookup inserts the first key; the window is centred on it, so it opens later.
   static_assert(kWindowAfterLookups > 1, "the window opens once a key is in");
   void OpenWindow();
+  // The window's entry for `bits` (id + 1), or 0: not seen, or outside the window.
+  static uint32_t WindowEntry(const uint32_t* window, uint64_t base, uint64_t size,
+                              uint64_t bits) {
+    const uint64_t offset = bits - base;
+    return offset < size ? window[offset] : 0;
+  }
   uint64_t hashed_lookups_ = 0;
   memory::ZeroedArray<uint32_t> window_;
   uint64_t window_base_ = 0;

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -140,14 +139,7 @@ class BloomFilterReader final : public ColumnIndexReader {
   }
 
   Result<std::vector<std::pair<std::string, std::string>>> Describe() const override {
-    uint64_t bits_set = 0;
-    size_t at = 0;
-    for (; at + 8 <= bits_.size(); at += 8) {  // a word at a time (a byte was a libgcc call)
-      uint64_t word;
-      std::memcpy(&word, bits_.data() + at, sizeof(word));
-      bits_set += io::PortablePopcount(word);
-    }
-    for (; at < bits_.size(); ++at) bits_set += io::PortablePopcount(bits_[at]);
+    const uint64_t bits_set = io::CountSetBits(bits_.data(), bits_.size());
     const double fill = static_cast<double>(bits_set) / static_cast<double>(probes_.num_bits());
     char fill_text[32];
     std::snprintf(fill_text, sizeof fill_text, "%.6f", fill);
