@@ -808,6 +808,43 @@ TEST(BitmapIndexBytes, KeysPastTheContainerLimitMidFileKeepEveryRow) {
   }
 }
 
+TEST(BitmapIndexBytes, KeysCountedWhileInternedCrossTheContainerLimitInsideAPiece) {
+  // Rows are counted per key as their ids are handed out. Here the direct window is open
+  // (3,000 keys, all near 0) when, in the middle of a piece, keys 3,000-8,999 start to come:
+  // the count passes 4,096 inside the piece, later rows of the piece hit those new keys in the
+  // window, and the piece goes the per-row way. Nulls throughout; every key and the nulls
+  // must keep exactly their rows, whatever the batches.
+  std::vector<std::optional<int32_t>> values;
+  const int32_t n = 300000;
+  const int32_t wider_from = 4 * 65536 + 5000;  // inside a piece
+  for (int32_t i = 0; i < n; ++i) {
+    const uint32_t mixed = static_cast<uint32_t>(i) * 2654435761u;
+    if (mixed % 13 == 0) {
+      values.push_back(std::nullopt);
+    } else {
+      values.push_back(static_cast<int32_t>((mixed >> 8) % (i < wider_from ? 3000 : 9000)));
+    }
+  }
+  const TestColumn c = FixedColumn<int32_t>("INT", Physical::kInt32, values);
+  const std::vector<uint8_t> whole = MustWrite(c, Options());
+  EXPECT_EQ(MustWrite(c, Options(), 7919), whole);
+  auto reader = MustOpen(c.type, whole);
+  ASSERT_TRUE(reader);
+  for (int32_t key : {0, 2999, 3000, 4095, 4096, 8999}) {
+    std::vector<uint32_t> expected;
+    for (int32_t i = 0; i < n; ++i) {
+      if (values[i] == key) expected.push_back(static_cast<uint32_t>(i));
+    }
+    ASSERT_FALSE(expected.empty());
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(key)})), expected) << key;
+  }
+  std::vector<uint32_t> nulls;
+  for (int32_t i = 0; i < n; ++i) {
+    if (!values[i]) nulls.push_back(static_cast<uint32_t>(i));
+  }
+  EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIsNull)), nulls);
+}
+
 TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {
   // 20 chunks of rows. A writer told how many rows come (ExpectRows, or one whole batch)
   // reserves each frequent key's room after 4 chunks; its bytes must equal those of a writer

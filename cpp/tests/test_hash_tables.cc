@@ -101,10 +101,10 @@ TEST(HashTablesTest, BitmapDictionaryKnownIdsInWindowAgreeWithIntern) {
   for (size_t i = 0; i < keys.size(); ++i) expected[i] = one_by_one.Intern(keys[i]);
   const int64_t count = static_cast<int64_t>(keys.size());
   auto key_of = [&](int64_t j) { return keys[static_cast<size_t>(j)]; };
-  auto id_of = [&](int64_t j) { return &got[static_cast<size_t>(j)]; };
+  auto take = [&](int64_t j, uint32_t id) { got[static_cast<size_t>(j)] = id; };
   int64_t bulk_rows = 0;
   for (int64_t j = 0; j < count;) {
-    const int64_t stop = bulk.KnownIdsInWindow(j, count, key_of, id_of);
+    const int64_t stop = bulk.KnownIdsInWindow(j, count, key_of, take);
     ASSERT_GE(stop, j);
     bulk_rows += stop - j;
     j = stop;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -121,21 +122,53 @@ void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int6
   }
   ids_.resize(static_cast<size_t>(n));
   uint32_t* ids = ids_.data();
+  // While the piece may take the grouped path, each key's rows are counted as its id is
+  // stored (DistributeGrouped then skips its own pass over the ids). The counts of the keys
+  // so far are zeroed here, a new key's when its id is handed out; there is room for every
+  // key a piece can add (one a row), so a window hit needs no bounds check.
+  const bool count_keys = keys().size() <= kContainerKeys;
+  uint32_t* counts = nullptr;
+  size_t counted = 0;
+  if (count_keys) {
+    group_counts_.resize(kContainerKeys + kPieceRows + 1);
+    counts = group_counts_.data();
+    counted = keys().size();
+    std::fill(counts, counts + counted, 0);
+  }
+  auto intern = [&](int64_t count, auto key_of, auto id_of) {
+    if (count_keys) {
+      InternAll(
+          count, key_of,
+          [id_of, counts](int64_t j, uint32_t id) {
+            *id_of(j) = id;
+            ++counts[id];
+          },
+          [id_of, counts, &counted](int64_t j, uint32_t id) {
+            *id_of(j) = id;
+            for (; counted <= id; ++counted) counts[counted] = 0;
+            ++counts[id];
+          });
+    } else {
+      auto take = [id_of](int64_t j, uint32_t id) { *id_of(j) = id; };
+      InternAll(count, key_of, take, take);
+    }
+  };
   if (batch.validity == nullptr || batch.null_count == 0) {
-    InternAll(
+    intern(
         n, [&](int64_t i) { return key_at(begin + i); }, [ids](int64_t i) { return ids + i; });
   } else {
     const size_t valid = PrepareValidRows(batch, begin, n);
     const uint32_t* rows = valid_rows_.data();
-    InternAll(
+    intern(
         static_cast<int64_t>(valid), [&](int64_t j) { return key_at(begin + rows[j]); },
         [ids, rows](int64_t j) { return ids + rows[j]; });
   }
-  Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+  Distribute(static_cast<uint32_t>(row_count_ + begin), n, count_keys);
 }
 
-template <typename KeyOf, typename IdOf>
-void BitmapIndexWriter::InternAll(int64_t count, KeyOf key_of, IdOf id_of) {
+template <typename KeyOf, typename TakeKnown, typename TakeInterned>
+void BitmapIndexWriter::InternAll(int64_t count, KeyOf key_of, TakeKnown take_known,
+                                  TakeInterned take_interned) {
   NumericKeyDictionary& dict = *numeric_;
   int64_t j = 0;
   if (dict.IsLarge()) {
@@ -143,19 +176,19 @@ void BitmapIndexWriter::InternAll(int64_t count, KeyOf key_of, IdOf id_of) {
     constexpr int64_t kAhead = 16;
     for (; j + kAhead < count; ++j) {
       dict.Prefetch(key_of(j + kAhead));
-      *id_of(j) = dict.Intern(key_of(j));
+      take_interned(j, dict.Intern(key_of(j)));
     }
   } else if (dict.HasWindow()) {
     // A small integer domain: runs of keys already in the window, one at a time in between.
     while (j < count) {
-      j = dict.KnownIdsInWindow(j, count, key_of, id_of);
+      j = dict.KnownIdsInWindow(j, count, key_of, take_known);
       if (j < count) {
-        *id_of(j) = dict.Intern(key_of(j));
+        take_interned(j, dict.Intern(key_of(j)));
         ++j;
       }
     }
   }
-  for (; j < count; ++j) *id_of(j) = dict.Intern(key_of(j));
+  for (; j < count; ++j) take_interned(j, dict.Intern(key_of(j)));
 }
 
 template <typename KeyAt>
@@ -344,11 +377,11 @@ void BitmapIndexWriter::BeginPiece(uint32_t first_row) {
   }
 }
 
-void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
+void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n, bool keys_counted) {
   BeginPiece(first_row);
   const size_t key_count = keys().size();
   if (key_count <= kContainerKeys) {
-    DistributeGrouped(first_row, n);
+    DistributeGrouped(first_row, n, keys_counted);
     return;
   }
   // Many keys: most get a row or two per chunk, grouping would not pay.
@@ -403,15 +436,22 @@ void BitmapIndexWriter::ReserveFrequentKeys() {
   }
 }
 
-void BitmapIndexWriter::DistributeGrouped(uint32_t first_row, int64_t n) {
+void BitmapIndexWriter::DistributeGrouped(uint32_t first_row, int64_t n, bool keys_counted) {
   // A counting sort by key (group key_count: the nulls): each key's share of the chunk is
   // reserved in its open container, then every row's low 16 bits are stored straight there.
   const uint32_t* ids = ids_.data();
   const size_t key_count = frequent_.size();
   const size_t groups = key_count + 1;
-  group_counts_.assign(groups, 0);
-  uint32_t* counts = group_counts_.data();
-  for (int64_t i = 0; i < n; ++i) ++counts[ids[i] == kNullId ? key_count : ids[i]];
+  uint32_t* counts;
+  if (keys_counted) {  // by the interning; the rows left are the nulls
+    counts = group_counts_.data();
+    const uint64_t valid = std::accumulate(counts, counts + key_count, uint64_t{0});
+    counts[key_count] = static_cast<uint32_t>(static_cast<uint64_t>(n) - valid);
+  } else {
+    group_counts_.assign(groups, 0);
+    counts = group_counts_.data();
+    for (int64_t i = 0; i < n; ++i) ++counts[ids[i] == kNullId ? key_count : ids[i]];
+  }
   const uint16_t high = static_cast<uint16_t>(first_row >> 16);
   group_out_.resize(groups);
   uint16_t** out = group_out_.data();

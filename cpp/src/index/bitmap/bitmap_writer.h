@@ -67,9 +67,11 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   Status AddChunk(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   template <typename KeyAt>
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
-  // Ids of `count` keys into the numeric dictionary: key_of(j)'s id goes to *id_of(j).
-  template <typename KeyOf, typename IdOf>
-  void InternAll(int64_t count, KeyOf key_of, IdOf id_of);
+  // Ids of `count` keys into the numeric dictionary: key_of(j)'s id goes to
+  // take_known(j, id) when it is a hit in the direct window (an id handed out before), else
+  // to take_interned(j, id) (a new key's id among them).
+  template <typename KeyOf, typename TakeKnown, typename TakeInterned>
+  void InternAll(int64_t count, KeyOf key_of, TakeKnown take_known, TakeInterned take_interned);
   // Whether the rows of [begin, begin+n) come in long runs of equal keys (or of nulls), as
   // in a sorted column: then they go in run by run.
   template <typename KeyAt>
@@ -94,13 +96,14 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // first piece, the earlier chunk's containers closed.
   void BeginPiece(uint32_t first_row);
   // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls).
-  void Distribute(uint32_t first_row, int64_t n);
+  // `keys_counted`: group_counts_[id] already holds each key's rows in the piece.
+  void Distribute(uint32_t first_row, int64_t n, bool keys_counted = false);
   // At the start of chunk kProjectAfterChunks: reserves each frequent key's room for the rows
   // expected_rows_ will bring, at the rate of its chunks so far.
   void ReserveFrequentKeys();
   // Writes the bitmaps of the rare keys to their places in `body` (see SerializeTo).
   void SerializeRareKeys(uint8_t* body);
-  void DistributeGrouped(uint32_t first_row, int64_t n);
+  void DistributeGrouped(uint32_t first_row, int64_t n, bool keys_counted);
   // The key ids in the meta's order (V1: HashMap order, V2: sorted; nullptr: the ids in
   // order), and their keys.
   const uint32_t* meta_ids() const;

@@ -57,13 +57,13 @@ class NumericKeyDictionary final : public WriterKeys {
     }
     return InternHashed(bits);
   }
-  // Ids of the keys key_of(from), key_of(from + 1), ... (written to *id_of(j)) while they are
-  // already in and inside the direct window, with no HashMap replay pending (a hit then
-  // changes nothing): returns the first j it did not take, or `count`. The window stays in
-  // registers and the loop branches only on what a known key never does (Intern reloads the
+  // Ids of the keys key_of(from), key_of(from + 1), ... (each handed to take(j, id)) while
+  // they are already in and inside the direct window, with no HashMap replay pending (a hit
+  // then changes nothing): returns the first j it did not take, or `count`. The window stays
+  // in registers and the loop branches only on what a known key never does (Intern reloads the
   // window every row, as the stores of ids might change it).
-  template <typename KeyOf, typename IdOf>
-  int64_t KnownIdsInWindow(int64_t from, int64_t count, KeyOf key_of, IdOf id_of) const {
+  template <typename KeyOf, typename Take>
+  int64_t KnownIdsInWindow(int64_t from, int64_t count, KeyOf key_of, Take take) const {
     if (touch_pending_) return from;
     const uint32_t* const window = window_.get();
     const uint64_t base = window_base_;
@@ -71,7 +71,7 @@ class NumericKeyDictionary final : public WriterKeys {
     for (int64_t j = from; j < count; ++j) {
       const uint32_t entry = WindowEntry(window, base, size, key_of(j));
       if (entry == 0) return j;
-      *id_of(j) = entry - 1;
+      take(j, entry - 1);
     }
     return count;
   }
