@@ -94,33 +94,24 @@ void ContainerRows::WriteOutRun() {
 
 void ContainerRows::CloseOpen() {
   if (open_count_ == 0) return;
+  const uint32_t card = open_count_;
   if (open_is_run_) {
-    ContainerInfo c;
-    c.key = open_high_;
-    c.card = open_count_;
-    c.runs = 1;
-    c.kind = JavaContainerKind(c.card, c.runs);
-    c.bytes = ContainerBodyBytes(c.kind, c.card, c.runs);
-    if (body_size_ + c.bytes > body_capacity_) GrowTo(body_size_ + c.bytes);
-    WriteConsecutiveBody(c.kind, run_first_, c.card, body_ + body_size_);
-    body_size_ += c.bytes;
-    closed_.push_back(c);
-    open_count_ = 0;
+    const ContainerKind kind = JavaContainerKind(card, 1);
+    const uint32_t bytes = ContainerBodyBytes(kind, card, 1);
+    if (body_size_ + bytes > body_capacity_) GrowTo(body_size_ + bytes);
+    WriteConsecutiveBody(kind, run_first_, card, body_ + body_size_);
+    Record(kind, card, 1, bytes);
     open_is_run_ = false;
     return;
   }
   uint16_t* values = OpenValues();
-  const uint32_t card = open_count_;
   uint32_t breaks = 0;
   for (uint32_t k = 1; k < card; ++k) breaks += values[k] != values[k - 1] + 1;
-  ContainerInfo c;
-  c.key = open_high_;
-  c.card = card;
-  c.runs = 1 + breaks;
-  c.kind = JavaContainerKind(card, c.runs);
-  c.bytes = ContainerBodyBytes(c.kind, card, c.runs);
+  const uint32_t runs = 1 + breaks;
+  const ContainerKind kind = JavaContainerKind(card, runs);
+  const uint32_t bytes = ContainerBodyBytes(kind, card, runs);
   uint8_t* body = body_ + body_size_;
-  if (c.kind == ContainerKind::kArray) {
+  if (kind == ContainerKind::kArray) {
     // The values already are the array body on little-endian hosts.
     if (!io::endian_internal::kHostIsLittleEndian) {
       for (uint32_t k = 0; k < card; ++k) io::StoreU16LE(body + 2 * k, values[k]);
@@ -128,17 +119,28 @@ void ContainerRows::CloseOpen() {
   } else {
     // Run and bitmap bodies are smaller than the values they replace, but overlap them.
     uint8_t rewritten[kMaxRewrittenBytes];
-    WriteContainerBody(c.kind, values, card, c.runs, rewritten);
-    std::memcpy(body, rewritten, c.bytes);
+    WriteContainerBody(kind, values, card, runs, rewritten);
+    std::memcpy(body, rewritten, bytes);
   }
-  body_size_ += c.bytes;
-  closed_.push_back(c);
-  open_count_ = 0;
+  Record(kind, card, runs, bytes);
   // A chunk of a key that turned into a few runs (sorted or clustered columns) leaves room
   // for its whole array behind: give it back, or every key would keep a chunk's worth.
   // A projected reservation stays: its room is for the key's later chunks.
   const size_t spare = body_capacity_ - body_size_;
   if (spare > kMaxRewrittenBytes && spare > body_size_ && body_capacity_ > reserved_) Shrink();
+}
+
+void ContainerRows::Record(ContainerKind kind, uint32_t card, uint32_t runs, uint32_t bytes) {
+  // Written field by field where it stays: a record built aside and copied in is read back
+  // 16 bytes at once from narrower stores, which the CPU cannot forward (a stall per record).
+  ContainerInfo& c = closed_.emplace_back();
+  c.key = open_high_;
+  c.kind = kind;
+  c.card = card;
+  c.runs = runs;
+  c.bytes = bytes;
+  body_size_ += bytes;
+  open_count_ = 0;
 }
 
 void ContainerRows::Shrink() {

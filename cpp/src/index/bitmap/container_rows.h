@@ -101,6 +101,8 @@ class ContainerRows {
     return reinterpret_cast<uint16_t*>(body_ + body_size_);
   }
   void CloseOpen();
+  // Appends the record of the open container, closed to `bytes` of body, and empties it.
+  void Record(ContainerKind kind, uint32_t card, uint32_t runs, uint32_t bytes);
   // The open run becomes values, for rows that do not continue it.
   void WriteOutRun();
   void Grow(uint32_t count);

@@ -11,8 +11,6 @@ namespace {
 constexpr uint32_t kNoRunCookie = 12346;
 constexpr uint32_t kRunCookie = 12347;
 constexpr size_t kNoOffsetThreshold = 4;  // run-cookie bitmaps list offsets only from 4 chunks
-constexpr uint32_t kMaxArrayCardinality = 4096;
-constexpr uint32_t kBitmapBytes = 8192;
 
 // One summary per 16-bit chunk, on the stack for the usual few chunks. (A thread_local vector
 // cost a __tls_get_addr call per use in the shared library: ~15 instructions per row on
@@ -73,23 +71,6 @@ void WriteBody(ContainerKind kind, const Value* v, uint32_t card, uint32_t runs,
 }
 
 }  // namespace
-
-ContainerKind JavaContainerKind(uint32_t card, uint32_t runs) {
-  const uint64_t run_bytes = 2 + 4 * uint64_t{runs};
-  if (card <= kMaxArrayCardinality) {
-    return run_bytes < 2 * uint64_t{card} ? ContainerKind::kRun : ContainerKind::kArray;
-  }
-  return run_bytes < kBitmapBytes ? ContainerKind::kRun : ContainerKind::kBitmap;
-}
-
-uint32_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs) {
-  switch (kind) {
-    case ContainerKind::kArray: return 2 * card;
-    case ContainerKind::kBitmap: return kBitmapBytes;
-    case ContainerKind::kRun: return 2 + 4 * runs;
-  }
-  return 0;
-}
 
 size_t JavaRoaringHeadBytes(const ContainerInfo* containers, size_t count) {
   const bool has_run = std::any_of(containers, containers + count, [](const ContainerInfo& c) {

@@ -24,10 +24,28 @@ struct ContainerInfo {
   uint32_t bytes;  // serialized size of the container's body
 };
 
+constexpr uint32_t kMaxArrayCardinality = 4096;
+constexpr uint32_t kBitmapBytes = 8192;
+
 // The container Java's runOptimize() leaves for `card` values that form `runs` runs.
-ContainerKind JavaContainerKind(uint32_t card, uint32_t runs);
+// (Inline: the writer asks once per container closed, a few hundred thousand times a file.)
+inline ContainerKind JavaContainerKind(uint32_t card, uint32_t runs) {
+  const uint64_t run_bytes = 2 + 4 * uint64_t{runs};
+  if (card <= kMaxArrayCardinality) {
+    return run_bytes < 2 * uint64_t{card} ? ContainerKind::kRun : ContainerKind::kArray;
+  }
+  return run_bytes < kBitmapBytes ? ContainerKind::kRun : ContainerKind::kBitmap;
+}
+
 // Serialized body size of such a container.
-uint32_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs);
+inline uint32_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs) {
+  switch (kind) {
+    case ContainerKind::kArray: return 2 * card;
+    case ContainerKind::kBitmap: return kBitmapBytes;
+    case ContainerKind::kRun: return 2 + 4 * runs;
+  }
+  return 0;
+}
 
 // Size of the head (cookie, keys and cardinalities, offsets) Java writes before the bodies.
 size_t JavaRoaringHeadBytes(const ContainerInfo* containers, size_t count);
