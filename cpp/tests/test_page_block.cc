@@ -11,6 +11,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 #include "memory/huge_pages.h"
@@ -192,6 +193,28 @@ TEST(ZeroedArrayTest, ZerosWithOnlyWrittenPagesResident) {
     EXPECT_TRUE(moved);
   }
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+// Past the end of a ZeroedArray: into the slack of its last page (poisoned), or past that
+// page (an inaccessible guard page), never silently into memory mapped next to it.
+TEST(ZeroedArrayDeathTest, AWritePastTheEndIsCaughtUnderAddressSanitizer) {
+  ZeroedArray<uint32_t> small(100);
+  EXPECT_DEATH(
+      {
+        volatile uint32_t* p = small.get();
+        p[100] = 1;
+      },
+      "use-after-poison");
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  ZeroedArray<uint32_t> whole_page(page / sizeof(uint32_t));
+  EXPECT_DEATH(
+      {
+        volatile uint32_t* p = whole_page.get();
+        p[page / sizeof(uint32_t)] = 1;
+      },
+      "SEGV");
+}
+#endif
 
 }  // namespace
 }  // namespace pyfileindex::memory

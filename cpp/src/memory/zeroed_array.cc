@@ -4,26 +4,67 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define PFI_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define PFI_ASAN 1
+#endif
 #endif
 
 namespace pyfileindex::memory {
 
-void* AllocateZeroed(size_t bytes) {
 #if defined(__linux__)
-  void* data = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return data == MAP_FAILED ? nullptr : data;
+namespace {
+size_t PageSize() {
+  static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  return page;
+}
+size_t RoundUpToPages(size_t bytes) { return (bytes + PageSize() - 1) / PageSize() * PageSize(); }
+
+// Under AddressSanitizer an index past the end must not land silently in the mapping's
+// slack or in whatever is mapped next: the slack is poisoned and an inaccessible page
+// follows the array.
+#if defined(PFI_ASAN)
+constexpr bool kGuarded = true;
 #else
-  return std::calloc(bytes, 1);
+constexpr bool kGuarded = false;
 #endif
+size_t MappedBytes(size_t bytes) { return RoundUpToPages(bytes) + (kGuarded ? PageSize() : 0); }
+}  // namespace
+
+void* AllocateZeroed(size_t bytes) {
+  const size_t mapped = MappedBytes(bytes);
+  void* data = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (data == MAP_FAILED) return nullptr;
+  if (kGuarded) {
+    char* guard = static_cast<char*>(data) + RoundUpToPages(bytes);
+    mprotect(guard, PageSize(), PROT_NONE);
+#if defined(PFI_ASAN)
+    ASAN_POISON_MEMORY_REGION(static_cast<char*>(data) + bytes, RoundUpToPages(bytes) - bytes);
+#endif
+  }
+  return data;
 }
 
 void FreeZeroed(void* data, size_t bytes) {
-#if defined(__linux__)
-  munmap(data, bytes);
+#if defined(PFI_ASAN)
+  ASAN_UNPOISON_MEMORY_REGION(data, RoundUpToPages(bytes));
+#endif
+  munmap(data, MappedBytes(bytes));
+}
 #else
+void* AllocateZeroed(size_t bytes) { return std::calloc(bytes, 1); }
+
+void FreeZeroed(void* data, size_t bytes) {
   (void)bytes;
   std::free(data);
-#endif
 }
+#endif
 
 }  // namespace pyfileindex::memory

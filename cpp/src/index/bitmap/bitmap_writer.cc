@@ -130,8 +130,8 @@ void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int6
   uint32_t* counts = nullptr;
   size_t counted = 0;
   if (count_keys) {
-    group_counts_.resize(kContainerKeys + kPieceRows + 1);
-    counts = group_counts_.data();
+    if (!key_counts_) key_counts_ = memory::ZeroedArray<uint32_t>(kContainerKeys + kPieceRows);
+    counts = key_counts_.get();
     counted = keys().size();
     std::fill(counts, counts + counted, 0);
   }
@@ -443,8 +443,9 @@ void BitmapIndexWriter::DistributeGrouped(uint32_t first_row, int64_t n, bool ke
   const size_t key_count = frequent_.size();
   const size_t groups = key_count + 1;
   uint32_t* counts;
-  if (keys_counted) {  // by the interning; the rows left are the nulls
-    counts = group_counts_.data();
+  if (keys_counted) {
+    // By the interning (the slot after the keys' is no key's); the rows left are the nulls.
+    counts = key_counts_.get();
     const uint64_t valid = std::accumulate(counts, counts + key_count, uint64_t{0});
     counts[key_count] = static_cast<uint32_t>(static_cast<uint64_t>(n) - valid);
   } else {

@@ -13,6 +13,7 @@
 #include "index/bitmap/row_sets.h"
 #include "index/index_type.h"
 #include "memory/page_block.h"
+#include "memory/zeroed_array.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -96,7 +97,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // first piece, the earlier chunk's containers closed.
   void BeginPiece(uint32_t first_row);
   // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls).
-  // `keys_counted`: group_counts_[id] already holds each key's rows in the piece.
+  // `keys_counted`: key_counts_[id] already holds each key's rows in the piece.
   void Distribute(uint32_t first_row, int64_t n, bool keys_counted = false);
   // At the start of chunk kProjectAfterChunks: reserves each frequent key's room for the rows
   // expected_rows_ will bring, at the rate of its chunks so far.
@@ -160,6 +161,9 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // A dictionary-encoded batch: key id by dictionary index (kNoId until its first row).
   std::vector<uint32_t> dictionary_ids_;
   std::vector<uint32_t> group_counts_;
+  // Rows of each key id in the piece, counted while interning: room for every key a piece can
+  // add (kContainerKeys + kPieceRows), of which only the pages of the ids in use are touched.
+  memory::ZeroedArray<uint32_t> key_counts_;
   std::vector<uint16_t*> group_out_;
 };
 
