@@ -51,6 +51,42 @@ TEST(ColumnBatchTest, CopyValidViewsKeepsTheValidRowsInOrder) {
   }
 }
 
+// KeepValid takes a word of validity bits per 64 rows: every valid row, in order, at any bit
+// offset and any start, reading no byte past the batch's last bit (the buffer ends there, so
+// the sanitizer builds would catch it).
+TEST(ColumnBatchTest, KeepValidKeepsTheValidRowsAtAnyOffset) {
+  std::mt19937_64 rng(22);
+  for (int round = 0; round < 2000; ++round) {
+    const int64_t offset = static_cast<int64_t>(rng() % 71);
+    const int64_t length = static_cast<int64_t>(rng() % 300);
+    const int null_one_in = 1 + static_cast<int>(rng() % 6);  // 1: every row null
+    std::vector<uint8_t> validity(static_cast<size_t>((offset + length + 7) / 8));
+    std::vector<bool> valid;
+    for (int64_t i = 0; i < length; ++i) {
+      valid.push_back(rng() % null_one_in != 0 || rng() % 50 == 0);
+      if (valid.back()) validity[(offset + i) >> 3] |= uint8_t(1u << ((offset + i) & 7));
+    }
+    ColumnBatch batch;
+    batch.length = length;
+    batch.validity = validity.empty() ? nullptr : validity.data();
+    batch.validity_offset = offset;
+    const int64_t begin = length > 0 ? static_cast<int64_t>(rng() % (length + 1)) : 0;
+    const int64_t n = length - begin;
+    std::vector<int64_t> expected;
+    for (int64_t i = 0; i < n; ++i) {
+      if (batch.validity == nullptr || valid[static_cast<size_t>(begin + i)]) expected.push_back(i);
+    }
+    std::vector<int64_t> rows(static_cast<size_t>(n), -1);
+    const size_t kept = batch.KeepValid(begin, n, [&](size_t slot, int64_t i) {
+      ASSERT_LT(slot, rows.size());
+      rows[slot] = i;
+    });
+    ASSERT_EQ(kept, expected.size()) << "round " << round;
+    rows.resize(kept);
+    ASSERT_EQ(rows, expected) << "round " << round << " offset " << offset << " begin " << begin;
+  }
+}
+
 // Arrow's offsets instead of views: the same valid rows' bytes, whatever a null row's offsets
 // hold (they may point anywhere, or decrease).
 template <typename Offset>

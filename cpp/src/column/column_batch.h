@@ -96,12 +96,35 @@ struct ColumnBatch {
   // nulls at random rows would mispredict one in every few.
   template <typename Put>
   size_t KeepValid(int64_t begin, int64_t n, Put&& put) const {
+    if (validity == nullptr) {
+      for (int64_t i = 0; i < n; ++i) put(static_cast<size_t>(i), i);
+      return static_cast<size_t>(n);
+    }
+    // 64 rows' bits from one word: a shift a row, not a load and a bit address.
     size_t slot = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      put(slot, i);
-      slot += IsValid(begin + i) ? 1 : 0;
+    for (int64_t i = 0; i < n; i += 64) {
+      const int count = static_cast<int>(n - i < 64 ? n - i : 64);
+      const uint64_t bits = ValidBits(begin + i, count);
+      for (int k = 0; k < count; ++k) {
+        put(slot, i + k);
+        slot += (bits >> k) & 1;
+      }
     }
     return slot;
+  }
+
+  // The validity bits of rows [i, i + count) (1 <= count <= 64, `validity` set), row i's the
+  // lowest. Reads only the bytes that hold them.
+  uint64_t ValidBits(int64_t i, int count) const {
+    const int64_t bit = validity_offset + i;
+    const uint8_t* p = validity + (bit >> 3);
+    const int shift = static_cast<int>(bit & 7);
+    const int bytes = (shift + count + 7) >> 3;  // 1..9
+    uint64_t word = 0;
+    for (int b = 0; b < bytes && b < 8; ++b) word |= uint64_t{p[b]} << (8 * b);
+    word >>= shift;
+    if (bytes == 9) word |= uint64_t{p[8]} << (64 - shift);  // shift > 0 here
+    return word;
   }
 
   // The views of the valid rows of [begin, begin + n) (a kBytes batch with views or offsets),
