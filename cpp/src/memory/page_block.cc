@@ -3,32 +3,20 @@
 #include <cstdlib>
 #include <utility>
 
+#include "memory/address_sanitizer.h"
 #include "memory/huge_pages.h"
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define PFI_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#include <sanitizer/asan_interface.h>
-#define PFI_ASAN 1
-#endif
-#endif
 
 namespace pyfileindex::memory {
 
 namespace {
 constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
 constexpr size_t kCacheLine = 64;
-#if defined(PFI_ASAN)
-constexpr size_t kRedZone = kCacheLine;
-#else
-constexpr size_t kRedZone = 0;
-#endif
+constexpr size_t kRedZone = kAddressSanitizer ? kCacheLine : 0;
 }  // namespace
 
 PageBlock::~PageBlock() { Free(); }
@@ -82,18 +70,13 @@ uint8_t* PageBlock::Take(size_t bytes) {
   if (data_ == nullptr || room > size_ - taken_) return nullptr;
   uint8_t* out = data_ + taken_;
   taken_ += room;
-#if defined(PFI_ASAN)
-  ASAN_POISON_MEMORY_REGION(out + room - kRedZone, kRedZone);
-#endif
+  PoisonRegion(out + room - kRedZone, kRedZone);
   return out;
 }
 
 void PageBlock::Free() {
   if (mapping_ == nullptr) return;
-#if defined(PFI_ASAN)
-  // The next mapping at these addresses must not inherit the red zones.
-  ASAN_UNPOISON_MEMORY_REGION(data_, size_);
-#endif
+  UnpoisonRegion(data_, size_);  // the next mapping here must not inherit the red zones
 #if defined(__linux__)
   munmap(mapping_, mapping_size_);
 #else

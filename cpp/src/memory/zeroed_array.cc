@@ -7,15 +7,7 @@
 #include <unistd.h>
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define PFI_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#include <sanitizer/asan_interface.h>
-#define PFI_ASAN 1
-#endif
-#endif
+#include "memory/address_sanitizer.h"
 
 namespace pyfileindex::memory {
 
@@ -30,11 +22,7 @@ size_t RoundUpToPages(size_t bytes) { return (bytes + PageSize() - 1) / PageSize
 // Under AddressSanitizer an index past the end must not land silently in the mapping's
 // slack or in whatever is mapped next: the slack is poisoned and an inaccessible page
 // follows the array.
-#if defined(PFI_ASAN)
-constexpr bool kGuarded = true;
-#else
-constexpr bool kGuarded = false;
-#endif
+constexpr bool kGuarded = kAddressSanitizer;
 size_t MappedBytes(size_t bytes) { return RoundUpToPages(bytes) + (kGuarded ? PageSize() : 0); }
 }  // namespace
 
@@ -45,17 +33,13 @@ void* AllocateZeroed(size_t bytes) {
   if (kGuarded) {
     char* guard = static_cast<char*>(data) + RoundUpToPages(bytes);
     mprotect(guard, PageSize(), PROT_NONE);
-#if defined(PFI_ASAN)
-    ASAN_POISON_MEMORY_REGION(static_cast<char*>(data) + bytes, RoundUpToPages(bytes) - bytes);
-#endif
+    PoisonRegion(static_cast<char*>(data) + bytes, RoundUpToPages(bytes) - bytes);
   }
   return data;
 }
 
 void FreeZeroed(void* data, size_t bytes) {
-#if defined(PFI_ASAN)
-  ASAN_UNPOISON_MEMORY_REGION(data, RoundUpToPages(bytes));
-#endif
+  UnpoisonRegion(data, RoundUpToPages(bytes));
   munmap(data, MappedBytes(bytes));
 }
 #else
