@@ -2,6 +2,7 @@
 // keep exactly the valid rows' views, in order, at any validity bit offset.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -84,6 +85,16 @@ TEST(ColumnBatchTest, KeepValidKeepsTheValidRowsAtAnyOffset) {
     ASSERT_EQ(kept, expected.size()) << "round " << round;
     rows.resize(kept);
     ASSERT_EQ(rows, expected) << "round " << round << " offset " << offset << " begin " << begin;
+    // ValidBits alone: exactly the rows asked for, the bits above them zero.
+    if (length > 0 && batch.validity != nullptr) {
+      const int64_t from = static_cast<int64_t>(rng() % length);
+      const int count = 1 + static_cast<int>(rng() % std::min<int64_t>(64, length - from));
+      uint64_t naive = 0;
+      for (int k = 0; k < count; ++k) {
+        naive |= uint64_t{valid[static_cast<size_t>(from + k)]} << k;
+      }
+      ASSERT_EQ(batch.ValidBits(from, count), naive) << "round " << round << " from " << from;
+    }
   }
 }
 

@@ -20,15 +20,6 @@ int64_t CheckedScale(int64_t value, int64_t factor, bool* overflow) {
   return out;
 }
 
-// Validity bits [bit, bit + 8) as a byte. Both bytes read hold some of those bits, so neither
-// lies past the validity buffer.
-inline uint8_t ValidityByte(const uint8_t* validity, int64_t bit) {
-  const int64_t shift = bit & 7;
-  const uint8_t* p = validity + (bit >> 3);
-  if (shift == 0) return p[0];
-  return static_cast<uint8_t>((p[0] >> shift) | (p[1] << (8 - shift)));
-}
-
 using CopyViewsFn = size_t (*)(const ColumnBatch&, int64_t, int64_t, std::string_view*);
 
 size_t CopyValidViewsScalar(const ColumnBatch& batch, int64_t begin, int64_t n,
@@ -54,7 +45,7 @@ __attribute__((target("avx512f,popcnt"))) size_t CopyValidViewsAvx512(const Colu
   size_t kept = 0;
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    const uint8_t valid = ValidityByte(batch.validity, batch.validity_offset + begin + i);
+    const uint8_t valid = static_cast<uint8_t>(batch.ValidBits(begin + i, 8));
     const __m512i low = _mm512_loadu_si512(in + i);
     const __m512i high = _mm512_loadu_si512(in + i + 4);
     _mm512_storeu_si512(words + 2 * kept, _mm512_maskz_compress_epi64(kDoubled[valid & 15], low));
@@ -129,7 +120,7 @@ size_t ValidViewsFromOffsets(const ColumnBatch& batch, const Offset* offsets, in
     slot += valid ? 1 : 0;
   };
   for (; i + 8 <= n; i += 8) {
-    const uint8_t valid = ValidityByte(batch.validity, batch.validity_offset + begin + i);
+    const uint8_t valid = static_cast<uint8_t>(batch.ValidBits(begin + i, 8));
     if (valid == 0xFF) {
       for (int64_t j = 0; j < 8; ++j) out[slot + static_cast<size_t>(j)] = view(i + j);
       slot += 8;

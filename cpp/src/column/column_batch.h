@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/endian.h"
 #include "pyfileindex/data_type.h"
 
 namespace pyfileindex::column {
@@ -114,17 +115,21 @@ struct ColumnBatch {
   }
 
   // The validity bits of rows [i, i + count) (1 <= count <= 64, `validity` set), row i's the
-  // lowest. Reads only the bytes that hold them.
+  // lowest, the bits above them zero. Reads only the bytes that hold them.
   uint64_t ValidBits(int64_t i, int count) const {
     const int64_t bit = validity_offset + i;
     const uint8_t* p = validity + (bit >> 3);
     const int shift = static_cast<int>(bit & 7);
     const int bytes = (shift + count + 7) >> 3;  // 1..9
     uint64_t word = 0;
-    for (int b = 0; b < bytes && b < 8; ++b) word |= uint64_t{p[b]} << (8 * b);
+    if (bytes >= 8) {
+      word = io::LoadU64LE(p);
+    } else {
+      for (int b = 0; b < bytes; ++b) word |= uint64_t{p[b]} << (8 * b);
+    }
     word >>= shift;
     if (bytes == 9) word |= uint64_t{p[8]} << (64 - shift);  // shift > 0 here
-    return word;
+    return count == 64 ? word : word & ((uint64_t{1} << count) - 1);
   }
 
   // The views of the valid rows of [begin, begin + n) (a kBytes batch with views or offsets),

@@ -13,7 +13,7 @@ namespace pyfileindex::index::bitmap {
 namespace {
 // Largest body a closed run or bitmap container can have: Java picks a run container only
 // when it is smaller than the array or the 8 KiB bitmap.
-constexpr size_t kMaxRewrittenBytes = 8192;
+constexpr size_t kMaxRewrittenBytes = kBitmapBytes;
 constexpr size_t kFirstCapacity = 64;
 }  // namespace
 
