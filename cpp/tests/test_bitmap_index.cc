@@ -808,12 +808,12 @@ TEST(BitmapIndexBytes, KeysPastTheContainerLimitMidFileKeepEveryRow) {
   }
 }
 
-TEST(BitmapIndexBytes, KeysCountedWhileInternedCrossTheContainerLimitInsideAPiece) {
-  // Rows are counted per key as their ids are handed out. Here the direct window is open
-  // (3,000 keys, all near 0) when, in the middle of a piece, keys 3,000-8,999 start to come:
-  // the count passes 4,096 inside the piece, later rows of the piece hit those new keys in the
-  // window, and the piece goes the per-row way. Nulls throughout; every key and the nulls
-  // must keep exactly their rows, whatever the batches.
+TEST(BitmapIndexBytes, KeysCrossTheContainerLimitInsideAPiece) {
+  // Rows go to their keys' rooms in row order. Here the direct window is open (3,000 keys,
+  // all near 0) when, in the middle of a piece, keys 3,000-8,999 start to come: the keys pass
+  // 4,096 inside the piece, later rows of the piece hit those new keys in the window, and
+  // their rows go to row lists from then on. Nulls throughout; every key and the nulls must
+  // keep exactly their rows, whatever the batches.
   std::vector<std::optional<int32_t>> values;
   const int32_t n = 300000;
   const int32_t wider_from = 4 * 65536 + 5000;  // inside a piece
@@ -843,6 +843,58 @@ TEST(BitmapIndexBytes, KeysCountedWhileInternedCrossTheContainerLimitInsideAPiec
     if (!values[i]) nulls.push_back(static_cast<uint32_t>(i));
   }
   EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIsNull)), nulls);
+}
+
+TEST(BitmapIndexBytes, RoomsKeepTheirRowsWhateverWayEachPieceGoesIn) {
+  // A chunk's scattered pieces store rows straight into their keys' rooms, which stay open
+  // from piece to piece; a piece of long runs (INT) or of repeats (STRING), a piece with
+  // nulls, a batch ending mid-piece and a new chunk each meet rooms left open. Pieces of 16,384 rows cycle through: scattered keys,
+  // runs of the same keys, scattered keys with nulls, and stretches of one key; batches of
+  // several sizes split them anywhere. Every key's rows and the nulls are checked against the
+  // column, and the bytes against a writer fed 40 rows at a time (no piece long enough for
+  // runs).
+  const int32_t n = 9 * 16384 + 4321;
+  std::mt19937_64 rng(2026);
+  std::vector<std::optional<int32_t>> values(n);
+  for (int32_t i = 0; i < n; ++i) {
+    switch ((i / 16384) % 4) {
+      case 0: values[i] = static_cast<int32_t>(rng() % 60); break;
+      case 1: values[i] = (i / 500) % 60; break;
+      case 2:
+        values[i] = rng() % 9 == 0 ? std::nullopt : std::optional<int32_t>(rng() % 60);
+        break;
+      default: values[i] = rng() % 64 == 0 ? 59 : 7; break;
+    }
+  }
+  std::vector<std::optional<std::string>> strings;
+  for (const auto& v : values) {
+    strings.push_back(v ? std::optional<std::string>("key-" + std::to_string(*v)) : std::nullopt);
+  }
+  std::vector<uint32_t> nulls;
+  for (int32_t i = 0; i < n; ++i) {
+    if (!values[i]) nulls.push_back(static_cast<uint32_t>(i));
+  }
+  for (const bool as_strings : {false, true}) {
+    SCOPED_TRACE(as_strings ? "STRING" : "INT");
+    const TestColumn c = as_strings ? StringColumn("STRING", strings)
+                                    : FixedColumn<int32_t>("INT", Physical::kInt32, values);
+    const std::vector<uint8_t> small_batches = MustWrite(c, Options(), 40);
+    for (int64_t batch_rows : {int64_t{1} << 30, int64_t{16384}, int64_t{10007}, int64_t{65539}}) {
+      EXPECT_EQ(MustWrite(c, Options(), batch_rows), small_batches) << batch_rows;
+    }
+    auto reader = MustOpen(c.type, small_batches);
+    ASSERT_TRUE(reader);
+    for (int32_t key = 0; key < 60; ++key) {
+      std::vector<uint32_t> expected;
+      for (int32_t i = 0; i < n; ++i) {
+        if (values[i] == key) expected.push_back(static_cast<uint32_t>(i));
+      }
+      const Literal literal = as_strings ? Literal::String("key-" + std::to_string(key))
+                                         : Literal::Int(key);
+      EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {literal})), expected) << key;
+    }
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIsNull)), nulls);
+  }
 }
 
 TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {

@@ -121,6 +121,37 @@ TEST(HashTablesTest, BitmapDictionaryKnownIdsInWindowAgreeWithIntern) {
   EXPECT_EQ(bulk.SortedIds(), one_by_one.SortedIds());
 }
 
+TEST(HashTablesTest, BitmapDictionaryWindowCoversTheKeysSeenWhenItOpens) {
+  // The direct window opens after 4,096 hashed lookups. The keys so far span 59,940 values
+  // (60 apart, negative and positive), starting at the bottom: the window must cover them
+  // all, not only the half above and below the first key, or every row of the others would
+  // be hashed. Keys past the window's ends still get their ids through Intern.
+  for (const int64_t bottom : {int64_t{0}, int64_t{-30000}, int64_t{-2147483648}}) {
+    SCOPED_TRACE(bottom);
+    index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt);
+    std::vector<uint64_t> keys;
+    for (int64_t k = 0; k < 1000; ++k) keys.push_back(static_cast<uint64_t>(bottom + 60 * k));
+    std::vector<uint32_t> ids;
+    for (int round = 0; round < 5; ++round) {
+      for (const uint64_t key : keys) ids.push_back(dictionary.Intern(key));
+    }
+    ASSERT_TRUE(dictionary.HasWindow());
+    const int64_t count = static_cast<int64_t>(keys.size());
+    std::vector<uint32_t> got(keys.size(), UINT32_MAX);
+    const int64_t stop = dictionary.KnownIdsInWindow(
+        0, count, [&](int64_t j) { return keys[static_cast<size_t>(j)]; },
+        [&](int64_t j, uint32_t id) { got[static_cast<size_t>(j)] = id; });
+    EXPECT_EQ(stop, count);
+    EXPECT_EQ(got, std::vector<uint32_t>(ids.begin(), ids.begin() + count));
+    // Far outside the window, still the same ids.
+    const uint64_t far = static_cast<uint64_t>(bottom + 60 * 1000 + 70000);
+    const uint32_t far_id = dictionary.Intern(far);
+    EXPECT_EQ(far_id, 1000u);
+    EXPECT_EQ(dictionary.Intern(far), far_id);
+    EXPECT_EQ(dictionary.Intern(keys[999]), 999u);
+  }
+}
+
 TEST(HashTablesTest, StringDictionaryKeepsIdsThroughGrowthAndLongKeys) {
   // Slots hold a key's arena position with its length, or a marker for keys of 0xFFFF bytes
   // and more (whose length comes from the id): ids must survive both, and every rehash.

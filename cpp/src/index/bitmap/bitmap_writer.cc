@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <numeric>
 #include <string>
 #include <utility>
 
@@ -120,55 +119,40 @@ void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int6
     AddNumericRuns(batch, begin, n, key_at);
     return;
   }
+  const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
+  const uint32_t first_row = static_cast<uint32_t>(row_count_ + begin);
+  if (keys().size() <= kContainerKeys) {
+    if (all_valid) {
+      AddInRowOrder(
+          first_row, n, [&](int64_t i) { return key_at(begin + i); },
+          [](int64_t i) { return static_cast<uint32_t>(i); });
+      return;
+    }
+    const size_t valid = ValidRows(batch, begin, n);
+    const uint32_t* rows = valid_rows_.data();
+    AddInRowOrder(
+        first_row, static_cast<int64_t>(valid), [&](int64_t j) { return key_at(begin + rows[j]); },
+        [rows](int64_t j) { return rows[j]; });
+    AddNullRows(batch, begin, n, static_cast<uint32_t>(static_cast<size_t>(n) - valid));
+    return;
+  }
+  // Many keys: their ids first, then each row to its key's rows.
   ids_.resize(static_cast<size_t>(n));
   uint32_t* ids = ids_.data();
-  // While the piece may take the grouped path, each key's rows are counted as its id is
-  // stored (DistributeGrouped then skips its own pass over the ids). The counts of the keys
-  // so far are zeroed here, a new key's when its id is handed out; there is room for every
-  // key a piece can add (one a row), so a window hit needs no bounds check.
-  const bool count_keys = keys().size() <= kContainerKeys;
-  uint32_t* counts = nullptr;
-  size_t counted = 0;
-  if (count_keys) {
-    if (!key_counts_) key_counts_ = memory::ZeroedArray<uint32_t>(kContainerKeys + kPieceRows);
-    counts = key_counts_.get();
-    counted = keys().size();
-    std::fill(counts, counts + counted, 0);
-  }
-  auto intern = [&](int64_t count, auto key_of, auto id_of) {
-    if (count_keys) {
-      InternAll(
-          count, key_of,
-          [id_of, counts](int64_t j, uint32_t id) {
-            *id_of(j) = id;
-            ++counts[id];
-          },
-          [id_of, counts, &counted](int64_t j, uint32_t id) {
-            *id_of(j) = id;
-            for (; counted <= id; ++counted) counts[counted] = 0;
-            ++counts[id];
-          });
-    } else {
-      auto take = [id_of](int64_t j, uint32_t id) { *id_of(j) = id; };
-      InternAll(count, key_of, take, take);
-    }
-  };
-  if (batch.validity == nullptr || batch.null_count == 0) {
-    intern(
-        n, [&](int64_t i) { return key_at(begin + i); }, [ids](int64_t i) { return ids + i; });
+  if (all_valid) {
+    InternAll(n, [&](int64_t i) { return key_at(begin + i); },
+              [ids](int64_t i, uint32_t id) { ids[i] = id; });
   } else {
     const size_t valid = PrepareValidRows(batch, begin, n);
     const uint32_t* rows = valid_rows_.data();
-    intern(
-        static_cast<int64_t>(valid), [&](int64_t j) { return key_at(begin + rows[j]); },
-        [ids, rows](int64_t j) { return ids + rows[j]; });
+    InternAll(static_cast<int64_t>(valid), [&](int64_t j) { return key_at(begin + rows[j]); },
+              [ids, rows](int64_t j, uint32_t id) { ids[rows[j]] = id; });
   }
-  Distribute(static_cast<uint32_t>(row_count_ + begin), n, count_keys);
+  Distribute(first_row, n);
 }
 
-template <typename KeyOf, typename TakeKnown, typename TakeInterned>
-void BitmapIndexWriter::InternAll(int64_t count, KeyOf key_of, TakeKnown take_known,
-                                  TakeInterned take_interned) {
+template <typename KeyOf, typename Take>
+void BitmapIndexWriter::InternAll(int64_t count, KeyOf key_of, Take take) {
   NumericKeyDictionary& dict = *numeric_;
   int64_t j = 0;
   if (dict.IsLarge()) {
@@ -176,28 +160,86 @@ void BitmapIndexWriter::InternAll(int64_t count, KeyOf key_of, TakeKnown take_kn
     constexpr int64_t kAhead = 16;
     for (; j + kAhead < count; ++j) {
       dict.Prefetch(key_of(j + kAhead));
-      take_interned(j, dict.Intern(key_of(j)));
+      take(j, dict.Intern(key_of(j)));
     }
   } else if (dict.HasWindow()) {
     // A small integer domain: runs of keys already in the window, one at a time in between.
     while (j < count) {
-      j = dict.KnownIdsInWindow(j, count, key_of, take_known);
+      j = dict.KnownIdsInWindow(j, count, key_of, take);
       if (j < count) {
-        take_interned(j, dict.Intern(key_of(j)));
+        take(j, dict.Intern(key_of(j)));
         ++j;
       }
     }
   }
-  for (; j < count; ++j) take_interned(j, dict.Intern(key_of(j)));
+  for (; j < count; ++j) take(j, dict.Intern(key_of(j)));
+}
+
+template <typename KeyOf, typename RowOf>
+void BitmapIndexWriter::AddInRowOrder(uint32_t first_row, int64_t count, KeyOf key_of,
+                                      RowOf row_of) {
+  const RoomAppend append = OpenRooms(first_row);
+  // Inlined into the lookup loops, as the append is: they are the build's hot loop.
+  InternAll(count, key_of, [append, row_of](int64_t j, uint32_t id) __attribute__((always_inline)) {
+    append(row_of(j), id);
+  });
+}
+
+void BitmapIndexWriter::AddIdsInRowOrder(const ColumnBatch& batch, int64_t begin, int64_t n,
+                                         size_t valid) {
+  const RoomAppend append = OpenRooms(static_cast<uint32_t>(row_count_ + begin));
+  const uint32_t* ids = ids_.data();
+  if (valid == static_cast<size_t>(n)) {
+    for (int64_t i = 0; i < n; ++i) append(static_cast<uint32_t>(i), ids[i]);
+    return;
+  }
+  const uint32_t* rows = valid_rows_.data();
+  for (size_t j = 0; j < valid; ++j) append(rows[j], ids[rows[j]]);
+  AddNullRows(batch, begin, n, static_cast<uint32_t>(static_cast<size_t>(n) - valid));
+}
+
+BitmapIndexWriter::RoomAppend BitmapIndexWriter::OpenRooms(uint32_t first_row) {
+  BeginPiece(first_row, /*keep_rooms=*/true);
+  if (!rooms_) rooms_ = memory::ZeroedArray<Room>(kContainerKeys + kPieceRows);
+  return RoomAppend{this, rooms_.get(), first_row};
+}
+
+bool BitmapIndexWriter::MakeRoom(uint32_t id, uint32_t row) {
+  if (id >= kContainerKeys) {
+    const uint32_t rare_id = id - static_cast<uint32_t>(kContainerKeys);
+    rare_.Resize(size_t{rare_id} + 1);
+    rare_.Append(rare_id, row);
+    return false;
+  }
+  if (id >= frequent_.size()) frequent_.resize(size_t{id} + 1);  // a new key
+  if (id >= room_starts_.size()) room_starts_.resize(frequent_.size(), nullptr);
+  ContainerRows& rows = frequent_[id];
+  Room& room = rooms_.get()[id];
+  uint16_t*& start = room_starts_[id];
+  if (start != nullptr) rows.Commit(static_cast<uint32_t>(room.next - start));
+  start = rows.ReserveRoom(static_cast<uint16_t>(row >> 16), &room.end);
+  room.next = start;
+  return true;
+}
+
+void BitmapIndexWriter::CloseRooms() {
+  Room* const rooms = rooms_.get();
+  for (size_t id = 0; id < room_starts_.size(); ++id) {
+    uint16_t*& start = room_starts_[id];
+    if (start == nullptr) continue;
+    frequent_[id].Commit(static_cast<uint32_t>(rooms[id].next - start));
+    start = nullptr;
+    rooms[id] = Room{nullptr, nullptr};
+  }
 }
 
 template <typename KeyAt>
 bool BitmapIndexWriter::InLongRuns(const ColumnBatch& batch, int64_t begin, int64_t n,
                                    KeyAt key_at) {
-  // Per run, the run path costs about what ~8 rows cost the grouped path (a lookup, an append
-  // and a mispredicted loop exit), so it takes only pieces whose runs are much longer than
-  // that: where all but one of 32 rows, at the piece's start and at its middle, equal the row
-  // before (a sorted column; clustered runs of a few rows stay on the grouped path).
+  // Per run, the run path costs what several rows cost one by one (a lookup, an append and a
+  // mispredicted loop exit), so it takes only pieces whose runs are much longer than that:
+  // where all but one of 32 rows, at the piece's start and at its middle, equal the row
+  // before (a sorted column; clustered runs of a few rows go row by row).
   constexpr int64_t kSample = 32;
   if (n < 4 * kSample) return false;
   const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
@@ -253,8 +295,31 @@ void BitmapIndexWriter::AddRowRun(uint32_t id, uint32_t row, uint32_t count) {
   rare_[rare_id].AppendRun(row, count);
 }
 
+void BitmapIndexWriter::AddNullRows(const ColumnBatch& batch, int64_t begin, int64_t n,
+                                    uint32_t nulls) {
+  if (nulls == 0) return;
+  const uint32_t first_row = static_cast<uint32_t>(row_count_ + begin);
+  uint16_t* out = nulls_.Reserve(static_cast<uint16_t>(first_row >> 16), nulls);
+  const uint16_t first_low = static_cast<uint16_t>(first_row);
+  // A loop over each word's null bits: no branch per row (nulls at random rows would
+  // mispredict one in every few).
+  for (int64_t i = 0; i < n; i += 64) {
+    const int count = static_cast<int>(std::min<int64_t>(64, n - i));
+    const uint64_t rows = count == 64 ? ~uint64_t{0} : (uint64_t{1} << count) - 1;
+    for (uint64_t missing = ~batch.ValidBits(begin + i, count) & rows; missing != 0;
+         missing &= missing - 1) {
+      *out++ = static_cast<uint16_t>(first_low + i + __builtin_ctzll(missing));
+    }
+  }
+  nulls_.Commit(nulls);
+}
+
 size_t BitmapIndexWriter::PrepareValidRows(const ColumnBatch& batch, int64_t begin, int64_t n) {
   std::fill(ids_.begin(), ids_.begin() + n, kNullId);
+  return ValidRows(batch, begin, n);
+}
+
+size_t BitmapIndexWriter::ValidRows(const ColumnBatch& batch, int64_t begin, int64_t n) {
   valid_rows_.resize(static_cast<size_t>(n));
   uint32_t* rows = valid_rows_.data();
   return batch.KeepValid(begin, n,
@@ -284,12 +349,22 @@ void BitmapIndexWriter::AddDictionaryStrings(const ColumnBatch& batch, int64_t b
   };
   if (batch.validity == nullptr || batch.null_count == 0) {
     for (int64_t i = 0; i < n; ++i) ids[i] = id_of(i);
+    AddIds(batch, begin, n, static_cast<size_t>(n));
   } else {
     const size_t valid = PrepareValidRows(batch, begin, n);
     const uint32_t* rows = valid_rows_.data();
     for (size_t j = 0; j < valid; ++j) ids[rows[j]] = id_of(rows[j]);
+    AddIds(batch, begin, n, valid);
   }
-  Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+}
+
+void BitmapIndexWriter::AddIds(const ColumnBatch& batch, int64_t begin, int64_t n,
+                               size_t valid) {
+  if (keys().size() <= kContainerKeys) {
+    AddIdsInRowOrder(batch, begin, n, valid);
+  } else {
+    Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+  }
 }
 
 bool BitmapIndexWriter::MostlyRepeats(const std::string_view* chunk, const uint32_t* valid_rows,
@@ -358,16 +433,18 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
       ids[i] = dict.Intern(chunk[i]);
     }
   }
-  Distribute(static_cast<uint32_t>(row_count_ + begin), n);
+  AddIds(batch, begin, n, count);
 }
 
-void BitmapIndexWriter::BeginPiece(uint32_t first_row) {
+void BitmapIndexWriter::BeginPiece(uint32_t first_row, bool keep_rooms) {
+  const bool new_chunk = (first_row & (kChunkRows - 1)) == 0;
+  if (!keep_rooms || new_chunk) CloseRooms();
   const size_t key_count = keys().size();
   // Room for every frequent key at once: a vector grown by doubling would move them all, and
   // hold two copies, a dozen times (the pages past the keys in use are never touched).
   if (frequent_.capacity() == 0) frequent_.reserve(kContainerKeys);
   frequent_.resize(std::min(key_count, kContainerKeys));
-  if ((first_row & (kChunkRows - 1)) == 0) {
+  if (new_chunk) {
     // A new chunk: containers of keys absent from it would stay open (a chunk's worth of
     // 2-byte values each, e.g. every key of a sorted column) until the key's next row.
     const uint16_t high = static_cast<uint16_t>(first_row >> 16);
@@ -377,14 +454,9 @@ void BitmapIndexWriter::BeginPiece(uint32_t first_row) {
   }
 }
 
-void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n, bool keys_counted) {
+void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
   BeginPiece(first_row);
   const size_t key_count = keys().size();
-  if (key_count <= kContainerKeys) {
-    DistributeGrouped(first_row, n, keys_counted);
-    return;
-  }
-  // Many keys: most get a row or two per chunk, grouping would not pay.
   rare_.Resize(key_count - kContainerKeys);
   const uint32_t* ids = ids_.data();
   constexpr int64_t kAhead = 16;
@@ -433,42 +505,6 @@ void BitmapIndexWriter::ReserveFrequentKeys() {
     if (rows.ClosedContainers() * 2 >= kProjectAfterChunks) {
       rows.ReserveContainers(static_cast<size_t>(chunks));
     }
-  }
-}
-
-void BitmapIndexWriter::DistributeGrouped(uint32_t first_row, int64_t n, bool keys_counted) {
-  // A counting sort by key (group key_count: the nulls): each key's share of the chunk is
-  // reserved in its open container, then every row's low 16 bits are stored straight there.
-  const uint32_t* ids = ids_.data();
-  const size_t key_count = frequent_.size();
-  const size_t groups = key_count + 1;
-  uint32_t* counts;
-  if (keys_counted) {
-    // By the interning (the slot after the keys' is no key's); the rows left are the nulls.
-    counts = key_counts_.get();
-    const uint64_t valid = std::accumulate(counts, counts + key_count, uint64_t{0});
-    counts[key_count] = static_cast<uint32_t>(static_cast<uint64_t>(n) - valid);
-  } else {
-    group_counts_.assign(groups, 0);
-    counts = group_counts_.data();
-    for (int64_t i = 0; i < n; ++i) ++counts[ids[i] == kNullId ? key_count : ids[i]];
-  }
-  const uint16_t high = static_cast<uint16_t>(first_row >> 16);
-  group_out_.resize(groups);
-  uint16_t** out = group_out_.data();
-  for (size_t g = 0; g < groups; ++g) {
-    if (counts[g] == 0) continue;
-    ContainerRows& rows = g == key_count ? nulls_ : frequent_[g];
-    out[g] = rows.Reserve(high, counts[g]);
-  }
-  const uint16_t first_low = static_cast<uint16_t>(first_row);
-  for (int64_t i = 0; i < n; ++i) {
-    *out[ids[i] == kNullId ? key_count : ids[i]]++ = static_cast<uint16_t>(first_low + i);
-  }
-  for (size_t g = 0; g < groups; ++g) {
-    if (counts[g] == 0) continue;
-    ContainerRows& rows = g == key_count ? nulls_ : frequent_[g];
-    rows.Commit(counts[g]);
   }
 }
 
@@ -550,6 +586,7 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   if (failed_) return Status::InvalidArgument("bitmap index: the writer failed earlier");
   if (prepared_) return Status::InvalidArgument("bitmap index: Serialize called twice");
   prepared_ = true;
+  CloseRooms();
   dictionary_ids_ = std::vector<uint32_t>();
   const WriterKeys& keys = this->keys();
   const KeyKind kind = keys.kind();

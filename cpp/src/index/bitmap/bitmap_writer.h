@@ -47,7 +47,8 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   static constexpr int64_t kPieceRows = 1 << 14;
   // The first this many distinct keys keep their rows as containers (frequent keys come first
   // in low-cardinality columns); later keys as row lists (compact for rare keys). While there
-  // are no more keys than this, a chunk's rows are grouped by key before being added.
+  // are no more keys than this, a piece's rows go straight to their keys' containers (numeric
+  // keys) or are grouped by key before being added (strings).
   static constexpr size_t kContainerKeys = 1 << 12;
   static constexpr uint32_t kNullId = 0xFFFFFFFFu;
   // A writer whose dictionary held this many heap bytes hands the C library's free heap back
@@ -68,11 +69,51 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   Status AddChunk(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   template <typename KeyAt>
   void AddNumeric(const column::ColumnBatch& batch, int64_t begin, int64_t n, KeyAt key_at);
-  // Ids of `count` keys into the numeric dictionary: key_of(j)'s id goes to
-  // take_known(j, id) when it is a hit in the direct window (an id handed out before), else
-  // to take_interned(j, id) (a new key's id among them).
-  template <typename KeyOf, typename TakeKnown, typename TakeInterned>
-  void InternAll(int64_t count, KeyOf key_of, TakeKnown take_known, TakeInterned take_interned);
+  // Ids of `count` keys into the numeric dictionary, in order: key_of(j)'s id goes to
+  // take(j, id) (a new key's id handed out first).
+  template <typename KeyOf, typename Take>
+  void InternAll(int64_t count, KeyOf key_of, Take take);
+  // Adds the rows first_row + row_of(j) (j < count, ascending) of numeric keys key_of(j)
+  // straight to their keys' open containers as they are interned, in row order: one store a
+  // row into the key's room, no ids stored (while the piece starts with at most
+  // kContainerKeys keys; a rare key's rows go to its list).
+  template <typename KeyOf, typename RowOf>
+  void AddInRowOrder(uint32_t first_row, int64_t count, KeyOf key_of, RowOf row_of);
+  // The rows of a piece with ids_ (and valid_rows_ when `valid` < n: PrepareValidRows), in
+  // their keys' rooms as AddInRowOrder does, or through Distribute once there are more than
+  // kContainerKeys keys.
+  void AddIds(const column::ColumnBatch& batch, int64_t begin, int64_t n, size_t valid);
+  void AddIdsInRowOrder(const column::ColumnBatch& batch, int64_t begin, int64_t n,
+                        size_t valid);
+  // A frequent key's room: where its next row goes in its open container, and where the
+  // room ends (both null: no room yet; always so for the rare keys' ids). Rows go straight
+  // there, one store a row, in row order.
+  struct Room {
+    uint16_t* next;
+    uint16_t* end;
+  };
+  // Stores a piece's rows in their keys' rooms: append(row, id) adds row first_row + row to
+  // key `id` (a frequent key's room, or a rare key's list).
+  struct RoomAppend {
+    BitmapIndexWriter* writer;
+    Room* rooms;
+    uint32_t first_row;
+    // The hot loop of the build: inlined into it, whatever the compiler's budget says.
+    __attribute__((always_inline)) void operator()(uint32_t row, uint32_t id) const {
+      Room& room = rooms[id];
+      const uint32_t file_row = first_row + row;
+      if (room.next == room.end && !writer->MakeRoom(id, file_row)) return;
+      *room.next++ = static_cast<uint16_t>(file_row);
+    }
+  };
+  // BeginPiece(first_row), keeping the rooms open within the chunk; the piece's appender.
+  RoomAppend OpenRooms(uint32_t first_row);
+  // Room for more rows of key `id` in the chunk of `row` (the rows stored in its room so far
+  // committed), or, for a rare key, `row` added to it: false then.
+  bool MakeRoom(uint32_t id, uint32_t row);
+  // Commits the rows stored in every key's room and closes the rooms (before the rows are
+  // added another way, their chunk ends, or they are serialized).
+  void CloseRooms();
   // Whether the rows of [begin, begin+n) come in long runs of equal keys (or of nulls), as
   // in a sorted column: then they go in run by run.
   template <typename KeyAt>
@@ -93,18 +134,22 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // Prepares ids_ for a chunk with nulls: every id kNullId, and valid_rows_ the offsets from
   // `begin` of the rows with a value (ColumnBatch::KeepValid). Returns how many there are.
   size_t PrepareValidRows(const column::ColumnBatch& batch, int64_t begin, int64_t n);
+  // valid_rows_ alone (ids_ untouched).
+  size_t ValidRows(const column::ColumnBatch& batch, int64_t begin, int64_t n);
+  // Rows [begin, begin+n) of `batch` that are null, `nulls` of them, to the nulls' rows.
+  void AddNullRows(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t nulls);
   // Before a piece's rows are added: a row store for every key so far and, at a chunk's
-  // first piece, the earlier chunk's containers closed.
-  void BeginPiece(uint32_t first_row);
-  // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls).
-  // `keys_counted`: key_counts_[id] already holds each key's rows in the piece.
-  void Distribute(uint32_t first_row, int64_t n, bool keys_counted = false);
+  // first piece, the earlier chunk's containers closed. The keys' rooms are closed too, but
+  // for `keep_rooms` (OpenRooms) within a chunk.
+  void BeginPiece(uint32_t first_row, bool keep_rooms = false);
+  // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls), one by
+  // one, prefetching the rare keys' lists: once there are more than kContainerKeys keys.
+  void Distribute(uint32_t first_row, int64_t n);
   // At the start of chunk kProjectAfterChunks: reserves each frequent key's room for the rows
   // expected_rows_ will bring, at the rate of its chunks so far.
   void ReserveFrequentKeys();
   // Writes the bitmaps of the rare keys to their places in `body` (see SerializeTo).
   void SerializeRareKeys(uint8_t* body);
-  void DistributeGrouped(uint32_t first_row, int64_t n, bool keys_counted);
   // The key ids in the meta's order (V1: HashMap order, V2: sorted; nullptr: the ids in
   // order), and their keys.
   const uint32_t* meta_ids() const;
@@ -154,17 +199,16 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   size_t body_bytes_ = 0;
 
   std::vector<int64_t> ts_keys_;  // converted timestamps of the current chunk
-  // Scratch of the current chunk, reused: key id per row, and the grouping by key.
+  // Scratch of the current piece, reused: key id per row, and the rows that are not null.
   std::vector<uint32_t> ids_;
   std::vector<uint32_t> valid_rows_;
   std::vector<uint64_t> hashes_;  // string keys' table hashes, when prefetching
   // A dictionary-encoded batch: key id by dictionary index (kNoId until its first row).
   std::vector<uint32_t> dictionary_ids_;
-  std::vector<uint32_t> group_counts_;
-  // Rows of each key id in the piece, counted while interning: room for every key a piece can
-  // add (kContainerKeys + kPieceRows), of which only the pages of the ids in use are touched.
-  memory::ZeroedArray<uint32_t> key_counts_;
-  std::vector<uint16_t*> group_out_;
+  // The rooms, by key id: room for every id a piece can reach, of which only the pages of the
+  // ids in use are touched.
+  memory::ZeroedArray<Room> rooms_;
+  std::vector<uint16_t*> room_starts_;  // by frequent key id: its room's first row, or null
 };
 
 }  // namespace pyfileindex::index::bitmap

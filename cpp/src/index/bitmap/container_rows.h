@@ -36,6 +36,13 @@ class ContainerRows {
     if (body_size_ + 2 * (size_t{open_count_} + count) > body_capacity_) Grow(count);
     return reinterpret_cast<uint16_t*>(body_ + body_size_) + open_count_;
   }
+  // Reserve(high, 1), with *room_end where the room ends: rows fit up to it (a store there
+  // wants a new room); the caller commits the ones it stored.
+  uint16_t* ReserveRoom(uint16_t high, uint16_t** room_end) {
+    uint16_t* values = Reserve(high, 1);
+    *room_end = reinterpret_cast<uint16_t*>(body_ + (body_capacity_ & ~size_t{1}));
+    return values;
+  }
   void Commit(uint32_t count) {
     if (count_ == 0 && count > 0) {
       first_row_ = (uint32_t{open_high_} << 16) | OpenValues()[0];

@@ -67,7 +67,19 @@ void NumericKeyDictionary::OpenWindow() {
   const bool integral = kind_ != KeyKind::kFloat && kind_ != KeyKind::kDouble;
   if (!integral || keys_.empty()) return;
   window_ = memory::ZeroedArray<uint32_t>(kWindowKeys);
-  window_base_ = keys_[0] - kWindowKeys / 2;  // around the first key; wraps: any bits work
+  // Around the keys so far when they fit, with as much room below them as above (a window
+  // around the first key alone would leave out the top of a domain whose first key is near
+  // its bottom: those keys would be hashed on every row); else around the first key. The
+  // bits wrap: any base works.
+  int64_t low = static_cast<int64_t>(keys_[0]);
+  int64_t high = low;
+  for (const uint64_t bits : keys_) {
+    low = std::min(low, static_cast<int64_t>(bits));
+    high = std::max(high, static_cast<int64_t>(bits));
+  }
+  const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+  window_base_ = span < kWindowKeys ? static_cast<uint64_t>(low) - (kWindowKeys - 1 - span) / 2
+                                    : keys_[0] - kWindowKeys / 2;
   window_size_ = kWindowKeys;
   for (uint32_t id = 0; id < keys_.size(); ++id) {
     const uint64_t offset = keys_[id] - window_base_;
