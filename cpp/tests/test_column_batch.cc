@@ -85,6 +85,13 @@ TEST(ColumnBatchTest, KeepValidKeepsTheValidRowsAtAnyOffset) {
     ASSERT_EQ(kept, expected.size()) << "round " << round;
     rows.resize(kept);
     ASSERT_EQ(rows, expected) << "round " << round << " offset " << offset << " begin " << begin;
+    // ValidRowOffsets: the same rows, within the slack it is given (exactly; ASan bounds it).
+    std::vector<uint32_t> offsets(static_cast<size_t>(n + ColumnBatch::kValidRowOffsetsSlack));
+    const size_t kept_offsets = batch.ValidRowOffsets(begin, n, offsets.data());
+    ASSERT_EQ(kept_offsets, expected.size()) << "round " << round;
+    for (size_t k = 0; k < kept_offsets; ++k) {
+      ASSERT_EQ(offsets[k], static_cast<uint32_t>(expected[k])) << "round " << round << " slot " << k;
+    }
     // ValidBits alone: exactly the rows asked for, the bits above them zero.
     if (length > 0 && batch.validity != nullptr) {
       const int64_t from = static_cast<int64_t>(rng() % length);

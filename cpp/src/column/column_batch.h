@@ -139,6 +139,12 @@ struct ColumnBatch {
   static constexpr int64_t kCopyValidViewsSlack = 4;
   size_t CopyValidViews(int64_t begin, int64_t n, std::string_view* out) const;
 
+  // The offsets i - begin of the valid rows of [begin, begin + n) (n <= 2^32), in order,
+  // written to `out`, which has room for n + kValidRowOffsetsSlack of them; returns how many.
+  // Sixteen rows a step where the CPU has AVX-512 (a compress driven by their validity bits).
+  static constexpr int64_t kValidRowOffsetsSlack = 16;
+  size_t ValidRowOffsets(int64_t begin, int64_t n, uint32_t* out) const;
+
   template <typename T>
   const T* values_as() const { return static_cast<const T*>(values); }
   const uint8_t* bool_values() const { return values_as<uint8_t>(); }

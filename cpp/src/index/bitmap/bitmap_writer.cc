@@ -320,10 +320,8 @@ size_t BitmapIndexWriter::PrepareValidRows(const ColumnBatch& batch, int64_t beg
 }
 
 size_t BitmapIndexWriter::ValidRows(const ColumnBatch& batch, int64_t begin, int64_t n) {
-  valid_rows_.resize(static_cast<size_t>(n));
-  uint32_t* rows = valid_rows_.data();
-  return batch.KeepValid(begin, n,
-                         [rows](size_t slot, int64_t i) { rows[slot] = static_cast<uint32_t>(i); });
+  valid_rows_.resize(static_cast<size_t>(n + ColumnBatch::kValidRowOffsetsSlack));
+  return batch.ValidRowOffsets(begin, n, valid_rows_.data());
 }
 
 void BitmapIndexWriter::AddDictionaryStrings(const ColumnBatch& batch, int64_t begin,
