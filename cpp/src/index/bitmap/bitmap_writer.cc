@@ -237,10 +237,13 @@ template <typename KeyAt>
 bool BitmapIndexWriter::InLongRuns(const ColumnBatch& batch, int64_t begin, int64_t n,
                                    KeyAt key_at) {
   // Per run, the run path costs what several rows cost one by one (a lookup, an append and a
-  // mispredicted loop exit), so it takes only pieces whose runs are much longer than that:
-  // where all but one of 32 rows, at the piece's start and at its middle, equal the row
-  // before (a sorted column; clustered runs of a few rows go row by row).
+  // mispredicted loop exit), so it takes only pieces whose runs are longer than that: where
+  // at least 29 of 32 rows, at the piece's start and at its middle, equal the row before
+  // (runs of a dozen rows or more: a sorted or clustered column). Measured on 1,000 keys in
+  // runs of L rows, the run path against row by row: L = 4 1.08x the time, 6 1.0, 8 0.91,
+  // 16 0.79-0.87, 24 0.81.
   constexpr int64_t kSample = 32;
+  constexpr int64_t kRepeats = kSample - 3;
   if (n < 4 * kSample) return false;
   const bool all_valid = batch.validity == nullptr || batch.null_count == 0;
   auto repeats_from = [&](int64_t from) {
@@ -252,7 +255,7 @@ bool BitmapIndexWriter::InLongRuns(const ColumnBatch& batch, int64_t begin, int6
     }
     return repeats;
   };
-  return repeats_from(begin) >= kSample - 1 && repeats_from(begin + n / 2) >= kSample - 1;
+  return repeats_from(begin) >= kRepeats && repeats_from(begin + n / 2) >= kRepeats;
 }
 
 template <typename KeyAt>
