@@ -212,23 +212,19 @@ bool BitmapIndexWriter::MakeRoom(uint32_t id, uint32_t row) {
     return false;
   }
   if (id >= frequent_.size()) frequent_.resize(size_t{id} + 1);  // a new key
-  if (id >= room_starts_.size()) room_starts_.resize(frequent_.size(), nullptr);
   ContainerRows& rows = frequent_[id];
   Room& room = rooms_.get()[id];
-  uint16_t*& start = room_starts_[id];
-  if (start != nullptr) rows.Commit(static_cast<uint32_t>(room.next - start));
-  start = rows.ReserveRoom(static_cast<uint16_t>(row >> 16), &room.end);
-  room.next = start;
+  if (room.next != nullptr) rows.CommitTo(room.next);
+  room.next = rows.ReserveRoom(static_cast<uint16_t>(row >> 16), &room.end);
   return true;
 }
 
 void BitmapIndexWriter::CloseRooms() {
   Room* const rooms = rooms_.get();
-  for (size_t id = 0; id < room_starts_.size(); ++id) {
-    uint16_t*& start = room_starts_[id];
-    if (start == nullptr) continue;
-    frequent_[id].Commit(static_cast<uint32_t>(rooms[id].next - start));
-    start = nullptr;
+  if (rooms == nullptr) return;
+  for (size_t id = 0; id < frequent_.size(); ++id) {
+    if (rooms[id].next == nullptr) continue;
+    frequent_[id].CommitTo(rooms[id].next);
     rooms[id] = Room{nullptr, nullptr};
   }
 }

@@ -208,7 +208,6 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // The rooms, by key id: room for every id a piece can reach, of which only the pages of the
   // ids in use are touched.
   memory::ZeroedArray<Room> rooms_;
-  std::vector<uint16_t*> room_starts_;  // by frequent key id: its room's first row, or null
 };
 
 }  // namespace pyfileindex::index::bitmap

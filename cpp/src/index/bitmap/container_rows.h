@@ -43,6 +43,10 @@ class ContainerRows {
     *room_end = reinterpret_cast<uint16_t*>(body_ + (body_capacity_ & ~size_t{1}));
     return values;
   }
+  // Commits the rows stored in a room from ReserveRoom, up to (not including) `next`.
+  void CommitTo(const uint16_t* next) {
+    Commit(static_cast<uint32_t>(next - (OpenValues() + open_count_)));
+  }
   void Commit(uint32_t count) {
     if (count_ == 0 && count > 0) {
       first_row_ = (uint32_t{open_high_} << 16) | OpenValues()[0];
