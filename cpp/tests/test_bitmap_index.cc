@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
 #include <random>
 #include <set>
@@ -845,11 +846,44 @@ TEST(BitmapIndexBytes, KeysCrossTheContainerLimitInsideAPiece) {
   EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kIsNull)), nulls);
 }
 
+TEST(BitmapIndexBytes, KeysOnACommonStepKeepTheirRows) {
+  // Minute timestamps in millis: the direct window steps by 60,000 and covers them all. Later
+  // rows bring keys off the step (between two minutes) and minutes beyond the window's
+  // reach: no key may take another's entry, every key keeps exactly its rows.
+  const int64_t n = 200000;
+  const int64_t start = int64_t{1767225600000};
+  std::mt19937_64 rng(60000);
+  std::vector<std::optional<int64_t>> values;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t minute = start + 60000 * static_cast<int64_t>(rng() % 800);
+    if (i > n / 2) {
+      const uint64_t pick = rng() % 16;
+      if (pick == 0) minute += 1 + static_cast<int64_t>(rng() % 59999);  // off the step
+      if (pick == 1) minute += 60000 * int64_t{70000};  // past the window
+    }
+    values.push_back(rng() % 50 == 0 ? std::nullopt : std::optional<int64_t>(minute));
+  }
+  const TestColumn c = FixedColumn<int64_t>("BIGINT", Physical::kInt64, values);
+  const std::vector<uint8_t> whole = MustWrite(c, Options());
+  EXPECT_EQ(MustWrite(c, Options(), 40), whole);  // the same bytes in batches of 40 rows
+  auto reader = MustOpen(c.type, whole);
+  ASSERT_TRUE(reader);
+  std::map<int64_t, std::vector<uint32_t>> rows_of;
+  for (int64_t i = 0; i < n; ++i) {
+    if (values[i]) rows_of[*values[i]].push_back(static_cast<uint32_t>(i));
+  }
+  ASSERT_GT(rows_of.size(), 2000u);
+  for (const auto& [key, rows] : rows_of) {
+    EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(key)})), rows) << key;
+  }
+  EXPECT_TRUE(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::Int(start + 30000)})).empty());
+}
+
 TEST(BitmapIndexBytes, RoomsKeepTheirRowsWhateverWayEachPieceGoesIn) {
   // A chunk's scattered pieces store rows straight into their keys' rooms, which stay open
   // from piece to piece; a piece of long runs (INT) or of repeats (STRING), a piece with
-  // nulls, a batch ending mid-piece and a new chunk each meet rooms left open. Pieces of 16,384 rows cycle through: scattered keys,
-  // runs of the same keys, scattered keys with nulls, and stretches of one key; batches of
+  // nulls, a batch ending mid-piece and a new chunk each meet rooms left open. Pieces of
+  // 16,384 rows cycle through: scattered keys, runs of the same keys, scattered keys with nulls, and stretches of one key; batches of
   // several sizes split them anywhere. Every key's rows and the nulls are checked against the
   // column, and the bytes against a writer fed 40 rows at a time (no piece long enough for
   // runs).

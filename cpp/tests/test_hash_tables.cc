@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "hash/mix64.h"
@@ -150,6 +151,93 @@ TEST(HashTablesTest, BitmapDictionaryWindowCoversTheKeysSeenWhenItOpens) {
     EXPECT_EQ(dictionary.Intern(far), far_id);
     EXPECT_EQ(dictionary.Intern(keys[999]), 999u);
   }
+}
+
+TEST(HashTablesTest, BitmapDictionaryWindowStepsOverTheKeysCommonDistance) {
+  // Keys a common distance apart (minute timestamps in millis, multiples of 48 or of a
+  // power of two, ...) open a window stepping by that distance, so it covers them all
+  // however wide they spread. Keys off the step, beyond the window or near the ends of the
+  // key space must not alias an entry: every key keeps the id of its first occurrence, on
+  // the bulk path as through Intern.
+  struct Case {
+    int64_t bottom;
+    uint64_t step;
+    uint64_t expected_step;  // the window's
+  };
+  const Case cases[] = {
+      {int64_t{1700000000000}, 60000, 60000},
+      {-5000, 48, 48},                       // an even step: the rotate's part
+      {0, 1024, 1024},                       // a power of two: the multiply is by 1
+      {INT64_MIN + 7, 3, 3},                 // at the bottom of the key space
+      {INT64_MAX - 999 * 999, 999, 999},     // at the top
+      {-1, (uint64_t{1} << 40) + 1, (uint64_t{1} << 40) + 1},
+      {0, uint64_t{1} << 50, 1},             // 2^16 such steps would wrap: no step
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.step);
+    std::mt19937_64 rng(c.step);
+    std::vector<uint64_t> on_step;
+    for (uint64_t k = 0; k < 300; ++k) on_step.push_back(static_cast<uint64_t>(c.bottom) + k * c.step);
+    // 6,000 rows on the step (the window opens among them), then a mix with keys off it.
+    std::vector<uint64_t> rows;
+    for (int r = 0; r < 6000; ++r) rows.push_back(on_step[rng() % on_step.size()]);
+    for (int r = 0; r < 6000; ++r) {
+      uint64_t key = on_step[rng() % on_step.size()];
+      switch (rng() % 8) {
+        case 0: key += 1 + rng() % 7; break;                 // off the step
+        case 1: key += c.step * (1 + rng() % 70000); break;  // on it, maybe past the window
+        case 2: key -= c.step * (1 + rng() % 70000); break;
+        default: break;
+      }
+      rows.push_back(key);
+    }
+    std::unordered_map<uint64_t, uint32_t> first_ids;
+    index::bitmap::NumericKeyDictionary one_by_one(index::bitmap::KeyKind::kLong);
+    index::bitmap::NumericKeyDictionary bulk(index::bitmap::KeyKind::kLong);
+    std::vector<uint32_t> bulk_ids(rows.size(), UINT32_MAX);
+    const int64_t count = static_cast<int64_t>(rows.size());
+    auto key_of = [&](int64_t j) { return rows[static_cast<size_t>(j)]; };
+    auto take = [&](int64_t j, uint32_t id) { bulk_ids[static_cast<size_t>(j)] = id; };
+    for (int64_t j = 0; j < count;) {
+      j = bulk.HasWindow() ? bulk.KnownIdsInWindow(j, count, key_of, take) : j;
+      if (j < count) {
+        take(j, bulk.Intern(key_of(j)));
+        ++j;
+      }
+    }
+    for (size_t j = 0; j < rows.size(); ++j) {
+      const uint32_t expected =
+          first_ids.emplace(rows[j], static_cast<uint32_t>(first_ids.size())).first->second;
+      ASSERT_EQ(one_by_one.Intern(rows[j]), expected) << "row " << j;
+      ASSERT_EQ(bulk_ids[j], expected) << "row " << j;
+    }
+    ASSERT_TRUE(bulk.HasWindow());
+    EXPECT_EQ(bulk.WindowStep(), c.expected_step);
+    // Every key on the step inside the window takes its id from it.
+    const int64_t stop = bulk.KnownIdsInWindow(
+        0, static_cast<int64_t>(on_step.size()),
+        [&](int64_t j) { return on_step[static_cast<size_t>(j)]; },
+        [&](int64_t j, uint32_t id) { EXPECT_EQ(id, first_ids.at(on_step[static_cast<size_t>(j)])); });
+    if (c.expected_step == c.step) {
+      EXPECT_EQ(stop, static_cast<int64_t>(on_step.size()));
+    }
+    EXPECT_EQ(bulk.JavaOrder(), one_by_one.JavaOrder());
+  }
+}
+
+TEST(HashTablesTest, BitmapDictionaryWindowNeedsManyKeysToTrustAStep) {
+  // A clustered column's first rows may show a handful of keys sharing a divisor by chance;
+  // the keys between them must stay in the window.
+  index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt);
+  for (int row = 0; row < 5000; ++row) dictionary.Intern(static_cast<uint64_t>(100 * (row % 4)));
+  ASSERT_TRUE(dictionary.HasWindow());
+  EXPECT_EQ(dictionary.WindowStep(), 1u);
+  for (uint64_t key = 0; key < 300; ++key) dictionary.Intern(key);
+  std::vector<uint64_t> keys(300);
+  for (uint64_t key = 0; key < 300; ++key) keys[key] = key;
+  const int64_t stop = dictionary.KnownIdsInWindow(
+      0, 300, [&](int64_t j) { return keys[static_cast<size_t>(j)]; }, [](int64_t, uint32_t) {});
+  EXPECT_EQ(stop, 300);
 }
 
 TEST(HashTablesTest, StringDictionaryKeepsIdsThroughGrowthAndLongKeys) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <utility>
 
 #include "java/hash_codes.h"
@@ -55,7 +56,8 @@ NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
 uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
   const uint32_t id = static_cast<uint32_t>(keys_.size());
   slots_[slot] = Slot{bits, id};
-  if (bits - window_base_ < window_size_) window_[bits - window_base_] = id + 1;
+  const uint64_t window_index = WindowIndex(window_, bits);
+  if (window_index < window_.size) window_entries_[window_index] = id + 1;
   keys_.push_back(bits);
   order_.InsertNew(NumericJavaHash(kind_, bits));
   touch_pending_ = order_.ResizePending();
@@ -66,24 +68,40 @@ uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
 void NumericKeyDictionary::OpenWindow() {
   const bool integral = kind_ != KeyKind::kFloat && kind_ != KeyKind::kDouble;
   if (!integral || keys_.empty()) return;
-  window_ = memory::ZeroedArray<uint32_t>(kWindowKeys);
-  // Around the keys so far when they fit, with as much room below them as above (a window
-  // around the first key alone would leave out the top of a domain whose first key is near
-  // its bottom: those keys would be hashed on every row); else around the first key. The
-  // bits wrap: any base works.
+  // The keys' range and common step (the bits are the keys sign-extended: distances from the
+  // lowest are exact as unsigned differences).
   int64_t low = static_cast<int64_t>(keys_[0]);
   int64_t high = low;
   for (const uint64_t bits : keys_) {
     low = std::min(low, static_cast<int64_t>(bits));
     high = std::max(high, static_cast<int64_t>(bits));
   }
-  const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
-  window_base_ = span < kWindowKeys ? static_cast<uint64_t>(low) - (kWindowKeys - 1 - span) / 2
-                                    : keys_[0] - kWindowKeys / 2;
-  window_size_ = kWindowKeys;
+  uint64_t step = 0;
+  for (const uint64_t bits : keys_) step = std::gcd(step, bits - static_cast<uint64_t>(low));
+  // One key, too few keys to trust a step, or a step so large the window would wrap.
+  if (step == 0 || keys_.size() < kStepEvidenceKeys || step > ~uint64_t{0} / kWindowKeys) {
+    step = 1;
+  }
+  WindowShape window;
+  window.step = step;
+  window.shift = static_cast<unsigned>(__builtin_ctzll(step));
+  const uint64_t odd = step >> window.shift;
+  window.inverse = odd;  // Newton's iteration: each round doubles the correct low bits
+  for (int round = 0; round < 6; ++round) window.inverse *= 2 - odd * window.inverse;
+  // Around the keys so far when they fit, with as much room below them as above (a window
+  // around the first key alone would leave out the top of a domain whose first key is near
+  // its bottom: those keys would be hashed on every row); else around the first key. The
+  // bits wrap: any base works.
+  const uint64_t span_steps = (static_cast<uint64_t>(high) - static_cast<uint64_t>(low)) / step;
+  window.base = span_steps < kWindowKeys
+                    ? static_cast<uint64_t>(low) - (kWindowKeys - 1 - span_steps) / 2 * step
+                    : keys_[0] - kWindowKeys / 2 * step;
+  window.size = kWindowKeys;
+  window_entries_ = memory::ZeroedArray<uint32_t>(kWindowKeys);
+  window_ = window;
   for (uint32_t id = 0; id < keys_.size(); ++id) {
-    const uint64_t offset = keys_[id] - window_base_;
-    if (offset < window_size_) window_[offset] = id + 1;
+    const uint64_t index = WindowIndex(window_, keys_[id]);
+    if (index < window_.size) window_entries_[index] = id + 1;
   }
 }
 
