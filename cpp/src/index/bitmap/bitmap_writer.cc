@@ -96,7 +96,7 @@ Status BitmapIndexWriter::Write(const ColumnBatch& batch) {
   PFI_RETURN_NOT_OK(CheckBatch(batch));
   ExpectRows(batch.length);
   if (batch.dictionary != nullptr) {
-    dictionary_ids_.assign(static_cast<size_t>(batch.dictionary->length), kNullId);
+    dictionary_ids_.assign(static_cast<size_t>(batch.dictionary->length), kNoId);
   }
   for (int64_t begin = 0; begin < batch.length;) {
     const int64_t piece_left = kPieceRows - ((row_count_ + begin) & (kPieceRows - 1));
@@ -136,19 +136,20 @@ void BitmapIndexWriter::AddNumeric(const ColumnBatch& batch, int64_t begin, int6
     AddNullRows(batch, begin, n, static_cast<uint32_t>(static_cast<size_t>(n) - valid));
     return;
   }
-  // Many keys: their ids first, then each row to its key's rows.
+  // Many keys: their ids first (a rare key's list is prefetched by its id), then the rows.
   ids_.resize(static_cast<size_t>(n));
   uint32_t* ids = ids_.data();
   if (all_valid) {
     InternAll(n, [&](int64_t i) { return key_at(begin + i); },
               [ids](int64_t i, uint32_t id) { ids[i] = id; });
-  } else {
-    const size_t valid = PrepareValidRows(batch, begin, n);
-    const uint32_t* rows = valid_rows_.data();
-    InternAll(static_cast<int64_t>(valid), [&](int64_t j) { return key_at(begin + rows[j]); },
-              [ids, rows](int64_t j, uint32_t id) { ids[rows[j]] = id; });
+    AddIds(batch, begin, n, static_cast<size_t>(n));
+    return;
   }
-  Distribute(first_row, n);
+  const size_t valid = ValidRows(batch, begin, n);
+  const uint32_t* rows = valid_rows_.data();
+  InternAll(static_cast<int64_t>(valid), [&](int64_t j) { return key_at(begin + rows[j]); },
+            [ids, rows](int64_t j, uint32_t id) { ids[rows[j]] = id; });
+  AddIds(batch, begin, n, valid);
 }
 
 template <typename KeyOf, typename Take>
@@ -185,17 +186,46 @@ void BitmapIndexWriter::AddInRowOrder(uint32_t first_row, int64_t count, KeyOf k
   });
 }
 
-void BitmapIndexWriter::AddIdsInRowOrder(const ColumnBatch& batch, int64_t begin, int64_t n,
-                                         size_t valid) {
-  const RoomAppend append = OpenRooms(static_cast<uint32_t>(row_count_ + begin));
-  const uint32_t* ids = ids_.data();
+void BitmapIndexWriter::AddIds(const ColumnBatch& batch, int64_t begin, int64_t n,
+                               size_t valid) {
+  const uint32_t first_row = static_cast<uint32_t>(row_count_ + begin);
   if (valid == static_cast<size_t>(n)) {
-    for (int64_t i = 0; i < n; ++i) append(static_cast<uint32_t>(i), ids[i]);
+    PlaceIds(first_row, n, [](int64_t j) { return static_cast<uint32_t>(j); });
     return;
   }
   const uint32_t* rows = valid_rows_.data();
-  for (size_t j = 0; j < valid; ++j) append(rows[j], ids[rows[j]]);
+  PlaceIds(first_row, static_cast<int64_t>(valid), [rows](int64_t j) { return rows[j]; });
   AddNullRows(batch, begin, n, static_cast<uint32_t>(static_cast<size_t>(n) - valid));
+}
+
+template <typename RowOf>
+void BitmapIndexWriter::PlaceIds(uint32_t first_row, int64_t count, RowOf row_of) {
+  const RoomAppend append = OpenRooms(first_row);
+  const uint32_t* ids = ids_.data();
+  const size_t key_count = keys().size();
+  if (key_count <= kContainerKeys) {
+    for (int64_t j = 0; j < count; ++j) {
+      const uint32_t row = row_of(j);
+      append(row, ids[row]);
+    }
+    return;
+  }
+  // Each rare key's row misses the cache twice, on its list and on the list's last entry:
+  // the one is prefetched 16 rows ahead, the other 8.
+  rare_.Resize(key_count - kContainerKeys);
+  constexpr uint32_t kFirstRare = static_cast<uint32_t>(kContainerKeys);
+  constexpr int64_t kAhead = 16;
+  for (int64_t j = 0; j < count; ++j) {
+    if (j + kAhead < count) rare_.PrefetchList(ids[row_of(j + kAhead)] - kFirstRare);
+    if (j + kAhead / 2 < count) rare_.PrefetchTail(ids[row_of(j + kAhead / 2)] - kFirstRare);
+    const uint32_t row = row_of(j);
+    const uint32_t id = ids[row];
+    if (id < kFirstRare) {
+      append(row, id);
+    } else {
+      rare_.Append(id - kFirstRare, first_row + row);
+    }
+  }
 }
 
 BitmapIndexWriter::RoomAppend BitmapIndexWriter::OpenRooms(uint32_t first_row) {
@@ -313,11 +343,6 @@ void BitmapIndexWriter::AddNullRows(const ColumnBatch& batch, int64_t begin, int
   nulls_.Commit(nulls);
 }
 
-size_t BitmapIndexWriter::PrepareValidRows(const ColumnBatch& batch, int64_t begin, int64_t n) {
-  std::fill(ids_.begin(), ids_.begin() + n, kNullId);
-  return ValidRows(batch, begin, n);
-}
-
 size_t BitmapIndexWriter::ValidRows(const ColumnBatch& batch, int64_t begin, int64_t n) {
   valid_rows_.resize(static_cast<size_t>(n + ColumnBatch::kValidRowOffsetsSlack));
   return batch.ValidRowOffsets(begin, n, valid_rows_.data());
@@ -337,7 +362,7 @@ void BitmapIndexWriter::AddDictionaryStrings(const ColumnBatch& batch, int64_t b
   auto id_of = [&](int64_t i) {
     const int32_t index = indices[i];
     uint32_t id = by_index[index];
-    if (id == kNullId) {
+    if (id == kNoId) {
       id = by_index[index] = dict.Intern(values[index]);
     } else {
       dict.NoteHit();
@@ -348,19 +373,10 @@ void BitmapIndexWriter::AddDictionaryStrings(const ColumnBatch& batch, int64_t b
     for (int64_t i = 0; i < n; ++i) ids[i] = id_of(i);
     AddIds(batch, begin, n, static_cast<size_t>(n));
   } else {
-    const size_t valid = PrepareValidRows(batch, begin, n);
+    const size_t valid = ValidRows(batch, begin, n);
     const uint32_t* rows = valid_rows_.data();
     for (size_t j = 0; j < valid; ++j) ids[rows[j]] = id_of(rows[j]);
     AddIds(batch, begin, n, valid);
-  }
-}
-
-void BitmapIndexWriter::AddIds(const ColumnBatch& batch, int64_t begin, int64_t n,
-                               size_t valid) {
-  if (keys().size() <= kContainerKeys) {
-    AddIdsInRowOrder(batch, begin, n, valid);
-  } else {
-    Distribute(static_cast<uint32_t>(row_count_ + begin), n);
   }
 }
 
@@ -388,9 +404,9 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
   const bool check_nulls = !(batch.validity == nullptr || batch.null_count == 0);
   ids_.resize(static_cast<size_t>(n));
   uint32_t* ids = ids_.data();
-  // The rows to intern: all of them, or the valid ones (ids_ of the others stay kNullId).
+  // The rows to intern: all of them, or the valid ones.
   size_t count = static_cast<size_t>(n);
-  if (check_nulls) count = PrepareValidRows(batch, begin, n);
+  if (check_nulls) count = ValidRows(batch, begin, n);
   const uint32_t* valid_rows = valid_rows_.data();
   auto row_at = [check_nulls, valid_rows](size_t j) -> size_t {
     return check_nulls ? valid_rows[j] : j;
@@ -448,27 +464,6 @@ void BitmapIndexWriter::BeginPiece(uint32_t first_row, bool keep_rooms) {
     for (ContainerRows& rows : frequent_) rows.CloseBefore(high);
     nulls_.CloseBefore(high);
     if (high == kProjectAfterChunks) ReserveFrequentKeys();
-  }
-}
-
-void BitmapIndexWriter::Distribute(uint32_t first_row, int64_t n) {
-  BeginPiece(first_row);
-  const size_t key_count = keys().size();
-  rare_.Resize(key_count - kContainerKeys);
-  const uint32_t* ids = ids_.data();
-  constexpr int64_t kAhead = 16;
-  for (int64_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) rare_.PrefetchList(ids[i + kAhead] - static_cast<uint32_t>(kContainerKeys));
-    if (i + kAhead / 2 < n) rare_.PrefetchTail(ids[i + kAhead / 2] - static_cast<uint32_t>(kContainerKeys));
-    const uint32_t row = first_row + static_cast<uint32_t>(i);
-    const uint32_t id = ids[i];
-    if (id == kNullId) {
-      nulls_.Append(row);
-    } else if (id < kContainerKeys) {
-      frequent_[id].Append(row);
-    } else {
-      rare_.Append(id - static_cast<uint32_t>(kContainerKeys), row);
-    }
   }
 }
 

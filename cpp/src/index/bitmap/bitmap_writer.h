@@ -47,10 +47,10 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   static constexpr int64_t kPieceRows = 1 << 14;
   // The first this many distinct keys keep their rows as containers (frequent keys come first
   // in low-cardinality columns); later keys as row lists (compact for rare keys). While there
-  // are no more keys than this, a piece's rows go straight to their keys' containers (numeric
-  // keys) or are grouped by key before being added (strings).
+  // are no more keys than this, a piece's rows go straight to their keys' containers as their
+  // keys are looked up (numeric keys), or after the piece's keys are (strings).
   static constexpr size_t kContainerKeys = 1 << 12;
-  static constexpr uint32_t kNullId = 0xFFFFFFFFu;
+  static constexpr uint32_t kNoId = 0xFFFFFFFFu;
   // A writer whose dictionary held this many heap bytes hands the C library's free heap back
   // after freeing it: those blocks would otherwise stay resident under the container (a sorted
   // STRING column of 100k keys: 2.7 MB, a fifth of the build's peak). Below it the trim (a
@@ -79,12 +79,14 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // kContainerKeys keys; a rare key's rows go to its list).
   template <typename KeyOf, typename RowOf>
   void AddInRowOrder(uint32_t first_row, int64_t count, KeyOf key_of, RowOf row_of);
-  // The rows of a piece with ids_ (and valid_rows_ when `valid` < n: PrepareValidRows), in
-  // their keys' rooms as AddInRowOrder does, or through Distribute once there are more than
-  // kContainerKeys keys.
+  // Rows [begin, begin+n) of `batch` whose keys' ids are in ids_ (by offset from `begin`):
+  // all n of them, or when `valid` < n the valid_rows_ (ValidRows), the others null.
   void AddIds(const column::ColumnBatch& batch, int64_t begin, int64_t n, size_t valid);
-  void AddIdsInRowOrder(const column::ColumnBatch& batch, int64_t begin, int64_t n,
-                        size_t valid);
+  // Rows first_row + row_of(j) (j < count, ascending) to the keys ids_[row_of(j)], in row
+  // order: a frequent key's row into its room, as AddInRowOrder does; a rare key's row (once
+  // there are more than kContainerKeys keys) to its list, prefetched a few rows ahead.
+  template <typename RowOf>
+  void PlaceIds(uint32_t first_row, int64_t count, RowOf row_of);
   // A frequent key's room: where its next row goes in its open container, and where the
   // room ends (both null: no room yet; always so for the rare keys' ids). Rows go straight
   // there, one store a row, in row order.
@@ -131,10 +133,8 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // `check_nulls`, else all) equal the row before them: a sorted or clustered column.
   static bool MostlyRepeats(const std::string_view* chunk, const uint32_t* valid_rows,
                             bool check_nulls, size_t count);
-  // Prepares ids_ for a chunk with nulls: every id kNullId, and valid_rows_ the offsets from
-  // `begin` of the rows with a value (ColumnBatch::KeepValid). Returns how many there are.
-  size_t PrepareValidRows(const column::ColumnBatch& batch, int64_t begin, int64_t n);
-  // valid_rows_ alone (ids_ untouched).
+  // valid_rows_: the offsets from `begin` of the rows with a value. Returns how many there
+  // are.
   size_t ValidRows(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   // Rows [begin, begin+n) of `batch` that are null, `nulls` of them, to the nulls' rows.
   void AddNullRows(const column::ColumnBatch& batch, int64_t begin, int64_t n, uint32_t nulls);
@@ -142,9 +142,6 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // first piece, the earlier chunk's containers closed. The keys' rooms are closed too, but
   // for `keep_rooms` (OpenRooms) within a chunk.
   void BeginPiece(uint32_t first_row, bool keep_rooms = false);
-  // Adds rows first_row + i (i < n) to the rows of keys ids_[i] (kNullId: the nulls), one by
-  // one, prefetching the rare keys' lists: once there are more than kContainerKeys keys.
-  void Distribute(uint32_t first_row, int64_t n);
   // At the start of chunk kProjectAfterChunks: reserves each frequent key's room for the rows
   // expected_rows_ will bring, at the rate of its chunks so far.
   void ReserveFrequentKeys();
