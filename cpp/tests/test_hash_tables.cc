@@ -19,8 +19,9 @@ namespace pyfileindex {
 namespace {
 
 TEST(TableBytesTest, SameBytesIsEqualityAtEveryLength) {
-  // The compare reads overlapping words: a difference in any byte, at any length around the
-  // 4- and 8-byte steps, must be seen; equal bytes at different addresses must match.
+  // The compare and the hash read overlapping words: a difference in any byte, at any length
+  // around the 4-, 8-, 16- and 32-byte steps, must be seen; equal bytes at different addresses
+  // must match.
   std::mt19937_64 rng(3);
   for (size_t n = 0; n <= 40; ++n) {
     std::string a(n, '\0');
@@ -32,7 +33,10 @@ TEST(TableBytesTest, SameBytesIsEqualityAtEveryLength) {
       std::string b = a;
       b[at] = static_cast<char>(b[at] ^ (1 << (rng() % 8)));
       EXPECT_FALSE(hash::SameBytes(a, b)) << n << " " << at;
+      // Every byte reaches the hash too (a 64-bit hash colliding here would be a 2^-64 event).
+      EXPECT_NE(hash::TableBytesHash(7, a), hash::TableBytesHash(7, b)) << n << " " << at;
     }
+    EXPECT_NE(hash::TableBytesHash(7, a), hash::TableBytesHash(7, a + '\0')) << n;
     EXPECT_FALSE(hash::SameBytes(a, a + "x")) << n;
     if (n > 0) {
       EXPECT_FALSE(hash::SameBytes(a, a.substr(0, n - 1))) << n;

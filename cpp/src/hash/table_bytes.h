@@ -11,6 +11,32 @@
 
 namespace pyfileindex::hash {
 
+namespace table_bytes_internal {
+
+// The keys of 8 to 32 bytes (most ids, codes and names) are read as four 8-byte words whose
+// places depend on the length alone: [0, 8), [8, 16), [n - 16, n - 8) and [n - 8, n), the
+// middle two moved inside the key when it is shorter than 16 (they then repeat the others).
+// Together they cover every byte, with no branch on the length: keys of mixed lengths would
+// mispredict a loop exit and a tail case a row.
+constexpr size_t kWordKeyMin = 8;
+constexpr size_t kWordKeyMax = 32;
+inline bool IsWordKey(size_t n) { return n - kWordKeyMin <= kWordKeyMax - kWordKeyMin; }
+
+struct KeyWords {
+  uint64_t w0, w1, w2, w3;
+};
+inline KeyWords LoadKeyWords(const uint8_t* p, size_t n) {
+  // The middle words' places as masks, not conditions: compilers turn `n >= 16 ? a : b`
+  // into a branch here, mispredicted for keys of mixed lengths.
+  const size_t long_key = size_t{0} - static_cast<size_t>(n >= 16);  // all ones or zero
+  const size_t second = (n - 8) ^ (((n - 8) ^ 8) & long_key);      // 8, or n - 8
+  const size_t third = (n - 16) & long_key;                          // n - 16, or 0
+  return KeyWords{io::LoadU64LE(p), io::LoadU64LE(p + second), io::LoadU64LE(p + third),
+                  io::LoadU64LE(p + n - 8)};
+}
+
+}  // namespace table_bytes_internal
+
 // A fast, well-mixed 64-bit hash from a table's seed (hash/table_seed.h): MurmurHash64A-style
 // mixing of 8-byte words, the 1..7 tail bytes loaded without a variable-length copy.
 inline uint64_t TableBytesHash(uint64_t seed, std::string_view bytes) {
@@ -18,12 +44,25 @@ inline uint64_t TableBytesHash(uint64_t seed, std::string_view bytes) {
   const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const size_t n = bytes.size();
   uint64_t h = seed ^ (n * kMul);
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t k = io::LoadU64LE(p + i) * kMul;
+  auto mixed = [](uint64_t word) {
+    uint64_t k = word * kMul;
     k ^= k >> 47;
-    h = (h ^ (k * kMul)) * kMul;
+    return k * kMul;
+  };
+  if (table_bytes_internal::IsWordKey(n)) {
+    // The words mix independently (the multiplies overlap); only their sum into h is a chain.
+    const table_bytes_internal::KeyWords w = table_bytes_internal::LoadKeyWords(p, n);
+    h = (h ^ mixed(w.w0)) * kMul;
+    h = (h ^ mixed(w.w1)) * kMul;
+    h = (h ^ mixed(w.w2)) * kMul;
+    h = (h ^ mixed(w.w3)) * kMul;
+    h ^= h >> 47;
+    h *= kMul;
+    h ^= h >> 47;
+    return h;
   }
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) h = (h ^ mixed(io::LoadU64LE(p + i))) * kMul;
   const size_t r = n - i;
   if (r > 0) {
     const uint8_t* t = p + i;
@@ -48,6 +87,11 @@ inline bool SameBytes(std::string_view a, std::string_view b) {
   if (n != b.size()) return false;
   const uint8_t* p = reinterpret_cast<const uint8_t*>(a.data());
   const uint8_t* q = reinterpret_cast<const uint8_t*>(b.data());
+  if (table_bytes_internal::IsWordKey(n)) {
+    const table_bytes_internal::KeyWords x = table_bytes_internal::LoadKeyWords(p, n);
+    const table_bytes_internal::KeyWords y = table_bytes_internal::LoadKeyWords(q, n);
+    return ((x.w0 ^ y.w0) | (x.w1 ^ y.w1) | (x.w2 ^ y.w2) | (x.w3 ^ y.w3)) == 0;
+  }
   if (n >= 8) {
     size_t i = 0;
     for (; i + 8 < n; i += 8) {
