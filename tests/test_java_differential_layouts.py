@@ -353,6 +353,52 @@ def test_bitmap_projection_of_frequent_keys(java_harness):
     check(java_harness, layout_pack("projection", columns))
 
 
+STEPPED_KEYS = 800  # ranks below: keys on the step; then keys off it; then keys far away
+
+
+def stepped_ranks(rnd: random.Random, rows: int) -> Ranks:
+    """Shuffled keys on a step first (the bitmap writer's direct window opens over them and
+    steps by their distance), then a mix with keys between them and keys far beyond the
+    window, and NULLs."""
+    out: Ranks = [rnd.randrange(STEPPED_KEYS) for _ in range(rows // 2)]
+    while len(out) < rows:
+        r = rnd.random()
+        if r < 0.05:
+            out.append(STEPPED_KEYS + rnd.randrange(STEPPED_KEYS))  # off the step
+        elif r < 0.08:
+            out.append(2 * STEPPED_KEYS + rnd.randrange(STEPPED_KEYS))  # far away
+        elif r < 0.1:
+            out.append(None)
+        else:
+            out.append(rnd.randrange(STEPPED_KEYS))
+    return out
+
+
+def stepped(base: int, step: int) -> Callable[[int], int]:
+    """Rank k -> a key on the step (k < STEPPED_KEYS), between two of them, or on the step
+    beyond a window of 65536 steps."""
+    def render(k: int) -> int:
+        if k < STEPPED_KEYS:
+            return base + step * k
+        if k < 2 * STEPPED_KEYS:
+            j = k - STEPPED_KEYS
+            return base + step * j + 1 + j * 7919 % (step - 1)
+        return base + step * (70_000 + k)
+    return render
+
+
+def test_keys_on_a_common_step(java_harness):
+    """Minute timestamps in millis (BIGINT) and multiples of 48 (INT), shuffled: keys a
+    common distance apart, which the bitmap writer's direct window steps over, with keys off
+    the step and beyond the window later on."""
+    ranks = stepped_ranks(random.Random("steps"), ROWS)
+    minutes = stepped(1_767_225_600_000, 60_000)
+    columns = [rendered("m1", "BIGINT", ranks, 0, minutes, ["bitmap"]),
+               rendered("m2", "BIGINT", ranks, 1, minutes, ["bitmap", "range-bitmap"]),
+               rendered("i", "INT", ranks, 1, stepped(-20_000, 48), ["bitmap", "bsi"])]
+    check(java_harness, layout_pack("keys on a common step", columns))
+
+
 # ------------------------------------------------------------ the layouts themselves
 
 
