@@ -86,8 +86,10 @@ void NumericKeyDictionary::OpenWindow() {
   window.step = step;
   window.shift = static_cast<unsigned>(__builtin_ctzll(step));
   const uint64_t odd = step >> window.shift;
-  window.inverse = odd;  // Newton's iteration: each round doubles the correct low bits
-  for (int round = 0; round < 6; ++round) window.inverse *= 2 - odd * window.inverse;
+  // odd^-1 modulo 2^64 by Newton's iteration: odd is its own inverse modulo 8, and each
+  // round doubles the correct low bits (3, 6, 12, 24, 48, 96).
+  window.inverse = odd;
+  for (int round = 0; round < 5; ++round) window.inverse *= 2 - odd * window.inverse;
   // Around the keys so far when they fit, with as much room below them as above (a window
   // around the first key alone would leave out the top of a domain whose first key is near
   // its bottom: those keys would be hashed on every row); else around the first key. The
