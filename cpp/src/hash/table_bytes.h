@@ -35,49 +35,59 @@ inline KeyWords LoadKeyWords(const uint8_t* p, size_t n) {
                   io::LoadU64LE(p + n - 8)};
 }
 
+// The 128-bit product of a and b folded to 64 bits (its halves XORed): each bit of the
+// result depends on many bits of both factors.
+inline uint64_t Folded(uint64_t a, uint64_t b) {
+  __extension__ using Product = unsigned __int128;
+  const Product product = static_cast<Product>(a) * b;
+  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+}
+
 }  // namespace table_bytes_internal
 
-// A fast, well-mixed 64-bit hash from a table's seed (hash/table_seed.h): MurmurHash64A-style
-// mixing of 8-byte words, the 1..7 tail bytes loaded without a variable-length copy.
+// A fast, well-mixed 64-bit hash from a table's seed (hash/table_seed.h): keys of 8-32 bytes
+// as folded products of their four words; others by MurmurHash64A-style mixing of 8-byte
+// words, the 1..7 tail bytes loaded without a variable-length copy.
 inline uint64_t TableBytesHash(uint64_t seed, std::string_view bytes) {
   constexpr uint64_t kMul = 0xC6A4A7935BD1E995ull;
   const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const size_t n = bytes.size();
-  uint64_t h = seed ^ (n * kMul);
   auto mixed = [](uint64_t word) {
     uint64_t k = word * kMul;
     k ^= k >> 47;
     return k * kMul;
   };
   if (table_bytes_internal::IsWordKey(n)) {
-    // The words mix independently (the multiplies overlap); only their sum into h is a chain.
+    // Two words a product, the two products folded into a third: three multiplies, two of
+    // them side by side, where mixing word by word chains eight (0.85-0.9x the time of a
+    // STRING c=100 bitmap build).
+    using table_bytes_internal::Folded;
     const table_bytes_internal::KeyWords w = table_bytes_internal::LoadKeyWords(p, n);
-    h = (h ^ mixed(w.w0)) * kMul;
-    h = (h ^ mixed(w.w1)) * kMul;
-    h = (h ^ mixed(w.w2)) * kMul;
-    h = (h ^ mixed(w.w3)) * kMul;
-    h ^= h >> 47;
-    h *= kMul;
-    h ^= h >> 47;
-    return h;
+    const uint64_t front = Folded(w.w0 ^ seed ^ 0x9E3779B97F4A7C15ull,
+                                  w.w1 ^ seed ^ 0xD1B54A32D192ED03ull);
+    const uint64_t back = Folded(w.w2 ^ seed ^ 0x8CB92BA72F3D8DD7ull,
+                                 w.w3 ^ seed ^ 0xABC98388FB8FAC03ull);
+    return Folded(front ^ n ^ 0xCA5A826395121157ull, back ^ 0x94D049BB133111EBull);
   }
+  uint64_t h = seed ^ (n * kMul);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) h = (h ^ mixed(io::LoadU64LE(p + i))) * kMul;
   const size_t r = n - i;
+  uint64_t tail = 0;
   if (r > 0) {
     const uint8_t* t = p + i;
-    uint64_t k;
     if (r >= 4) {  // two overlapping 4-byte loads cover 4..7 bytes
-      k = io::LoadU32LE(t) | (uint64_t{io::LoadU32LE(t + r - 4)} << 32);
+      tail = io::LoadU32LE(t) | (uint64_t{io::LoadU32LE(t + r - 4)} << 32);
     } else {
-      k = t[0] | (uint64_t{t[r / 2]} << 8) | (uint64_t{t[r - 1]} << 16);
+      tail = t[0] | (uint64_t{t[r / 2]} << 8) | (uint64_t{t[r - 1]} << 16);
     }
-    h = (h ^ k) * kMul;
   }
-  h ^= h >> 47;
-  h *= kMul;
-  h ^= h >> 47;
-  return h;
+  // The tail (all of a key below 8 bytes) goes through two folded products: one multiply of
+  // it into h left keys that differ in a couple of tail bytes clustered in the top bits
+  // (the slot), with 8-10% more empty slots than random hashes leave.
+  using table_bytes_internal::Folded;
+  const uint64_t once = Folded(h ^ 0xCA5A826395121157ull, tail ^ seed ^ 0xD1B54A32D192ED03ull);
+  return Folded(once ^ 0x8CB92BA72F3D8DD7ull, n ^ 0x94D049BB133111EBull);
 }
 
 // a == b, for a table's probe loop: a libc memcmp call costs ~50 instructions per row on short
