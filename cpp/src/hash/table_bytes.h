@@ -35,6 +35,12 @@ inline KeyWords LoadKeyWords(const uint8_t* p, size_t n) {
                   io::LoadU64LE(p + n - 8)};
 }
 
+// Odd constants with well-spread bits, XORed into the factors so that no word of a key (nor
+// the seed) makes a factor 0 by itself.
+constexpr uint64_t kSpread[6] = {0x9E3779B97F4A7C15ull, 0xD1B54A32D192ED03ull,
+                                 0x8CB92BA72F3D8DD7ull, 0xABC98388FB8FAC03ull,
+                                 0xCA5A826395121157ull, 0x94D049BB133111EBull};
+
 // The 128-bit product of a and b folded to 64 bits (its halves XORed): each bit of the
 // result depends on many bits of both factors.
 inline uint64_t Folded(uint64_t a, uint64_t b) {
@@ -52,23 +58,22 @@ inline uint64_t TableBytesHash(uint64_t seed, std::string_view bytes) {
   constexpr uint64_t kMul = 0xC6A4A7935BD1E995ull;
   const uint8_t* p = reinterpret_cast<const uint8_t*>(bytes.data());
   const size_t n = bytes.size();
+  using table_bytes_internal::Folded;
+  using table_bytes_internal::kSpread;
+  if (table_bytes_internal::IsWordKey(n)) {
+    // Two words a product, the two products folded into a third: three multiplies, two of
+    // them side by side, where mixing word by word chains eight (0.85-0.9x the time of a
+    // STRING c=100 bitmap build).
+    const table_bytes_internal::KeyWords w = table_bytes_internal::LoadKeyWords(p, n);
+    const uint64_t front = Folded(w.w0 ^ seed ^ kSpread[0], w.w1 ^ seed ^ kSpread[1]);
+    const uint64_t back = Folded(w.w2 ^ seed ^ kSpread[2], w.w3 ^ seed ^ kSpread[3]);
+    return Folded(front ^ n ^ kSpread[4], back ^ kSpread[5]);
+  }
   auto mixed = [](uint64_t word) {
     uint64_t k = word * kMul;
     k ^= k >> 47;
     return k * kMul;
   };
-  if (table_bytes_internal::IsWordKey(n)) {
-    // Two words a product, the two products folded into a third: three multiplies, two of
-    // them side by side, where mixing word by word chains eight (0.85-0.9x the time of a
-    // STRING c=100 bitmap build).
-    using table_bytes_internal::Folded;
-    const table_bytes_internal::KeyWords w = table_bytes_internal::LoadKeyWords(p, n);
-    const uint64_t front = Folded(w.w0 ^ seed ^ 0x9E3779B97F4A7C15ull,
-                                  w.w1 ^ seed ^ 0xD1B54A32D192ED03ull);
-    const uint64_t back = Folded(w.w2 ^ seed ^ 0x8CB92BA72F3D8DD7ull,
-                                 w.w3 ^ seed ^ 0xABC98388FB8FAC03ull);
-    return Folded(front ^ n ^ 0xCA5A826395121157ull, back ^ 0x94D049BB133111EBull);
-  }
   uint64_t h = seed ^ (n * kMul);
   size_t i = 0;
   for (; i + 8 <= n; i += 8) h = (h ^ mixed(io::LoadU64LE(p + i))) * kMul;
@@ -85,9 +90,8 @@ inline uint64_t TableBytesHash(uint64_t seed, std::string_view bytes) {
   // The tail (all of a key below 8 bytes) goes through two folded products: one multiply of
   // it into h left keys that differ in a couple of tail bytes clustered in the top bits
   // (the slot), with 8-10% more empty slots than random hashes leave.
-  using table_bytes_internal::Folded;
-  const uint64_t once = Folded(h ^ 0xCA5A826395121157ull, tail ^ seed ^ 0xD1B54A32D192ED03ull);
-  return Folded(once ^ 0x8CB92BA72F3D8DD7ull, n ^ 0x94D049BB133111EBull);
+  const uint64_t once = Folded(h ^ kSpread[4], tail ^ seed ^ kSpread[1]);
+  return Folded(once ^ kSpread[2], n ^ kSpread[5]);
 }
 
 // a == b, for a table's probe loop: a libc memcmp call costs ~50 instructions per row on short

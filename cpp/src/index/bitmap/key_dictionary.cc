@@ -56,8 +56,7 @@ NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
 uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
   const uint32_t id = static_cast<uint32_t>(keys_.size());
   slots_[slot] = Slot{bits, id};
-  const uint64_t window_index = WindowIndex(window_, bits);
-  if (window_index < window_.size) window_entries_[window_index] = id + 1;
+  NoteInWindow(bits, id);
   keys_.push_back(bits);
   order_.InsertNew(NumericJavaHash(kind_, bits));
   touch_pending_ = order_.ResizePending();
@@ -101,10 +100,7 @@ void NumericKeyDictionary::OpenWindow() {
   window.size = kWindowKeys;
   window_entries_ = memory::ZeroedArray<uint32_t>(kWindowKeys);
   window_ = window;
-  for (uint32_t id = 0; id < keys_.size(); ++id) {
-    const uint64_t index = WindowIndex(window_, keys_[id]);
-    if (index < window_.size) window_entries_[index] = id + 1;
-  }
+  for (uint32_t id = 0; id < keys_.size(); ++id) NoteInWindow(keys_[id], id);
 }
 
 void NumericKeyDictionary::Touch() {

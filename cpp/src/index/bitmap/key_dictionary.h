@@ -69,8 +69,7 @@ class NumericKeyDictionary final : public WriterKeys {
     const WindowShape window = window_;
     auto take_known = [&](auto index_of) {
       for (int64_t j = from; j < count; ++j) {
-        const uint64_t index = index_of(key_of(j));
-        const uint32_t entry = index < window.size ? entries[index] : 0;
+        const uint32_t entry = EntryAt(entries, window, index_of(key_of(j)));
         if (entry == 0) return j;
         take(j, entry - 1);
       }
@@ -172,11 +171,18 @@ class NumericKeyDictionary final : public WriterKeys {
     const uint64_t scaled = (bits - window.base) * window.inverse;
     return (scaled >> window.shift) | (scaled << ((64 - window.shift) & 63));
   }
-  // The window's entry for `bits` (id + 1), or 0: not seen, or outside the window.
+  // The window's entry at `index` (id + 1), or 0: not seen, or outside the window.
+  static uint32_t EntryAt(const uint32_t* entries, const WindowShape& window, uint64_t index) {
+    return index < window.size ? entries[index] : 0;
+  }
   static uint32_t WindowEntry(const uint32_t* entries, const WindowShape& window,
                               uint64_t bits) {
-    const uint64_t index = WindowIndex(window, bits);
-    return index < window.size ? entries[index] : 0;
+    return EntryAt(entries, window, WindowIndex(window, bits));
+  }
+  // Records key `bits` as id `id` in the window, if the window covers it.
+  void NoteInWindow(uint64_t bits, uint32_t id) {
+    const uint64_t index = WindowIndex(window_, bits);
+    if (index < window_.size) window_entries_[index] = id + 1;
   }
   uint64_t hashed_lookups_ = 0;
   memory::ZeroedArray<uint32_t> window_entries_;
