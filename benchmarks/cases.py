@@ -40,7 +40,7 @@ _SUPPORTED = {
 
 # Which questions each index type answers (others come back REMAIN on both sides).
 QUERIES_BY_INDEX = {
-    "bitmap": ("point", "in"),
+    "bitmap": ("point", "in2", "in"),
     "bloom-filter": ("point", "point_absent"),
     "bsi": ("point", "in", "range"),
     "range-bitmap": ("point", "in", "range", "topn"),
@@ -319,6 +319,9 @@ def queries(case: Case, column: Column) -> List[Query]:
             out.append(Query("point", "eq", (pick(1 / 3),)))
         elif name == "point_absent":
             out.append(Query("point_absent", "eq", (_absent(column),)))
+        elif name == "in2":
+            # A short list, as filters on a key column often are.
+            out.append(Query("in2", "in", (pick(0.25), pick(0.75))))
         elif name == "in":
             out.append(Query("in", "in", tuple(pick((i + 0.5) / 10) for i in range(10))))
         elif name == "range":

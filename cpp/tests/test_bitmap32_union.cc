@@ -1,13 +1,15 @@
-// Bitmap32::FastUnion picks a way by how dense the result will be (pairwise array merges, a
-// block per key, or bitset containers): each must give the plain union, whatever the inputs.
+// Bitmap32::FastUnion picks a way key by key (sorted merges of a few arrays, a sparse block
+// for many, a full block, or CRoaring where runs are): each must give the plain union,
+// whatever the inputs.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <vector>
 
 #include "roaring/bitmap32.h"
-#include "roaring/block_builder.h"
+#include "roaring/union_by_keys.h"
 
 namespace pyfileindex::roaring {
 namespace {
@@ -64,7 +66,7 @@ std::vector<const roaring_bitmap_t*> Raw(const std::vector<Bitmap32>& bitmaps) {
   return out;
 }
 
-TEST(Bitmap32Union, ByBlocksEqualsTheUnionOfArraysAndBitmaps) {
+TEST(Bitmap32Union, ByKeysEqualsTheUnionOfArraysAndBitmaps) {
   // Arrays of a few to thousands of values, bitmap containers, keys some inputs lack, empty
   // inputs, keys up to the last (65535): the union one block a key, array or bitmap as its
   // count calls for, equals the plain union.
@@ -81,7 +83,7 @@ TEST(Bitmap32Union, ByBlocksEqualsTheUnionOfArraysAndBitmaps) {
         }
       }
     }
-    std::optional<Bitmap32> united = UnionByBlocks(Raw(bitmaps));
+    std::optional<Bitmap32> united = UnionByKeys(Raw(bitmaps));
     ASSERT_TRUE(united.has_value()) << trial;
     const Bitmap32 expected = UnionOneByOne(bitmaps);
     EXPECT_EQ(united->Cardinality(), expected.Cardinality()) << trial;
@@ -90,15 +92,69 @@ TEST(Bitmap32Union, ByBlocksEqualsTheUnionOfArraysAndBitmaps) {
   }
 }
 
-TEST(Bitmap32Union, ByBlocksLeavesRunsToCRoaring) {
+TEST(Bitmap32Union, ByKeysLeavesRunsToCRoaring) {
   std::vector<Bitmap32> bitmaps(4);
   for (uint32_t i = 0; i < 4; ++i) {
     for (uint32_t v = 0; v < 2000; ++v) bitmaps[i].Add(v * 7 + i);
   }
   bitmaps[2] = Bitmap32::Range(100, 60000);
   bitmaps[2].Compact();  // one run container
-  EXPECT_FALSE(UnionByBlocks(Raw(bitmaps)).has_value());
+  EXPECT_FALSE(UnionByKeys(Raw(bitmaps)).has_value());
   EXPECT_TRUE(Bitmap32::FastUnion(Pointers(bitmaps)) == UnionOneByOne(bitmaps));
+}
+
+TEST(Bitmap32Union, ArraysOfAKeyUniteIntoAnArrayHoweverManyTheyAre) {
+  // 2..12 inputs of arrays (merged up to four, a sparse block beyond), overlapping values,
+  // the first and last values of a key, and keys whose arrays hold 4096 values together (an
+  // array union) or 4097 (a block, whose union may still be an array).
+  std::mt19937_64 rng(43);
+  for (size_t count = 2; count <= 12; ++count) {
+    for (const uint32_t together : {2u, 200u, 4096u, 4097u}) {
+      std::vector<Bitmap32> bitmaps(count);
+      for (uint32_t k : {0u, 9u, 65535u}) {
+        for (size_t i = 0; i < count; ++i) {
+          const uint32_t n = together / static_cast<uint32_t>(count) +
+                             (i < together % count ? 1u : 0u);
+          // Values from a narrow range in half of the keys: inputs share many of them.
+          const uint32_t range = k == 9 ? 3000 : 65536;
+          uint32_t added = 0;
+          while (added < n) {
+            const uint32_t v = i == 0 && added == 0 ? 0 : i == 1 && added == 0 ? 65535
+                               : static_cast<uint32_t>(rng() % range);
+            if (bitmaps[i].Contains((k << 16) | v)) continue;
+            bitmaps[i].Add((k << 16) | v);
+            ++added;
+          }
+        }
+      }
+      const Bitmap32 expected = UnionOneByOne(bitmaps);
+      std::optional<Bitmap32> united = UnionByKeys(Raw(bitmaps));
+      ASSERT_TRUE(united.has_value()) << count << " " << together;
+      EXPECT_EQ(united->Cardinality(), expected.Cardinality()) << count << " " << together;
+      EXPECT_TRUE(*united == expected) << count << " " << together;
+      // A key's union of at most 4096 values is an array container, else a bitmap.
+      uint32_t arrays = 0;
+      for (uint64_t k : {0u, 9u, 65535u}) {
+        const uint64_t below = k == 0 ? 0 : expected.Rank(static_cast<uint32_t>((k << 16) - 1));
+        arrays += expected.Rank(static_cast<uint32_t>((k << 16) | 0xFFFF)) - below <= 4096;
+      }
+      roaring_statistics_t stats;
+      roaring_bitmap_statistics(united->raw(), &stats);
+      EXPECT_EQ(stats.n_array_containers, arrays) << count << " " << together;
+      EXPECT_EQ(stats.n_bitset_containers, 3 - arrays) << count << " " << together;
+      EXPECT_TRUE(Bitmap32::FastUnion(Pointers(bitmaps)) == expected) << count << " " << together;
+    }
+  }
+}
+
+TEST(Bitmap32Union, OfOneInputIsACopy) {
+  std::vector<Bitmap32> bitmaps(1);
+  bitmaps[0] = Bitmap32::Range(10, 100000);
+  bitmaps[0].Compact();
+  const Bitmap32 fast = Bitmap32::FastUnion(Pointers(bitmaps));
+  EXPECT_TRUE(fast == bitmaps[0]);
+  bitmaps[0].Add(5);
+  EXPECT_FALSE(fast.Contains(5));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // The block loops CPU dispatch picks (roaring/block_ops.h) against bit-by-bit models: set-bit
 // counts of a block (from aligned words and from index bytes at any alignment), runs of set
-// bits, and the masked AND of index bytes with a block.
+// bits, the masked AND of index bytes with a block, and a sparse block's positions.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -112,6 +113,47 @@ TEST(BlockOpsTest, AndFlippedOverAllWordsAndListedOnes) {
                                    idx.data(), static_cast<uint32_t>(idx.size())),
               listed_count) << trial;
     EXPECT_EQ(listed, listed_expected) << trial;
+  }
+}
+
+TEST(BlockOpsTest, TakePositionsReadsTheFlaggedWordsAndClearsThem) {
+  std::mt19937_64 rng(31);
+  for (const uint32_t values : {0u, 1u, 7u, 300u, 2000u, 4096u}) {
+    std::vector<uint64_t> words(kWords, 0);
+    std::vector<uint8_t> flags(kWords, 0);
+    for (uint32_t i = 0; i < values; ++i) {
+      const uint32_t v = static_cast<uint32_t>(rng() % 65536);
+      words[v / 64] |= uint64_t{1} << (v % 64);
+      flags[v / 64] = 1;
+    }
+    if (values > 1) {
+      // The block's edges, a full word (more than the two positions taken without a loop)
+      // and a flagged word left empty.
+      words[0] |= 1;
+      words[kWords - 1] |= uint64_t{1} << 63;
+      words[500] = ~uint64_t{0};
+      flags[0] = flags[kWords - 1] = flags[500] = 1;
+      words[77] = 0;
+      flags[77] = 1;
+    }
+    std::vector<uint16_t> expected;
+    for (uint32_t bit = 0; bit < 65536; ++bit) {
+      if ((words[bit / 64] >> (bit % 64)) & 1) expected.push_back(static_cast<uint16_t>(bit));
+    }
+    // A word that is not flagged is not read (nor cleared).
+    const size_t unflagged = static_cast<size_t>(std::find(flags.begin() + 1, flags.end(), 0) -
+                                                 flags.begin());
+    ASSERT_LT(unflagged, flags.size()) << values;
+    words[unflagged] = 0x5;
+    std::vector<uint16_t> out(expected.size() + 2, 0xFFFF);
+    const uint32_t count = Ops().take_positions(words.data(), flags.data(), out.data());
+    ASSERT_EQ(count, expected.size()) << values;
+    out.resize(count);
+    EXPECT_EQ(out, expected) << values;
+    EXPECT_EQ(words[unflagged], 0x5u) << values;
+    words[unflagged] = 0;
+    EXPECT_EQ(std::count(words.begin(), words.end(), uint64_t{0}), kWords) << values;
+    EXPECT_EQ(std::count(flags.begin(), flags.end(), uint8_t{0}), kWords) << values;
   }
 }
 

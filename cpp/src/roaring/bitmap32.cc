@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 
-#include "roaring/block_builder.h"
 #include "roaring/portable_check.h"
+#include "roaring/union_by_keys.h"
 
 namespace pyfileindex::roaring {
 
@@ -110,37 +111,32 @@ Bitmap32 operator^(const Bitmap32& a, const Bitmap32& b) {
 
 namespace {
 constexpr uint64_t kArrayMaxValues = 4096;  // the most values an array container holds
-// From this many values a key on average, a union of many inputs goes block by block.
-constexpr uint64_t kBlockUnionMinValues = 256;
 }  // namespace
 
 Bitmap32 Bitmap32::FastUnion(const std::vector<const Bitmap32*>& inputs) {
   if (inputs.empty()) return Bitmap32();
+  if (inputs.size() == 1) return *inputs[0];
   std::vector<const roaring_bitmap_t*> raw;
   raw.reserve(inputs.size());
+  for (const Bitmap32* b : inputs) raw.push_back(b->bitmap_);
+  // Key by key: sorted merges where a key's rows stay an array (IN of rare keys), a block
+  // where they do not.
+  if (std::optional<Bitmap32> united = UnionByKeys(raw)) return std::move(*united);
+  // Run containers among the inputs: CRoaring's unions keep them. or_many ORs every
+  // container into a bitset and converts back at the end: fast where the result is dense,
+  // but an array-sized result pays an 8 KiB bitset and a scan of it per 16-bit key.
+  if (raw.size() == 2) return Bitmap32(roaring_bitmap_or(raw[0], raw[1]));
   uint64_t values = 0;
   uint32_t low_key = 0xFFFF;
   uint32_t high_key = 0;
-  for (const Bitmap32* b : inputs) {
-    raw.push_back(b->bitmap_);
-    if (roaring_bitmap_is_empty(b->bitmap_)) continue;
-    values += roaring_bitmap_get_cardinality(b->bitmap_);
-    low_key = std::min(low_key, roaring_bitmap_minimum(b->bitmap_) >> 16);
-    high_key = std::max(high_key, roaring_bitmap_maximum(b->bitmap_) >> 16);
+  for (const roaring_bitmap_t* b : raw) {
+    if (roaring_bitmap_is_empty(b)) continue;
+    values += roaring_bitmap_get_cardinality(b);
+    low_key = std::min(low_key, roaring_bitmap_minimum(b) >> 16);
+    high_key = std::max(high_key, roaring_bitmap_maximum(b) >> 16);
   }
-  // or_many ORs every container into a bitset and converts back at the end: fast where the
-  // result is dense, but a result of arrays (the rows of a few rare keys) pays an 8 KiB
-  // bitset, and a scan of it, per 16-bit key. When the inputs together hold no more values
-  // per key than an array does, merging the sorted arrays pairwise (smallest first) is
-  // faster: IN of 10 keys of an INT c=1k column, 1.4 -> 0.9 ms.
   const uint64_t keys = high_key >= low_key ? uint64_t{high_key - low_key} + 1 : 1;
-  if (raw.size() > 2 && values <= kArrayMaxValues * keys) {
-    // Hundreds of values a key from many inputs: one block a key beats merging arrays
-    // pairwise, which allocates and frees a container per merge (IN of 10 keys of an INT
-    // c=1k column, 10M rows: ~650 values a key).
-    if (values >= kBlockUnionMinValues * keys) {
-      if (std::optional<Bitmap32> united = UnionByBlocks(raw)) return std::move(*united);
-    }
+  if (values <= kArrayMaxValues * keys) {
     return Bitmap32(roaring_bitmap_or_many_heap(static_cast<uint32_t>(raw.size()), raw.data()));
   }
   return Bitmap32(roaring_bitmap_or_many(raw.size(), raw.data()));

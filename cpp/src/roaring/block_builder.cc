@@ -95,45 +95,6 @@ void BlockBuilder::AddIntervals(uint16_t key, const uint32_t* bounds, size_t cou
   }
 }
 
-std::optional<Bitmap32> UnionByBlocks(const std::vector<const roaring_bitmap_t*>& inputs) {
-  for (const roaring_bitmap_t* input : inputs) {
-    const roaring_array_t& ra = input->high_low_container;
-    for (int32_t i = 0; i < ra.size; ++i) {
-      uint8_t type = ra.typecodes[i];
-      container_unwrap_shared(ra.containers[i], &type);
-      if (type == RUN_CONTAINER_TYPE) return std::nullopt;
-    }
-  }
-  BlockBuilder out;
-  std::vector<int32_t> next(inputs.size(), 0);  // each input's next container
-  while (true) {
-    int32_t key = -1;
-    for (size_t j = 0; j < inputs.size(); ++j) {
-      const roaring_array_t& ra = inputs[j]->high_low_container;
-      if (next[j] < ra.size && (key < 0 || ra.keys[next[j]] < key)) key = ra.keys[next[j]];
-    }
-    if (key < 0) break;
-    uint64_t* words = out.Words();
-    std::fill(words, words + kBlockWords, uint64_t{0});
-    for (size_t j = 0; j < inputs.size(); ++j) {
-      const roaring_array_t& ra = inputs[j]->high_low_container;
-      if (next[j] >= ra.size || ra.keys[next[j]] != key) continue;
-      uint8_t type = ra.typecodes[next[j]];
-      const container_t* c = container_unwrap_shared(ra.containers[next[j]], &type);
-      if (type == ARRAY_CONTAINER_TYPE) {
-        const array_container_t* array = const_CAST_array(c);
-        bitset_set_list(words, array->array, static_cast<uint64_t>(array->cardinality));
-      } else {
-        const uint64_t* bits = const_CAST_bitset(c)->words;
-        for (size_t w = 0; w < kBlockWords; ++w) words[w] |= bits[w];
-      }
-      ++next[j];
-    }
-    out.CommitBlock(static_cast<uint16_t>(key));
-  }
-  return out.Finish();
-}
-
 Bitmap32 BlockBuilder::Finish() {
   roaring_bitmap_t* done = bitmap_;
   bitmap_ = Checked(roaring_bitmap_create());

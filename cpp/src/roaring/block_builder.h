@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "roaring/bitmap32.h"
@@ -45,12 +44,5 @@ class BlockBuilder {
   roaring_bitmap_t* bitmap_;
   ::roaring::internal::bitset_container_t* pending_ = nullptr;  // Words()' container
 };
-
-// The union of `inputs` built one 16-bit key at a time: each key's containers ORed into one
-// block, which becomes an array or a bitmap container. For many inputs whose union stays
-// mostly in arrays (hundreds of values per key), where merging arrays pairwise allocates and
-// frees a container per merge. Nullopt when an input holds run containers (their union is
-// better left to CRoaring, which keeps runs).
-std::optional<Bitmap32> UnionByBlocks(const std::vector<const roaring_bitmap_t*>& inputs);
 
 }  // namespace pyfileindex::roaring

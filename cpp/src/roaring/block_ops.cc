@@ -1,5 +1,7 @@
 #include "roaring/block_ops.h"
 
+#include <cstring>
+
 #include "io/bit_count.h"
 #include "io/endian.h"
 
@@ -73,6 +75,39 @@ PFI_INLINE void PositionsBody(const uint64_t* words, uint16_t* out) {
   }
 }
 
+// PositionsBody over the flagged words. Eight flag bytes (each 0 or 1) become eight bits with
+// one multiply: each byte's bit lands in the top byte at the byte's index.
+template <bool kHardware>
+PFI_INLINE uint32_t TakePositionsBody(uint64_t* words, uint8_t* flags, uint16_t* out) {
+  constexpr uint64_t kTop = uint64_t{1} << 63;
+  constexpr uint64_t kGatherBytes = 0x0102040810204080ULL;
+  const uint16_t* const begin = out;
+  for (int chunk = 0; chunk < kWords; chunk += 64) {
+    uint64_t flagged = 0;
+    for (int k = 0; k < 8; ++k) {
+      flagged |= ((io::LoadU64LE(flags + chunk + 8 * k) * kGatherBytes) >> 56) << (8 * k);
+    }
+    if (flagged == 0) continue;
+    std::memset(flags + chunk, 0, 64);
+    for (; flagged != 0; flagged &= flagged - 1) {
+      const int i = chunk + __builtin_ctzll(flagged);
+      uint64_t w = words[i];
+      words[i] = 0;
+      const uint32_t base = static_cast<uint32_t>(i) * 64;
+      const uint32_t count = Count<kHardware>(w);
+      out[0] = static_cast<uint16_t>(base + __builtin_ctzll(w | kTop));
+      w &= w - 1;
+      out[1] = static_cast<uint16_t>(base + __builtin_ctzll(w | kTop));
+      w &= w - 1;
+      for (uint16_t* more = out + 2; w != 0; w &= w - 1) {
+        *more++ = static_cast<uint16_t>(base + __builtin_ctzll(w));
+      }
+      out += count;
+    }
+  }
+  return static_cast<uint32_t>(out - begin);
+}
+
 template <bool kHardware>
 PFI_INLINE uint32_t AndFlippedBody(const uint8_t* s, uint64_t flip, const uint64_t* e,
                                    uint64_t* out) {
@@ -119,6 +154,9 @@ void CardinalityAndRuns(const uint64_t* words, uint32_t* card, uint32_t* runs) {
 void Positions(const uint64_t* words, uint16_t* out) {
   PositionsBody<kBaselinePopcount>(words, out);
 }
+uint32_t TakePositions(uint64_t* words, uint8_t* flags, uint16_t* out) {
+  return TakePositionsBody<kBaselinePopcount>(words, flags, out);
+}
 
 uint32_t AndFlipped(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64_t* out) {
   return AndFlippedBody<kBaselinePopcount>(s, flip, e, out);
@@ -129,7 +167,7 @@ uint32_t AndFlippedAt(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64
 }
 
 constexpr BlockOps kBaseline = {Cardinality, CardinalityOfBytes, CardinalityAndRuns, Positions,
-                                AndFlipped, AndFlippedAt};
+                                AndFlipped,  AndFlippedAt,       TakePositions};
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PFI_AVX2 __attribute__((target("avx2,popcnt")))
@@ -145,6 +183,9 @@ PFI_AVX2 void CardinalityAndRunsAvx2(const uint64_t* words, uint32_t* card, uint
 PFI_AVX2 void PositionsAvx2(const uint64_t* words, uint16_t* out) {
   PositionsBody<true>(words, out);
 }
+PFI_AVX2 uint32_t TakePositionsAvx2(uint64_t* words, uint8_t* flags, uint16_t* out) {
+  return TakePositionsBody<true>(words, flags, out);
+}
 PFI_AVX2 uint32_t AndFlippedAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
                                   uint64_t* out) {
   return AndFlippedBody<true>(s, flip, e, out);
@@ -154,7 +195,8 @@ PFI_AVX2 uint32_t AndFlippedAtAvx2(const uint8_t* s, uint64_t flip, const uint64
   return AndFlippedAtBody<true>(s, flip, e, out, idx, n);
 }
 constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityOfBytesAvx2, CardinalityAndRunsAvx2,
-                            PositionsAvx2, AndFlippedAvx2, AndFlippedAtAvx2};
+                            PositionsAvx2,   AndFlippedAvx2,         AndFlippedAtAvx2,
+                            TakePositionsAvx2};
 
 const BlockOps& Choose() {
   __builtin_cpu_init();

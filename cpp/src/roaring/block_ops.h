@@ -29,6 +29,11 @@ struct BlockOps {
   // The same over the words listed in idx[0, n) only (out's other words are left as they are).
   uint32_t (*and_flipped_at)(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64_t* out,
                              const uint16_t* idx, uint32_t n);
+  // positions() for a sparse block: only the words whose byte in `flags` (1024 bytes, 0 or
+  // 1; the unflagged words must be zero) is 1 are read, and they and the flags are zeroed
+  // behind it, so a block reused key after key is neither scanned nor cleared whole. `out`
+  // needs room for the count + 2. Returns the count.
+  uint32_t (*take_positions)(uint64_t* words, uint8_t* flags, uint16_t* out);
 };
 
 // The fastest variant this CPU runs.

@@ -245,9 +245,16 @@ class BsiReader final : public ColumnIndexReader {
   }
 
   Bitmap32 In(const std::vector<LiteralKey>& keys) const {
-    Bitmap32 rows;
-    for (const LiteralKey& key : keys) rows |= EqualRows(key);
-    return rows;
+    std::vector<Bitmap32> matches;
+    matches.reserve(keys.size());
+    for (const LiteralKey& key : keys) {
+      Bitmap32 rows = EqualRows(key);
+      if (!rows.IsEmpty()) matches.push_back(std::move(rows));
+    }
+    std::vector<const Bitmap32*> inputs;
+    inputs.reserve(matches.size());
+    for (const Bitmap32& m : matches) inputs.push_back(&m);
+    return Bitmap32::FastUnion(inputs);
   }
 
   Bitmap32 NotIn(const std::vector<LiteralKey>& keys) const {
