@@ -1,6 +1,7 @@
-// The block loops CPU dispatch picks (roaring/block_ops.h) against bit-by-bit models: set-bit
-// counts of a block (from aligned words and from index bytes at any alignment), runs of set
-// bits, the masked AND of index bytes with a block, and a sparse block's positions.
+// The block loops CPU dispatch picks from (roaring/block_ops.h), every variant this CPU runs,
+// against bit-by-bit models: set-bit counts of a block (from aligned words and from index
+// bytes at any alignment), runs of set bits, the masked AND of index bytes with a block, and
+// a sparse block's positions.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,32 +26,35 @@ uint32_t CountBitByBit(const std::vector<uint64_t>& words) {
 }
 
 TEST(BlockOpsTest, CardinalityFromWordsAndFromBytesAtAnyAlignment) {
-  std::mt19937_64 rng(23);
-  for (int trial = 0; trial < 24; ++trial) {
-    // Sparse, dense, full and empty words, with the last words of the block set too (a sum
-    // that skipped a tail or a lane would miss them).
-    std::vector<uint64_t> words(kWords);
-    for (int w = 0; w < kWords; ++w) {
-      const int kind = static_cast<int>(rng() % 4);
-      words[w] = kind == 0 ? 0 : kind == 1 ? ~uint64_t{0} : kind == 2 ? rng() : rng() & rng();
-    }
-    words[kWords - 1 - trial % 4] = ~uint64_t{0};
-    const uint32_t expected = CountBitByBit(words);
-    EXPECT_EQ(Ops().cardinality(words.data()), expected) << trial;
-    // Little-endian bytes at offset 0..7.
-    std::vector<uint8_t> bytes(8 * kWords + 8);
-    const size_t shift = static_cast<size_t>(trial % 8);
-    for (int w = 0; w < kWords; ++w) {
-      for (int b = 0; b < 8; ++b) {
-        bytes[shift + 8 * static_cast<size_t>(w) + b] = static_cast<uint8_t>(words[w] >> (8 * b));
+  for (const BlockOps* ops : SupportedOps()) {
+    SCOPED_TRACE(ops->name);
+    std::mt19937_64 rng(23);
+    for (int trial = 0; trial < 24; ++trial) {
+      // Sparse, dense, full and empty words, with the last words of the block set too (a sum
+      // that skipped a tail or a lane would miss them).
+      std::vector<uint64_t> words(kWords);
+      for (int w = 0; w < kWords; ++w) {
+        const int kind = static_cast<int>(rng() % 4);
+        words[w] = kind == 0 ? 0 : kind == 1 ? ~uint64_t{0} : kind == 2 ? rng() : rng() & rng();
       }
+      words[kWords - 1 - trial % 4] = ~uint64_t{0};
+      const uint32_t expected = CountBitByBit(words);
+      EXPECT_EQ(ops->cardinality(words.data()), expected) << trial;
+      // Little-endian bytes at offset 0..7.
+      std::vector<uint8_t> bytes(8 * kWords + 8);
+      const size_t shift = static_cast<size_t>(trial % 8);
+      for (int w = 0; w < kWords; ++w) {
+        for (int b = 0; b < 8; ++b) {
+          bytes[shift + 8 * static_cast<size_t>(w) + b] = static_cast<uint8_t>(words[w] >> (8 * b));
+        }
+      }
+      EXPECT_EQ(ops->cardinality_of_bytes(bytes.data() + shift), expected) << trial;
     }
-    EXPECT_EQ(Ops().cardinality_of_bytes(bytes.data() + shift), expected) << trial;
+    std::vector<uint64_t> zero(kWords, 0);
+    EXPECT_EQ(ops->cardinality(zero.data()), 0u);
+    std::vector<uint64_t> full(kWords, ~uint64_t{0});
+    EXPECT_EQ(ops->cardinality(full.data()), 65536u);
   }
-  std::vector<uint64_t> zero(kWords, 0);
-  EXPECT_EQ(Ops().cardinality(zero.data()), 0u);
-  std::vector<uint64_t> full(kWords, ~uint64_t{0});
-  EXPECT_EQ(Ops().cardinality(full.data()), 65536u);
 }
 
 std::vector<uint64_t> RandomBlock(std::mt19937_64& rng) {
@@ -64,97 +68,113 @@ std::vector<uint64_t> RandomBlock(std::mt19937_64& rng) {
 }
 
 TEST(BlockOpsTest, RunsOfSetBitsAcrossWords) {
-  std::mt19937_64 rng(29);
-  for (int trial = 0; trial < 24; ++trial) {
-    const std::vector<uint64_t> words = RandomBlock(rng);
-    uint32_t expected_runs = 0;
-    bool previous = false;
-    for (int bit = 0; bit < 64 * kWords; ++bit) {
-      const bool set = (words[bit / 64] >> (bit % 64)) & 1;
-      expected_runs += set && !previous;
-      previous = set;
+  for (const BlockOps* ops : SupportedOps()) {
+    SCOPED_TRACE(ops->name);
+    std::mt19937_64 rng(29);
+    for (int trial = 0; trial < 24; ++trial) {
+      const std::vector<uint64_t> words = RandomBlock(rng);
+      uint32_t expected_runs = 0;
+      bool previous = false;
+      for (int bit = 0; bit < 64 * kWords; ++bit) {
+        const bool set = (words[bit / 64] >> (bit % 64)) & 1;
+        expected_runs += set && !previous;
+        previous = set;
+      }
+      uint32_t cardinality = 0, runs = 0;
+      ops->cardinality_and_runs(words.data(), &cardinality, &runs);
+      EXPECT_EQ(cardinality, CountBitByBit(words)) << trial;
+      EXPECT_EQ(runs, expected_runs) << trial;
     }
-    uint32_t cardinality = 0, runs = 0;
-    Ops().cardinality_and_runs(words.data(), &cardinality, &runs);
-    EXPECT_EQ(cardinality, CountBitByBit(words)) << trial;
-    EXPECT_EQ(runs, expected_runs) << trial;
   }
 }
 
 TEST(BlockOpsTest, AndFlippedOverAllWordsAndListedOnes) {
-  std::mt19937_64 rng(31);
-  for (int trial = 0; trial < 16; ++trial) {
-    const std::vector<uint64_t> s = RandomBlock(rng);
-    const std::vector<uint64_t> e = RandomBlock(rng);
-    const uint64_t flip = trial % 2 == 0 ? 0 : ~uint64_t{0};
-    std::vector<uint8_t> bytes(8 * kWords + 8);
-    const size_t shift = static_cast<size_t>(trial % 8);
-    for (int w = 0; w < kWords; ++w) {
-      for (int b = 0; b < 8; ++b) {
-        bytes[shift + 8 * static_cast<size_t>(w) + b] = static_cast<uint8_t>(s[w] >> (8 * b));
+  for (const BlockOps* ops : SupportedOps()) {
+    SCOPED_TRACE(ops->name);
+    std::mt19937_64 rng(31);
+    for (int trial = 0; trial < 16; ++trial) {
+      const std::vector<uint64_t> s = RandomBlock(rng);
+      const std::vector<uint64_t> e = RandomBlock(rng);
+      const uint64_t flip = trial % 2 == 0 ? 0 : ~uint64_t{0};
+      std::vector<uint8_t> bytes(8 * kWords + 8);
+      const size_t shift = static_cast<size_t>(trial % 8);
+      for (int w = 0; w < kWords; ++w) {
+        for (int b = 0; b < 8; ++b) {
+          bytes[shift + 8 * static_cast<size_t>(w) + b] = static_cast<uint8_t>(s[w] >> (8 * b));
+        }
       }
+      std::vector<uint64_t> expected(kWords);
+      for (int w = 0; w < kWords; ++w) expected[w] = e[w] & (s[w] ^ flip);
+      std::vector<uint64_t> out(kWords, 0x5A5A);
+      EXPECT_EQ(ops->and_flipped(bytes.data() + shift, flip, e.data(), out.data()),
+                CountBitByBit(expected)) << trial;
+      EXPECT_EQ(out, expected) << trial;
+      // Listed words only: the others keep what they held.
+      std::vector<uint16_t> idx;
+      std::vector<uint64_t> listed(kWords, 7), listed_expected(kWords, 7);
+      uint32_t listed_count = 0;
+      for (uint16_t w = 0; w < kWords; w += 3) {
+        idx.push_back(w);
+        listed_expected[w] = expected[w];
+        listed_count += static_cast<uint32_t>(__builtin_popcountll(expected[w]));
+      }
+      EXPECT_EQ(ops->and_flipped_at(bytes.data() + shift, flip, e.data(), listed.data(),
+                                     idx.data(), static_cast<uint32_t>(idx.size())),
+                listed_count) << trial;
+      EXPECT_EQ(listed, listed_expected) << trial;
     }
-    std::vector<uint64_t> expected(kWords);
-    for (int w = 0; w < kWords; ++w) expected[w] = e[w] & (s[w] ^ flip);
-    std::vector<uint64_t> out(kWords, 0x5A5A);
-    EXPECT_EQ(Ops().and_flipped(bytes.data() + shift, flip, e.data(), out.data()),
-              CountBitByBit(expected)) << trial;
-    EXPECT_EQ(out, expected) << trial;
-    // Listed words only: the others keep what they held.
-    std::vector<uint16_t> idx;
-    std::vector<uint64_t> listed(kWords, 7), listed_expected(kWords, 7);
-    uint32_t listed_count = 0;
-    for (uint16_t w = 0; w < kWords; w += 3) {
-      idx.push_back(w);
-      listed_expected[w] = expected[w];
-      listed_count += static_cast<uint32_t>(__builtin_popcountll(expected[w]));
-    }
-    EXPECT_EQ(Ops().and_flipped_at(bytes.data() + shift, flip, e.data(), listed.data(),
-                                   idx.data(), static_cast<uint32_t>(idx.size())),
-              listed_count) << trial;
-    EXPECT_EQ(listed, listed_expected) << trial;
   }
 }
 
 TEST(BlockOpsTest, TakePositionsReadsTheFlaggedWordsAndClearsThem) {
-  std::mt19937_64 rng(31);
-  for (const uint32_t values : {0u, 1u, 7u, 300u, 2000u, 4096u}) {
-    std::vector<uint64_t> words(kWords, 0);
-    std::vector<uint8_t> flags(kWords, 0);
-    for (uint32_t i = 0; i < values; ++i) {
-      const uint32_t v = static_cast<uint32_t>(rng() % 65536);
-      words[v / 64] |= uint64_t{1} << (v % 64);
-      flags[v / 64] = 1;
+  for (const BlockOps* ops : SupportedOps()) {
+    SCOPED_TRACE(ops->name);
+    std::mt19937_64 rng(31);
+    for (const uint32_t values : {0u, 1u, 7u, 300u, 2000u, 4096u}) {
+      std::vector<uint64_t> words(kWords, 0);
+      std::vector<uint8_t> flags(kWords, 0);
+      for (uint32_t i = 0; i < values; ++i) {
+        const uint32_t v = static_cast<uint32_t>(rng() % 65536);
+        words[v / 64] |= uint64_t{1} << (v % 64);
+        flags[v / 64] = 1;
+      }
+      if (values > 1) {
+        // The block's edges, a full word (more than the two positions taken without a loop)
+        // and a flagged word left empty.
+        words[0] |= 1;
+        words[kWords - 1] |= uint64_t{1} << 63;
+        words[500] = ~uint64_t{0};
+        flags[0] = flags[kWords - 1] = flags[500] = 1;
+        words[77] = 0;
+        flags[77] = 1;
+      }
+      std::vector<uint16_t> expected;
+      for (uint32_t bit = 0; bit < 65536; ++bit) {
+        if ((words[bit / 64] >> (bit % 64)) & 1) expected.push_back(static_cast<uint16_t>(bit));
+      }
+      // A word that is not flagged is not read (nor cleared).
+      const size_t unflagged = static_cast<size_t>(std::find(flags.begin() + 1, flags.end(), 0) -
+                                                   flags.begin());
+      ASSERT_LT(unflagged, flags.size()) << values;
+      words[unflagged] = 0x5;
+      std::vector<uint16_t> out(expected.size() + 2, 0xFFFF);
+      const uint32_t count = ops->take_positions(words.data(), flags.data(), out.data());
+      ASSERT_EQ(count, expected.size()) << values;
+      out.resize(count);
+      EXPECT_EQ(out, expected) << values;
+      EXPECT_EQ(words[unflagged], 0x5u) << values;
+      words[unflagged] = 0;
+      EXPECT_EQ(std::count(words.begin(), words.end(), uint64_t{0}), kWords) << values;
+      EXPECT_EQ(std::count(flags.begin(), flags.end(), uint8_t{0}), kWords) << values;
     }
-    if (values > 1) {
-      // The block's edges, a full word (more than the two positions taken without a loop)
-      // and a flagged word left empty.
-      words[0] |= 1;
-      words[kWords - 1] |= uint64_t{1} << 63;
-      words[500] = ~uint64_t{0};
-      flags[0] = flags[kWords - 1] = flags[500] = 1;
-      words[77] = 0;
-      flags[77] = 1;
-    }
-    std::vector<uint16_t> expected;
-    for (uint32_t bit = 0; bit < 65536; ++bit) {
-      if ((words[bit / 64] >> (bit % 64)) & 1) expected.push_back(static_cast<uint16_t>(bit));
-    }
-    // A word that is not flagged is not read (nor cleared).
-    const size_t unflagged = static_cast<size_t>(std::find(flags.begin() + 1, flags.end(), 0) -
-                                                 flags.begin());
-    ASSERT_LT(unflagged, flags.size()) << values;
-    words[unflagged] = 0x5;
-    std::vector<uint16_t> out(expected.size() + 2, 0xFFFF);
-    const uint32_t count = Ops().take_positions(words.data(), flags.data(), out.data());
-    ASSERT_EQ(count, expected.size()) << values;
-    out.resize(count);
-    EXPECT_EQ(out, expected) << values;
-    EXPECT_EQ(words[unflagged], 0x5u) << values;
-    words[unflagged] = 0;
-    EXPECT_EQ(std::count(words.begin(), words.end(), uint64_t{0}), kWords) << values;
-    EXPECT_EQ(std::count(flags.begin(), flags.end(), uint8_t{0}), kWords) << values;
   }
+}
+
+TEST(BlockOpsTest, DispatchPicksTheLastVariantThisCpuRuns) {
+  const std::vector<const BlockOps*> variants = SupportedOps();
+  ASSERT_FALSE(variants.empty());
+  EXPECT_STREQ(variants.front()->name, "baseline");
+  EXPECT_EQ(variants.back(), &Ops());
 }
 
 }  // namespace

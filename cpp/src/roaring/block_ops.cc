@@ -2,6 +2,10 @@
 
 #include <cstring>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 #include "io/bit_count.h"
 #include "io/endian.h"
 
@@ -167,7 +171,7 @@ uint32_t AndFlippedAt(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64
 }
 
 constexpr BlockOps kBaseline = {Cardinality, CardinalityOfBytes, CardinalityAndRuns, Positions,
-                                AndFlipped,  AndFlippedAt,       TakePositions};
+                                AndFlipped,  AndFlippedAt,       TakePositions,      "baseline"};
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define PFI_AVX2 __attribute__((target("avx2,popcnt")))
@@ -196,16 +200,48 @@ PFI_AVX2 uint32_t AndFlippedAtAvx2(const uint8_t* s, uint64_t flip, const uint64
 }
 constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityOfBytesAvx2, CardinalityAndRunsAvx2,
                             PositionsAvx2,   AndFlippedAvx2,         AndFlippedAtAvx2,
-                            TakePositionsAvx2};
+                            TakePositionsAvx2, "avx2"};
 
-const BlockOps& Choose() {
+// AVX-512 with its vector popcount: counting a block, the check of every bitmap container read
+// from bytes and of every block committed, takes 128 vector counts instead of 1024 scalar ones
+// (the scalar popcnt issues once a cycle). The other loops keep their AVX2 variants.
+#define PFI_AVX512 __attribute__((target("avx512f,avx512vpopcntdq,avx2,popcnt")))
+PFI_AVX512 uint32_t CardinalityOfBytesAvx512(const uint8_t* words) {
+  __m512i sum[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()};
+  for (int w = 0; w < kWords; w += 16) {
+    sum[0] = _mm512_add_epi64(sum[0], _mm512_popcnt_epi64(_mm512_loadu_si512(words + 8 * w)));
+    sum[1] = _mm512_add_epi64(sum[1],
+                              _mm512_popcnt_epi64(_mm512_loadu_si512(words + 8 * w + 64)));
+  }
+  // (GCC 12's _mm512_reduce_add_epi64 trips -Wuninitialized in its own header.)
+  alignas(64) uint64_t lanes[8];
+  _mm512_store_si512(lanes, _mm512_add_epi64(sum[0], sum[1]));
+  uint64_t total = 0;
+  for (uint64_t lane : lanes) total += lane;
+  return static_cast<uint32_t>(total);
+}
+PFI_AVX512 uint32_t CardinalityAvx512(const uint64_t* words) {
+  return CardinalityOfBytesAvx512(reinterpret_cast<const uint8_t*>(words));
+}
+constexpr BlockOps kAvx512 = {CardinalityAvx512, CardinalityOfBytesAvx512, CardinalityAndRunsAvx2,
+                              PositionsAvx2,     AndFlippedAvx2,           AndFlippedAtAvx2,
+                              TakePositionsAvx2, "avx512"};
+
+std::vector<const BlockOps*> Supported() {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) return kAvx2;
-  return kBaseline;
+  std::vector<const BlockOps*> out = {&kBaseline};
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("popcnt")) return out;
+  out.push_back(&kAvx2);
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq")) {
+    out.push_back(&kAvx512);
+  }
+  return out;
 }
 #else
-const BlockOps& Choose() { return kBaseline; }
+std::vector<const BlockOps*> Supported() { return {&kBaseline}; }
 #endif
+
+const BlockOps& Choose() { return *Supported().back(); }
 
 }  // namespace
 
@@ -213,5 +249,7 @@ const BlockOps& Ops() {
   static const BlockOps& ops = Choose();
   return ops;
 }
+
+std::vector<const BlockOps*> SupportedOps() { return Supported(); }
 
 }  // namespace pyfileindex::roaring

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace pyfileindex::roaring {
 
@@ -34,9 +35,13 @@ struct BlockOps {
   // behind it, so a block reused key after key is neither scanned nor cleared whole. `out`
   // needs room for the count + 2. Returns the count.
   uint32_t (*take_positions)(uint64_t* words, uint8_t* flags, uint16_t* out);
+  const char* name;  // "baseline", "avx2", "avx512"
 };
 
 // The fastest variant this CPU runs.
 const BlockOps& Ops();
+
+// Every variant this CPU runs, the baseline first (tests hold each to the same models).
+std::vector<const BlockOps*> SupportedOps();
 
 }  // namespace pyfileindex::roaring

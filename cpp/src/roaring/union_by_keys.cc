@@ -108,17 +108,31 @@ bool HoldsRuns(const roaring_bitmap_t* input) {
 }
 
 // The containers of one key, ORed into a block, which becomes an array or a bitmap container.
+// The block starts as the first bitmap's words (or the OR of the first two) rather than as
+// zeros: one pass less over 8 KiB a key.
 void UniteInBlock(const std::vector<KeyContainer>& containers, uint16_t key, BlockBuilder& out) {
-  uint64_t* words = out.Words();
-  std::fill(words, words + kBlockWords, uint64_t{0});
+  std::vector<const uint64_t*> bitmaps;
   for (const KeyContainer& c : containers) {
-    if (c.type == ARRAY_CONTAINER_TYPE) {
-      const array_container_t* array = const_CAST_array(c.container);
-      bitset_set_list(words, array->array, static_cast<uint64_t>(array->cardinality));
-    } else {
-      const uint64_t* bits = const_CAST_bitset(c.container)->words;
-      for (size_t w = 0; w < kBlockWords; ++w) words[w] |= bits[w];
-    }
+    if (c.type != ARRAY_CONTAINER_TYPE) bitmaps.push_back(const_CAST_bitset(c.container)->words);
+  }
+  uint64_t* words = out.Words();
+  if (bitmaps.empty()) {
+    std::fill(words, words + kBlockWords, uint64_t{0});
+  } else if (bitmaps.size() == 1) {
+    std::memcpy(words, bitmaps[0], 8 * kBlockWords);
+  } else {
+    const uint64_t* a = bitmaps[0];
+    const uint64_t* b = bitmaps[1];
+    for (size_t w = 0; w < kBlockWords; ++w) words[w] = a[w] | b[w];
+  }
+  for (size_t i = 2; i < bitmaps.size(); ++i) {
+    const uint64_t* bits = bitmaps[i];
+    for (size_t w = 0; w < kBlockWords; ++w) words[w] |= bits[w];
+  }
+  for (const KeyContainer& c : containers) {
+    if (c.type != ARRAY_CONTAINER_TYPE) continue;
+    const array_container_t* array = const_CAST_array(c.container);
+    bitset_set_list(words, array->array, static_cast<uint64_t>(array->cardinality));
   }
   out.CommitBlock(key);
 }
