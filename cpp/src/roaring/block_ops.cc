@@ -58,32 +58,34 @@ PFI_INLINE void CardinalityAndRunsBody(const uint64_t* words, uint32_t* cardinal
   *runs = starts[0] + starts[1];
 }
 
-// Two unconditional extractions per word (a ctz of the word with its top bit forced, which
-// the next word overwrites when not needed): a sparse block has 0..2 set bits per word at
-// random, and a loop per set bit mispredicted its exit once per word.
+// The positions of word i's set bits to `out`; returns the position after them. Two
+// unconditional extractions (a ctz of the word with its top bit forced, which the next word
+// overwrites when not needed): a sparse block has 0..2 set bits per word at random, and a
+// loop per set bit mispredicted its exit once per word. Writes up to two entries past them.
+template <bool kHardware>
+PFI_INLINE uint16_t* WordPositions(uint64_t w, int i, uint16_t* out) {
+  constexpr uint64_t kTop = uint64_t{1} << 63;
+  const uint32_t base = static_cast<uint32_t>(i) * 64;
+  const uint32_t count = Count<kHardware>(w);
+  out[0] = static_cast<uint16_t>(base + __builtin_ctzll(w | kTop));
+  w &= w - 1;
+  out[1] = static_cast<uint16_t>(base + __builtin_ctzll(w | kTop));
+  w &= w - 1;
+  for (uint16_t* more = out + 2; w != 0; w &= w - 1) {
+    *more++ = static_cast<uint16_t>(base + __builtin_ctzll(w));
+  }
+  return out + count;
+}
+
 template <bool kHardware>
 PFI_INLINE void PositionsBody(const uint64_t* words, uint16_t* out) {
-  constexpr uint64_t kTop = uint64_t{1} << 63;
-  for (int i = 0; i < kWords; ++i) {
-    uint64_t w = words[i];
-    const uint32_t base = static_cast<uint32_t>(i) * 64;
-    const uint32_t count = Count<kHardware>(w);
-    out[0] = static_cast<uint16_t>(base + __builtin_ctzll(w | kTop));
-    w &= w - 1;
-    out[1] = static_cast<uint16_t>(base + __builtin_ctzll(w | kTop));
-    w &= w - 1;
-    for (uint16_t* more = out + 2; w != 0; w &= w - 1) {
-      *more++ = static_cast<uint16_t>(base + __builtin_ctzll(w));
-    }
-    out += count;
-  }
+  for (int i = 0; i < kWords; ++i) out = WordPositions<kHardware>(words[i], i, out);
 }
 
 // PositionsBody over the flagged words. Eight flag bytes (each 0 or 1) become eight bits with
 // one multiply: each byte's bit lands in the top byte at the byte's index.
 template <bool kHardware>
 PFI_INLINE uint32_t TakePositionsBody(uint64_t* words, uint8_t* flags, uint16_t* out) {
-  constexpr uint64_t kTop = uint64_t{1} << 63;
   constexpr uint64_t kGatherBytes = 0x0102040810204080ULL;
   const uint16_t* const begin = out;
   for (int chunk = 0; chunk < kWords; chunk += 64) {
@@ -95,18 +97,8 @@ PFI_INLINE uint32_t TakePositionsBody(uint64_t* words, uint8_t* flags, uint16_t*
     std::memset(flags + chunk, 0, 64);
     for (; flagged != 0; flagged &= flagged - 1) {
       const int i = chunk + __builtin_ctzll(flagged);
-      uint64_t w = words[i];
+      out = WordPositions<kHardware>(words[i], i, out);
       words[i] = 0;
-      const uint32_t base = static_cast<uint32_t>(i) * 64;
-      const uint32_t count = Count<kHardware>(w);
-      out[0] = static_cast<uint16_t>(base + __builtin_ctzll(w | kTop));
-      w &= w - 1;
-      out[1] = static_cast<uint16_t>(base + __builtin_ctzll(w | kTop));
-      w &= w - 1;
-      for (uint16_t* more = out + 2; w != 0; w &= w - 1) {
-        *more++ = static_cast<uint16_t>(base + __builtin_ctzll(w));
-      }
-      out += count;
     }
   }
   return static_cast<uint32_t>(out - begin);
