@@ -38,7 +38,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # also under --import-mode=importlib
 from differential import fixed  # noqa: E402
-from differential.cases import ColumnCase, Pack  # noqa: E402
+from differential.cases import ColumnCase, Pack, PLeaf  # noqa: E402
 from differential.runner import PackRunner, Stats  # noqa: E402
 from differential.values import colliding_strings  # noqa: E402
 from java_harness import java_harness  # noqa: E402,F401  (the session fixture)
@@ -397,6 +397,50 @@ def test_keys_on_a_common_step(java_harness):
                rendered("m2", "BIGINT", ranks, 1, minutes, ["bitmap", "range-bitmap"]),
                rendered("i", "INT", ranks, 1, stepped(-20_000, 48), ["bitmap", "bsi"])]
     check(java_harness, layout_pack("keys on a common step", columns))
+
+
+def in_list_ranks(rnd: random.Random, rows: int) -> Ranks:
+    """Shuffled: 4 heavy keys (a bitmap container per chunk each), 200 medium ones (arrays of
+    ~130 rows a chunk), 5,000 rare ones (a few rows each) and 5% NULLs."""
+    out: Ranks = []
+    for _ in range(rows):
+        r = rnd.random()
+        if r < 0.05:
+            out.append(None)
+        elif r < 0.45:
+            out.append(rnd.randrange(4))
+        elif r < 0.85:
+            out.append(4 + rnd.randrange(200))
+        else:
+            out.append(204 + rnd.randrange(5000))
+    return out
+
+
+def test_in_lists_across_containers(java_harness):
+    """IN and NOT IN lists whose keys' rows are bitmap containers, arrays, or a few rows per
+    chunk, 2 to 40 of them: unions merged as sorted arrays, set through a sparse block, or
+    ORed into a full one (more than 4096 rows of a chunk), against Java's answers."""
+    rnd = random.Random("in lists")
+    ranks = in_list_ranks(rnd, ROWS)
+    medium = list(range(4, 204))
+    rare = list(range(204, 5204))
+    lists = [(0, 1), (0, 5), (0, 1, 2, 3, 4), (5, 6), (5, 6, 7), (5, 6, 7, 8),
+             tuple(medium[:5]), tuple(medium[10:19]), tuple(medium[20:42]),
+             tuple(medium[50:90]), tuple(rare[:2]), tuple(rare[:30]),
+             (7, 300, 9_999_999), (1, 8, 900, 901, 902, 903)]
+    columns = [rendered("i", "INT", ranks, 1, kinds=["bitmap"]),
+               rendered("v1", "INT", ranks, 0, kinds=["bitmap"]),
+               rendered("s", "STRING", ranks, 1, kinds=["bitmap"])]
+    predicates = []
+    for c in columns:
+        render = as_string if c.name == "s" else as_int
+        for keys in lists:
+            literals = tuple(render(k) for k in keys)
+            predicates += [PLeaf("in", c.name, literals), PLeaf("not_in", c.name, literals)]
+    pack = fixed.pack("in lists", columns, predicates=predicates, top_n_big_sample=0,
+                      top_n_selections=0)
+    stats = check(java_harness, pack)
+    assert stats.predicates >= len(predicates)
 
 
 # ------------------------------------------------------------ the layouts themselves
