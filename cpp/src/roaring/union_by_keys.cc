@@ -34,18 +34,15 @@ struct KeyContainer {
 };
 
 // Unites one key's array containers when they hold at most kArrayMax values together: the
-// union is an array again. Scratch is allocated once for all keys.
+// union is an array again. Scratch is allocated at its first use and kept for all keys (a
+// union of a few rare keys' rows, one array a key, needs none).
 class ArrayUnion {
  public:
-  ArrayUnion()
-      : scratch_(2 * size_t{kArrayMax + kMergeSlack}),
-        words_(kBlockWords, 0),
-        flags_(kBlockWords, 0) {}
-
   // The union of arrays[0, count) (count >= 1, at most kArrayMax values together; the spans
   // are reused as work space), valid until the next call.
   SortedSpan Unite(SortedSpan* arrays, size_t count) {
     if (count == 1) return arrays[0];
+    if (scratch_.empty()) scratch_.resize(2 * size_t{kArrayMax + kMergeSlack});
     if (count <= kMaxMergedArrays) return Merge(arrays, count);
     return {scratch_.data(), Sparse(arrays, count)};
   }
@@ -80,6 +77,10 @@ class ArrayUnion {
   // values back visits only the flagged words -- a few hundred of 1024 for a few hundred
   // values -- and leaves the block zeroed for the next key. Returns the count, in scratch_.
   uint32_t Sparse(const SortedSpan* arrays, size_t count) {
+    if (words_.empty()) {
+      words_.assign(kBlockWords, 0);
+      flags_.assign(kBlockWords, 0);
+    }
     uint64_t* words = words_.data();
     uint8_t* flags = flags_.data();
     for (size_t i = 0; i < count; ++i) {
@@ -111,24 +112,23 @@ bool HoldsRuns(const roaring_bitmap_t* input) {
 // The block starts as the first bitmap's words (or the OR of the first two) rather than as
 // zeros: one pass less over 8 KiB a key.
 void UniteInBlock(const std::vector<KeyContainer>& containers, uint16_t key, BlockBuilder& out) {
-  std::vector<const uint64_t*> bitmaps;
-  for (const KeyContainer& c : containers) {
-    if (c.type != ARRAY_CONTAINER_TYPE) bitmaps.push_back(const_CAST_bitset(c.container)->words);
-  }
   uint64_t* words = out.Words();
-  if (bitmaps.empty()) {
-    std::fill(words, words + kBlockWords, uint64_t{0});
-  } else if (bitmaps.size() == 1) {
-    std::memcpy(words, bitmaps[0], 8 * kBlockWords);
-  } else {
-    const uint64_t* a = bitmaps[0];
-    const uint64_t* b = bitmaps[1];
-    for (size_t w = 0; w < kBlockWords; ++w) words[w] = a[w] | b[w];
+  const uint64_t* first = nullptr;
+  size_t bitmaps = 0;
+  for (const KeyContainer& c : containers) {
+    if (c.type == ARRAY_CONTAINER_TYPE) continue;
+    const uint64_t* bits = const_CAST_bitset(c.container)->words;
+    if (bitmaps == 0) {
+      first = bits;
+    } else if (bitmaps == 1) {
+      for (size_t w = 0; w < kBlockWords; ++w) words[w] = first[w] | bits[w];
+    } else {
+      for (size_t w = 0; w < kBlockWords; ++w) words[w] |= bits[w];
+    }
+    ++bitmaps;
   }
-  for (size_t i = 2; i < bitmaps.size(); ++i) {
-    const uint64_t* bits = bitmaps[i];
-    for (size_t w = 0; w < kBlockWords; ++w) words[w] |= bits[w];
-  }
+  if (bitmaps == 0) std::fill(words, words + kBlockWords, uint64_t{0});
+  if (bitmaps == 1) std::memcpy(words, first, 8 * kBlockWords);
   for (const KeyContainer& c : containers) {
     if (c.type != ARRAY_CONTAINER_TYPE) continue;
     const array_container_t* array = const_CAST_array(c.container);
