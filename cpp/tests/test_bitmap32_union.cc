@@ -20,12 +20,6 @@ Bitmap32 UnionOneByOne(const std::vector<Bitmap32>& bitmaps) {
   return out;
 }
 
-std::vector<const Bitmap32*> Pointers(const std::vector<Bitmap32>& bitmaps) {
-  std::vector<const Bitmap32*> out;
-  for (const Bitmap32& b : bitmaps) out.push_back(&b);
-  return out;
-}
-
 TEST(Bitmap32Union, EqualsTheUnionForSparseDenseAndMixedInputs) {
   std::mt19937_64 rng(17);
   // values per input per 16-bit key: a few (array results), thousands (bitset results), mixed
@@ -45,7 +39,7 @@ TEST(Bitmap32Union, EqualsTheUnionForSparseDenseAndMixedInputs) {
       }
       if (count >= 2) bitmaps[1] = bitmaps[0];  // overlapping inputs: values counted once
       const Bitmap32 expected = UnionOneByOne(bitmaps);
-      const Bitmap32 fast = Bitmap32::FastUnion(Pointers(bitmaps));
+      const Bitmap32 fast = Bitmap32::FastUnion(bitmaps);
       EXPECT_EQ(fast.Cardinality(), expected.Cardinality()) << per_key << " " << count;
       EXPECT_TRUE(fast == expected) << per_key << " " << count;
     }
@@ -56,7 +50,7 @@ TEST(Bitmap32Union, EmptyInputsAmongOthers) {
   std::vector<Bitmap32> bitmaps(5);
   bitmaps[2] = Bitmap32::Of({1, 70000, 140000});
   bitmaps[4] = Bitmap32::Of({2, 70000});
-  const Bitmap32 fast = Bitmap32::FastUnion(Pointers(bitmaps));
+  const Bitmap32 fast = Bitmap32::FastUnion(bitmaps);
   EXPECT_EQ(fast.ToVector(), (std::vector<uint32_t>{1, 2, 70000, 140000}));
 }
 
@@ -88,7 +82,7 @@ TEST(Bitmap32Union, ByKeysEqualsTheUnionOfArraysAndBitmaps) {
     const Bitmap32 expected = UnionOneByOne(bitmaps);
     EXPECT_EQ(united->Cardinality(), expected.Cardinality()) << trial;
     EXPECT_TRUE(*united == expected) << trial;
-    EXPECT_TRUE(Bitmap32::FastUnion(Pointers(bitmaps)) == expected) << trial;
+    EXPECT_TRUE(Bitmap32::FastUnion(bitmaps) == expected) << trial;
   }
 }
 
@@ -100,7 +94,7 @@ TEST(Bitmap32Union, ByKeysLeavesRunsToCRoaring) {
   bitmaps[2] = Bitmap32::Range(100, 60000);
   bitmaps[2].Compact();  // one run container
   EXPECT_FALSE(UnionByKeys(Raw(bitmaps)).has_value());
-  EXPECT_TRUE(Bitmap32::FastUnion(Pointers(bitmaps)) == UnionOneByOne(bitmaps));
+  EXPECT_TRUE(Bitmap32::FastUnion(bitmaps) == UnionOneByOne(bitmaps));
 }
 
 TEST(Bitmap32Union, ArraysOfAKeyUniteIntoAnArrayHoweverManyTheyAre) {
@@ -142,7 +136,7 @@ TEST(Bitmap32Union, ArraysOfAKeyUniteIntoAnArrayHoweverManyTheyAre) {
       roaring_bitmap_statistics(united->raw(), &stats);
       EXPECT_EQ(stats.n_array_containers, arrays) << count << " " << together;
       EXPECT_EQ(stats.n_bitset_containers, 3 - arrays) << count << " " << together;
-      EXPECT_TRUE(Bitmap32::FastUnion(Pointers(bitmaps)) == expected) << count << " " << together;
+      EXPECT_TRUE(Bitmap32::FastUnion(bitmaps) == expected) << count << " " << together;
     }
   }
 }
@@ -151,7 +145,7 @@ TEST(Bitmap32Union, OfOneInputIsACopy) {
   std::vector<Bitmap32> bitmaps(1);
   bitmaps[0] = Bitmap32::Range(10, 100000);
   bitmaps[0].Compact();
-  const Bitmap32 fast = Bitmap32::FastUnion(Pointers(bitmaps));
+  const Bitmap32 fast = Bitmap32::FastUnion(bitmaps);
   EXPECT_TRUE(fast == bitmaps[0]);
   bitmaps[0].Add(5);
   EXPECT_FALSE(fast.Contains(5));

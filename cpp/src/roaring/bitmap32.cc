@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "roaring/block_ops.h"
 #include "roaring/portable_check.h"
 #include "roaring/union_by_keys.h"
 
@@ -109,10 +110,6 @@ Bitmap32 operator^(const Bitmap32& a, const Bitmap32& b) {
   return Bitmap32(roaring_bitmap_xor(a.bitmap_, b.bitmap_));
 }
 
-namespace {
-constexpr uint64_t kArrayMaxValues = 4096;  // the most values an array container holds
-}  // namespace
-
 Bitmap32 Bitmap32::FastUnion(const std::vector<const Bitmap32*>& inputs) {
   if (inputs.empty()) return Bitmap32();
   if (inputs.size() == 1) return *inputs[0];
@@ -140,6 +137,13 @@ Bitmap32 Bitmap32::FastUnion(const std::vector<const Bitmap32*>& inputs) {
     return Bitmap32(roaring_bitmap_or_many_heap(static_cast<uint32_t>(raw.size()), raw.data()));
   }
   return Bitmap32(roaring_bitmap_or_many(raw.size(), raw.data()));
+}
+
+Bitmap32 Bitmap32::FastUnion(const std::vector<Bitmap32>& inputs) {
+  std::vector<const Bitmap32*> pointers;
+  pointers.reserve(inputs.size());
+  for (const Bitmap32& b : inputs) pointers.push_back(&b);
+  return FastUnion(pointers);
 }
 
 std::vector<uint32_t> Bitmap32::ToVector() const {

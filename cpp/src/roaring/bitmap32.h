@@ -61,6 +61,7 @@ class Bitmap32 {
   bool operator!=(const Bitmap32& other) const { return !(*this == other); }
   // Union of many bitmaps at once (faster than repeated |=).
   static Bitmap32 FastUnion(const std::vector<const Bitmap32*>& inputs);
+  static Bitmap32 FastUnion(const std::vector<Bitmap32>& inputs);
   uint64_t AndCardinality(const Bitmap32& other) const {
     return roaring_bitmap_and_cardinality(bitmap_, other.bitmap_);
   }

@@ -1,6 +1,5 @@
 #include "roaring/block_builder.h"
 
-#include <algorithm>
 #include <new>
 
 #include "roaring/block_ops.h"
@@ -11,7 +10,6 @@ using namespace ::roaring::internal;  // CRoaring's container layer
 
 namespace {
 
-constexpr int32_t kArrayMax = 4096;  // CRoaring's DEFAULT_MAX_SIZE
 
 // CRoaring reports allocation failure with NULL; the library's convention is std::bad_alloc
 // (caught at the API boundary), as for every other allocation.
@@ -45,7 +43,7 @@ void BlockBuilder::CommitBlock(uint16_t key) {
   const BlockOps& ops = Ops();
   const uint32_t cardinality = ops.cardinality(pending_->words);
   if (cardinality == 0) return;  // Words() keeps the block for the next one
-  if (cardinality > static_cast<uint32_t>(kArrayMax)) {
+  if (cardinality > kArrayMaxValues) {
     CommitWords(key, cardinality);
   } else {
     // positions() writes up to two entries past the values: the array's slack.
@@ -68,7 +66,7 @@ void BlockBuilder::AddIntervals(uint16_t key, const uint32_t* bounds, size_t cou
   if (card == 0) return;
   // The smallest of the three encodings (runs on a tie: the fewest values to touch).
   const uint64_t run_bytes = 4 * uint64_t{count};
-  const uint64_t array_bytes = card <= kArrayMax ? 2 * uint64_t{card} : UINT64_MAX;
+  const uint64_t array_bytes = card <= kArrayMaxValues ? 2 * uint64_t{card} : UINT64_MAX;
   const uint64_t bitset_bytes = 8192;
   if (run_bytes <= array_bytes && run_bytes <= bitset_bytes) {
     run_container_t* run = Checked(run_container_create_given_capacity(static_cast<int32_t>(count)));

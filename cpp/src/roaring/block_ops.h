@@ -11,6 +11,9 @@
 namespace pyfileindex::roaring {
 
 inline constexpr size_t kBlockWords = 1024;  // 65536 bits: one roaring container
+// The most values an array container holds (CRoaring's DEFAULT_MAX_SIZE, Java's too): more
+// are a bitmap container.
+inline constexpr uint32_t kArrayMaxValues = 4096;
 
 // One block of zero words: the stand-in for a container a bitmap does not have.
 alignas(64) inline constexpr uint64_t kZeroBlock[kBlockWords] = {};

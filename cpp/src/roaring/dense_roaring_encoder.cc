@@ -14,7 +14,6 @@ namespace {
 constexpr uint32_t kCookieNoRun = 12346;
 constexpr uint32_t kCookieRun = 12347;
 constexpr size_t kNoOffsetThreshold = 4;  // run-flavoured headers carry offsets from 4 containers
-constexpr uint32_t kArrayMax = 4096;
 // Bodies below this size grow as vectors do: a bitmap of a few small containers takes no
 // page of its own, and the buffers it outgrows are small enough for the heap to reuse.
 constexpr size_t kReserveFrom = size_t{8} << 10;
@@ -77,7 +76,7 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
   c.card_minus_1 = static_cast<uint16_t>(card - 1);
   c.body_offset = static_cast<uint32_t>(body_.size());
   const uint32_t run_bytes = 2 + 4 * runs;
-  if (card <= kArrayMax) {
+  if (card <= kArrayMaxValues) {
     c.kind = run_bytes < 2 * card ? Kind::kRun : Kind::kArray;
   } else {
     c.kind = run_bytes < 8192 ? Kind::kRun : Kind::kBitmap;
@@ -99,7 +98,7 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
 
   switch (c.kind) {
     case Kind::kArray: {
-      uint16_t positions[kArrayMax + 2];  // +2: room for what positions() writes past them
+      uint16_t positions[kArrayMaxValues + 2];  // +2: room for what positions() writes past them
       Ops().positions(words, positions);
       const size_t at = body_.size();
       body_.resize(at + 2 * size_t{card});

@@ -14,7 +14,6 @@ namespace pyfileindex::roaring {
 
 namespace {
 
-constexpr uint32_t kMaxArrayValues = 4096;
 constexpr size_t kBitmapBytes = 8 * kBlockWords;
 
 Status Broken(size_t container, const char* rule) {
@@ -81,7 +80,7 @@ Status CheckPortableContent(const uint8_t* data, size_t size) {
         return Broken(i, "has no runs, or runs out of order, touching or past its end");
       }
       pos += 4 * size_t{runs};
-    } else if (cardinality > kMaxArrayValues) {
+    } else if (cardinality > kArrayMaxValues) {
       if (pos + kBitmapBytes > size) return Broken(i, "overruns the bitmap");
       if (BitmapCardinality(data + pos) != cardinality) {
         return Broken(i, "has a bit count other than its header's");

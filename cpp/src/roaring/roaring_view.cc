@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/endian.h"
+#include "roaring/block_ops.h"
 #include "roaring/dense_roaring_encoder.h"
 #include "roaring/portable_header.h"
 
@@ -14,7 +15,6 @@ namespace {
 
 using roaring::kBlockWords;
 
-constexpr uint32_t kArrayMax = 4096;
 
 Status Bad(const std::string& what) {
   return Status::Corrupt("roaring bitmap " + what);
@@ -56,7 +56,7 @@ Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size) {
       c.count = io::LoadU16LE(data + pos);
       pos += 2;
       bytes = 4 * size_t{c.count};
-    } else if (card > kArrayMax) {
+    } else if (card > kArrayMaxValues) {
       c.kind = Kind::kBitmap;
       c.count = card;
       bytes = 8 * kBlockWords;

@@ -13,7 +13,6 @@ using namespace ::roaring::internal;  // CRoaring's container layer
 
 namespace {
 
-constexpr uint32_t kArrayMax = 4096;  // CRoaring's DEFAULT_MAX_SIZE
 // CRoaring's vector merge stores 8 values at a time, up to 7 past its result.
 constexpr uint32_t kMergeSlack = 16;
 // Up to this many arrays of a key are merged (two rounds of merges); more go through a sparse
@@ -33,16 +32,16 @@ struct KeyContainer {
   uint8_t type;
 };
 
-// Unites one key's array containers when they hold at most kArrayMax values together: the
-// union is an array again. Scratch is allocated at its first use and kept for all keys (a
+// Unites one key's array containers when they hold at most kArrayMaxValues values together:
+// the union is an array again. Scratch is allocated at its first use and kept for all keys (a
 // union of a few rare keys' rows, one array a key, needs none).
 class ArrayUnion {
  public:
-  // The union of arrays[0, count) (count >= 1, at most kArrayMax values together; the spans
-  // are reused as work space), valid until the next call.
+  // The union of arrays[0, count) (count >= 1, at most kArrayMaxValues values together; the
+  // spans are reused as work space), valid until the next call.
   SortedSpan Unite(SortedSpan* arrays, size_t count) {
     if (count == 1) return arrays[0];
-    if (scratch_.empty()) scratch_.resize(2 * size_t{kArrayMax + kMergeSlack});
+    if (scratch_.empty()) scratch_.resize(2 * size_t{kArrayMaxValues + kMergeSlack});
     if (count <= kMaxMergedArrays) return Merge(arrays, count);
     return {scratch_.data(), Sparse(arrays, count)};
   }
@@ -53,7 +52,7 @@ class ArrayUnion {
   // the containers), so no merge overwrites its own input.
   SortedSpan Merge(SortedSpan* spans, size_t count) {
     for (int round = 0; count > 1; ++round) {
-      uint16_t* out = scratch_.data() + (round & 1) * size_t{kArrayMax + kMergeSlack};
+      uint16_t* out = scratch_.data() + (round & 1) * size_t{kArrayMaxValues + kMergeSlack};
       size_t merged = 0;
       for (size_t i = 0; i < count; i += 2) {
         SortedSpan result{out, spans[i].count};
@@ -176,7 +175,7 @@ std::optional<Bitmap32> UnionByKeys(const std::vector<const roaring_bitmap_t*>& 
     const bool only_arrays =
         std::all_of(containers.begin(), containers.end(),
                     [](const KeyContainer& c) { return c.type == ARRAY_CONTAINER_TYPE; });
-    if (!only_arrays || array_values > kArrayMax) {
+    if (!only_arrays || array_values > kArrayMaxValues) {
       UniteInBlock(containers, static_cast<uint16_t>(key), out);
       continue;
     }

@@ -251,10 +251,7 @@ class BsiReader final : public ColumnIndexReader {
       Bitmap32 rows = EqualRows(key);
       if (!rows.IsEmpty()) matches.push_back(std::move(rows));
     }
-    std::vector<const Bitmap32*> inputs;
-    inputs.reserve(matches.size());
-    for (const Bitmap32& m : matches) inputs.push_back(&m);
-    return Bitmap32::FastUnion(inputs);
+    return Bitmap32::FastUnion(matches);
   }
 
   Bitmap32 NotIn(const std::vector<LiteralKey>& keys) const {

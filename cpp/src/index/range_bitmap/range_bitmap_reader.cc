@@ -155,9 +155,7 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
         if (!rows.IsEmpty()) matches.push_back(std::move(rows));
         i = j;
       }
-      std::vector<const Bitmap32*> inputs;
-      for (const Bitmap32& m : matches) inputs.push_back(&m);
-      Bitmap32 any = Bitmap32::FastUnion(inputs);
+      Bitmap32 any = Bitmap32::FastUnion(matches);
       if (leaf.op == PredicateOp::kIn) return any;
       PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
       rows -= any;
