@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "roaring/bitmap32.h"
+#include "roaring/portable_check.h"
+#include "roaring/roaring_view.h"
 #include "roaring/union_by_keys.h"
 
 namespace pyfileindex::roaring {
@@ -54,10 +56,36 @@ TEST(Bitmap32Union, EmptyInputsAmongOthers) {
   EXPECT_EQ(fast.ToVector(), (std::vector<uint32_t>{1, 2, 70000, 140000}));
 }
 
-std::vector<const roaring_bitmap_t*> Raw(const std::vector<Bitmap32>& bitmaps) {
-  std::vector<const roaring_bitmap_t*> out;
-  for (const Bitmap32& b : bitmaps) out.push_back(b.raw());
-  return out;
+// UnionByKeys over views of the bitmaps' own containers.
+std::optional<Bitmap32> UnionOver(const std::vector<Bitmap32>& bitmaps) {
+  std::vector<RoaringView> views;
+  for (const Bitmap32& b : bitmaps) views.push_back(RoaringView::Over(b));
+  std::vector<const RoaringView*> inputs;
+  for (const RoaringView& v : views) inputs.push_back(&v);
+  return UnionByKeys(inputs);
+}
+
+// UnionByKeys over views of the bitmaps' portable bytes, laid one after another from an odd
+// address (an index's bitmaps lie at any offset of its bytes).
+std::optional<Bitmap32> UnionOfBytes(const std::vector<Bitmap32>& bitmaps) {
+  std::vector<uint8_t> bytes(1, 0);
+  std::vector<size_t> starts;
+  for (const Bitmap32& b : bitmaps) {
+    starts.push_back(bytes.size());
+    const std::vector<uint8_t> serialized = b.SerializeAsIs();  // the containers as they are
+    bytes.insert(bytes.end(), serialized.begin(), serialized.end());
+  }
+  std::vector<RoaringView> views;
+  for (size_t start : starts) {
+    Result<RoaringView> view = RoaringView::Parse(bytes.data() + start, bytes.size() - start);
+    EXPECT_TRUE(view.ok()) << view.status().ToString();
+    if (!view.ok()) return std::nullopt;
+    EXPECT_TRUE(CheckPortableContent(bytes.data() + start, view->bytes()).ok());
+    views.push_back(std::move(*view));
+  }
+  std::vector<const RoaringView*> inputs;
+  for (const RoaringView& v : views) inputs.push_back(&v);
+  return UnionByKeys(inputs);
 }
 
 TEST(Bitmap32Union, ByKeysEqualsTheUnionOfArraysAndBitmaps) {
@@ -77,11 +105,14 @@ TEST(Bitmap32Union, ByKeysEqualsTheUnionOfArraysAndBitmaps) {
         }
       }
     }
-    std::optional<Bitmap32> united = UnionByKeys(Raw(bitmaps));
+    std::optional<Bitmap32> united = UnionOver(bitmaps);
     ASSERT_TRUE(united.has_value()) << trial;
     const Bitmap32 expected = UnionOneByOne(bitmaps);
     EXPECT_EQ(united->Cardinality(), expected.Cardinality()) << trial;
     EXPECT_TRUE(*united == expected) << trial;
+    std::optional<Bitmap32> from_bytes = UnionOfBytes(bitmaps);
+    ASSERT_TRUE(from_bytes.has_value()) << trial;
+    EXPECT_TRUE(*from_bytes == expected) << trial;
     EXPECT_TRUE(Bitmap32::FastUnion(bitmaps) == expected) << trial;
   }
 }
@@ -93,7 +124,8 @@ TEST(Bitmap32Union, ByKeysLeavesRunsToCRoaring) {
   }
   bitmaps[2] = Bitmap32::Range(100, 60000);
   bitmaps[2].Compact();  // one run container
-  EXPECT_FALSE(UnionByKeys(Raw(bitmaps)).has_value());
+  EXPECT_FALSE(UnionOver(bitmaps).has_value());
+  EXPECT_FALSE(UnionOfBytes(bitmaps).has_value());
   EXPECT_TRUE(Bitmap32::FastUnion(bitmaps) == UnionOneByOne(bitmaps));
 }
 
@@ -122,8 +154,11 @@ TEST(Bitmap32Union, ArraysOfAKeyUniteIntoAnArrayHoweverManyTheyAre) {
         }
       }
       const Bitmap32 expected = UnionOneByOne(bitmaps);
-      std::optional<Bitmap32> united = UnionByKeys(Raw(bitmaps));
+      std::optional<Bitmap32> united = UnionOver(bitmaps);
       ASSERT_TRUE(united.has_value()) << count << " " << together;
+      std::optional<Bitmap32> from_bytes = UnionOfBytes(bitmaps);
+      ASSERT_TRUE(from_bytes.has_value()) << count << " " << together;
+      EXPECT_TRUE(*from_bytes == expected) << count << " " << together;
       EXPECT_EQ(united->Cardinality(), expected.Cardinality()) << count << " " << together;
       EXPECT_TRUE(*united == expected) << count << " " << together;
       // A key's union of at most 4096 values is an array container, else a bitmap.

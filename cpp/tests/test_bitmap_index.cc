@@ -1416,6 +1416,54 @@ TEST(BitmapIndexBlocks, KeysOutOfOrderAreCorruptNotMissed) {
   EXPECT_EQ(RowsOf(Ask(*reader, PredicateOp::kEqual, {Literal::String("d")})), Rows({3}));
 }
 
+TEST(BitmapIndexReader, InListsReadInPlaceRefuseDamagedBitmaps) {
+  // IN of several keys unites their bitmaps where they lie in the payload, so the content
+  // rules a deserialized bitmap is held to must hold there too. 3,000 rows, keys 0..29 of
+  // 100 rows each: each key's bitmap is one array container (a 16-byte head, then its rows).
+  std::vector<std::optional<int32_t>> rows;
+  for (int32_t i = 0; i < 3000; ++i) rows.push_back(i % 30);
+  const TestColumn column = FixedColumn<int32_t>("INT", Physical::kInt32, rows);
+  for (const char* version : {"1", "2"}) {
+    const std::vector<uint8_t> good = MustWrite(column, Opts({{"version", version}}));
+    const std::vector<Literal> list = {Literal::Int(7), Literal::Int(3), Literal::Int(12)};
+    std::vector<uint32_t> in;
+    for (uint32_t r = 0; r < rows.size(); ++r) {
+      if (*rows[r] == 3 || *rows[r] == 7 || *rows[r] == 12) in.push_back(r);
+    }
+    EXPECT_EQ(RowsOf(Ask(*MustOpen(column.type, good), PredicateOp::kIn, list)), in) << version;
+
+    // Key 7's bitmap, found by its bytes.
+    roaring::Bitmap32 seven;
+    for (uint32_t r = 7; r < 3000; r += 30) seven.Add(r);
+    const std::vector<uint8_t> seven_bytes = seven.Serialize();
+    const auto found = std::search(good.begin(), good.end(), seven_bytes.begin(),
+                                   seven_bytes.end());
+    ASSERT_NE(found, good.end()) << version;
+    const size_t values = static_cast<size_t>(found - good.begin()) + 16;
+
+    std::vector<uint8_t> bad = good;  // rows 7 and 37 swapped: the array does not ascend
+    std::swap_ranges(bad.begin() + values, bad.begin() + values + 2, bad.begin() + values + 2);
+    ExpectCorrupt(Ask(*MustOpen(column.type, bad), PredicateOp::kIn, list), "bitmap at payload");
+    ExpectCorrupt(Ask(*MustOpen(column.type, bad), PredicateOp::kNotIn, list),
+                  "bitmap at payload");
+
+    bad = good;  // the last row 65535, past the 3,000 rows (the array still ascends)
+    io::StoreU16LE(bad.data() + values + 2 * 99, 0xFFFF);
+    ExpectCorrupt(Ask(*MustOpen(column.type, bad), PredicateOp::kIn, list),
+                  "beyond the row count");
+
+    // The other keys' bitmaps are untouched: a list without key 7 still answers.
+    std::vector<uint32_t> without_seven;
+    for (uint32_t r : in) {
+      if (*rows[r] != 7) without_seven.push_back(r);
+    }
+    EXPECT_EQ(RowsOf(Ask(*MustOpen(column.type, bad), PredicateOp::kIn,
+                         {Literal::Int(3), Literal::Int(12)})),
+              without_seven)
+        << version;
+  }
+}
+
 // ---- options and types ---------------------------------------------------------------------
 
 TEST(BitmapIndexType, OptionsAndTypes) {

@@ -7,8 +7,10 @@
 #include <string>
 #include <utility>
 
+#include "io/endian.h"
 #include "roaring/block_ops.h"
 #include "roaring/portable_check.h"
+#include "roaring/roaring_view.h"
 #include "roaring/union_by_keys.h"
 
 namespace pyfileindex::roaring {
@@ -113,12 +115,19 @@ Bitmap32 operator^(const Bitmap32& a, const Bitmap32& b) {
 Bitmap32 Bitmap32::FastUnion(const std::vector<const Bitmap32*>& inputs) {
   if (inputs.empty()) return Bitmap32();
   if (inputs.size() == 1) return *inputs[0];
+  // Key by key: sorted merges where a key's rows stay an array (IN of rare keys), a block
+  // where they do not. Views read containers as little-endian bytes, CRoaring's are host-order.
+  if (io::endian_internal::kHostIsLittleEndian) {
+    std::vector<RoaringView> views;
+    std::vector<const RoaringView*> view_ptrs;
+    views.reserve(inputs.size());
+    for (const Bitmap32* b : inputs) views.push_back(RoaringView::Over(*b));
+    for (const RoaringView& v : views) view_ptrs.push_back(&v);
+    if (std::optional<Bitmap32> united = UnionByKeys(view_ptrs)) return std::move(*united);
+  }
   std::vector<const roaring_bitmap_t*> raw;
   raw.reserve(inputs.size());
   for (const Bitmap32* b : inputs) raw.push_back(b->bitmap_);
-  // Key by key: sorted merges where a key's rows stay an array (IN of rare keys), a block
-  // where they do not.
-  if (std::optional<Bitmap32> united = UnionByKeys(raw)) return std::move(*united);
   // Run containers among the inputs: CRoaring's unions keep them. or_many ORs every
   // container into a bitset and converts back at the end: fast where the result is dense,
   // but an array-sized result pays an 8 KiB bitset and a scan of it per 16-bit key.

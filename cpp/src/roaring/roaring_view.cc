@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/endian.h"
+#include "roaring/bitmap32.h"
 #include "roaring/block_ops.h"
 #include "roaring/dense_roaring_encoder.h"
 #include "roaring/portable_header.h"
@@ -73,6 +74,42 @@ Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size) {
     }
   }
   view.bytes_ = pos;
+  return view;
+}
+
+bool RoaringView::HoldsRuns() const {
+  return std::any_of(containers_.begin(), containers_.end(),
+                     [](const Container& c) { return c.kind == Kind::kRun; });
+}
+
+RoaringView RoaringView::Over(const Bitmap32& bitmap) {
+  using namespace ::roaring::internal;  // CRoaring's container layer (its type codes are macros)
+  const roaring_array_t& ra = bitmap.raw()->high_low_container;
+  RoaringView view;
+  view.containers_.resize(static_cast<size_t>(ra.size));
+  for (int32_t i = 0; i < ra.size; ++i) {
+    Container& c = view.containers_[static_cast<size_t>(i)];
+    uint8_t type = ra.typecodes[i];
+    const container_t* body = container_unwrap_shared(ra.containers[i], &type);
+    c.key = ra.keys[i];
+    if (type == ARRAY_CONTAINER_TYPE) {
+      const array_container_t* array = const_CAST_array(body);
+      c.kind = Kind::kArray;
+      c.count = static_cast<uint32_t>(array->cardinality);
+      c.data = reinterpret_cast<const uint8_t*>(array->array);
+    } else if (type == BITSET_CONTAINER_TYPE) {
+      const bitset_container_t* bits = const_CAST_bitset(body);
+      c.kind = Kind::kBitmap;
+      c.count = static_cast<uint32_t>(bits->cardinality);
+      c.data = reinterpret_cast<const uint8_t*>(bits->words);
+    } else {
+      const run_container_t* runs = const_CAST_run(body);
+      c.kind = Kind::kRun;
+      c.count = static_cast<uint32_t>(runs->n_runs);
+      c.data = reinterpret_cast<const uint8_t*>(runs->runs);
+    }
+  }
+  view.bytes_ = 0;  // not read from bytes
   return view;
 }
 

@@ -14,14 +14,21 @@
 
 namespace pyfileindex::roaring {
 
+class Bitmap32;
+
 class RoaringView {
  public:
   enum class Kind : uint8_t { kArray, kBitmap, kRun };
 
-  // Checks the header and every container's extent and content; never reads outside `size`.
+  // Checks the header and every container's extent, and that runs end inside their container;
+  // never reads outside `size`.
   static Result<RoaringView> Parse(const uint8_t* data, size_t size);
+  // The containers of `bitmap` in place, valid while it lives unchanged. Little-endian hosts
+  // only (CRoaring keeps host-order values; views are read as little-endian bytes).
+  static RoaringView Over(const Bitmap32& bitmap);
 
   size_t container_count() const { return containers_.size(); }
+  bool HoldsRuns() const;
   // Bytes of the bitmap (where the next one would start).
   size_t bytes() const { return bytes_; }
   uint16_t key(size_t i) const { return containers_[i].key; }

@@ -4,12 +4,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "io/endian.h"
 #include "roaring/block_builder.h"
 #include "roaring/block_ops.h"
 
 namespace pyfileindex::roaring {
 
-using namespace ::roaring::internal;  // CRoaring's container layer
+using ::roaring::internal::fast_union_uint16;  // CRoaring's vector merge of sorted arrays
 
 namespace {
 
@@ -27,9 +28,24 @@ struct SortedSpan {
   uint32_t count;
 };
 
+// An array container's little-endian values (at any address) as host values at `out`;
+// returns the end of the copy.
+uint16_t* CopyValues(const uint8_t* bytes, uint32_t count, uint16_t* out) {
+  if (io::endian_internal::kHostIsLittleEndian) {
+    std::memcpy(out, bytes, sizeof(uint16_t) * count);
+  } else {
+    for (uint32_t j = 0; j < count; ++j) out[j] = io::LoadU16LE(bytes + 2 * j);
+  }
+  return out + count;
+}
+
+// One input's container of the current key.
 struct KeyContainer {
-  const container_t* container;
-  uint8_t type;
+  const RoaringView* view;
+  size_t index;
+  RoaringView::Kind kind() const { return view->kind(index); }
+  uint32_t count() const { return view->count(index); }
+  const uint8_t* data() const { return view->data(index); }
 };
 
 // Unites one key's array containers when they hold at most kArrayMaxValues values together:
@@ -37,22 +53,31 @@ struct KeyContainer {
 // union of a few rare keys' rows, one array a key, needs none).
 class ArrayUnion {
  public:
-  // The union of arrays[0, count) (count >= 1, at most kArrayMaxValues values together; the
-  // spans are reused as work space), valid until the next call.
-  SortedSpan Unite(SortedSpan* arrays, size_t count) {
-    if (count == 1) return arrays[0];
-    if (scratch_.empty()) scratch_.resize(2 * size_t{kArrayMaxValues + kMergeSlack});
+  // The union of arrays[0, count) (count >= 2, at most kArrayMaxValues values together),
+  // valid until the next call.
+  SortedSpan Unite(const KeyContainer* arrays, size_t count) {
+    if (scratch_.empty()) scratch_.resize(3 * kRegion);
     if (count <= kMaxMergedArrays) return Merge(arrays, count);
     return {scratch_.data(), Sparse(arrays, count)};
   }
 
  private:
-  // Pairwise, round by round, so each value is copied about log2(count) times. Rounds
-  // alternate between the two halves of the scratch; a round reads only the other half (or
-  // the containers), so no merge overwrites its own input.
-  SortedSpan Merge(SortedSpan* spans, size_t count) {
+  // The scratch is three regions of this many values: two for merge rounds, one for staging.
+  static constexpr size_t kRegion = size_t{kArrayMaxValues} + kMergeSlack;
+
+  // The arrays are staged as host values in the scratch's last third (the views' bytes are
+  // little-endian and may sit at any address), then merged pairwise, round by round, so each
+  // value is copied about log2(count) times. Rounds alternate between the first two thirds; a
+  // round reads only what the one before wrote, so no merge overwrites its own input.
+  SortedSpan Merge(const KeyContainer* arrays, size_t count) {
+    SortedSpan spans[kMaxMergedArrays];
+    uint16_t* staged = scratch_.data() + 2 * kRegion;
+    for (size_t i = 0; i < count; ++i) {
+      spans[i] = {staged, arrays[i].count()};
+      staged = CopyValues(arrays[i].data(), arrays[i].count(), staged);
+    }
     for (int round = 0; count > 1; ++round) {
-      uint16_t* out = scratch_.data() + (round & 1) * size_t{kArrayMaxValues + kMergeSlack};
+      uint16_t* out = scratch_.data() + (round & 1) * kRegion;
       size_t merged = 0;
       for (size_t i = 0; i < count; i += 2) {
         SortedSpan result{out, spans[i].count};
@@ -60,7 +85,7 @@ class ArrayUnion {
           result.count = static_cast<uint32_t>(fast_union_uint16(
               spans[i].values, spans[i].count, spans[i + 1].values, spans[i + 1].count, out));
         } else {
-          // The odd one out moves too: its half is the next round's output.
+          // The odd one out moves too: its third is the next round's output.
           std::memcpy(out, spans[i].values, sizeof(uint16_t) * spans[i].count);
         }
         out += result.count;
@@ -75,7 +100,7 @@ class ArrayUnion {
   // bit per word would make the values of one word wait for each other), so reading the
   // values back visits only the flagged words -- a few hundred of 1024 for a few hundred
   // values -- and leaves the block zeroed for the next key. Returns the count, in scratch_.
-  uint32_t Sparse(const SortedSpan* arrays, size_t count) {
+  uint32_t Sparse(const KeyContainer* arrays, size_t count) {
     if (words_.empty()) {
       words_.assign(kBlockWords, 0);
       flags_.assign(kBlockWords, 0);
@@ -83,8 +108,9 @@ class ArrayUnion {
     uint64_t* words = words_.data();
     uint8_t* flags = flags_.data();
     for (size_t i = 0; i < count; ++i) {
-      for (uint32_t j = 0; j < arrays[i].count; ++j) {
-        const uint32_t v = arrays[i].values[j];
+      const uint8_t* values = arrays[i].data();
+      for (uint32_t j = 0, n = arrays[i].count(); j < n; ++j) {
+        const uint32_t v = io::LoadU16LE(values + 2 * j);
         words[v >> 6] |= uint64_t{1} << (v & 63);
         flags[v >> 6] = 1;
       }
@@ -97,89 +123,92 @@ class ArrayUnion {
   std::vector<uint8_t> flags_;
 };
 
-bool HoldsRuns(const roaring_bitmap_t* input) {
-  const roaring_array_t& ra = input->high_low_container;
-  for (int32_t i = 0; i < ra.size; ++i) {
-    uint8_t type = ra.typecodes[i];
-    container_unwrap_shared(ra.containers[i], &type);
-    if (type == RUN_CONTAINER_TYPE) return true;
-  }
-  return false;
-}
-
 // The containers of one key, ORed into a block, which becomes an array or a bitmap container.
 // The block starts as the first bitmap's words (or the OR of the first two) rather than as
 // zeros: one pass less over 8 KiB a key.
 void UniteInBlock(const std::vector<KeyContainer>& containers, uint16_t key, BlockBuilder& out) {
   uint64_t* words = out.Words();
-  const uint64_t* first = nullptr;
+  const uint8_t* first = nullptr;
   size_t bitmaps = 0;
   for (const KeyContainer& c : containers) {
-    if (c.type == ARRAY_CONTAINER_TYPE) continue;
-    const uint64_t* bits = const_CAST_bitset(c.container)->words;
+    if (c.kind() != RoaringView::Kind::kBitmap) continue;
+    const uint8_t* bits = c.data();
     if (bitmaps == 0) {
       first = bits;
     } else if (bitmaps == 1) {
-      for (size_t w = 0; w < kBlockWords; ++w) words[w] = first[w] | bits[w];
+      for (size_t w = 0; w < kBlockWords; ++w) {
+        words[w] = io::LoadU64LE(first + 8 * w) | io::LoadU64LE(bits + 8 * w);
+      }
     } else {
-      for (size_t w = 0; w < kBlockWords; ++w) words[w] |= bits[w];
+      for (size_t w = 0; w < kBlockWords; ++w) words[w] |= io::LoadU64LE(bits + 8 * w);
     }
     ++bitmaps;
   }
   if (bitmaps == 0) std::fill(words, words + kBlockWords, uint64_t{0});
-  if (bitmaps == 1) std::memcpy(words, first, 8 * kBlockWords);
+  if (bitmaps == 1) {
+    for (size_t w = 0; w < kBlockWords; ++w) words[w] = io::LoadU64LE(first + 8 * w);
+  }
   for (const KeyContainer& c : containers) {
-    if (c.type != ARRAY_CONTAINER_TYPE) continue;
-    const array_container_t* array = const_CAST_array(c.container);
-    bitset_set_list(words, array->array, static_cast<uint64_t>(array->cardinality));
+    if (c.kind() != RoaringView::Kind::kArray) continue;
+    const uint8_t* values = c.data();
+    for (uint32_t j = 0, n = c.count(); j < n; ++j) {
+      const uint32_t v = io::LoadU16LE(values + 2 * j);
+      words[v >> 6] |= uint64_t{1} << (v & 63);
+    }
   }
   out.CommitBlock(key);
 }
 
 }  // namespace
 
-std::optional<Bitmap32> UnionByKeys(const std::vector<const roaring_bitmap_t*>& inputs) {
-  for (const roaring_bitmap_t* input : inputs) {
-    if (HoldsRuns(input)) return std::nullopt;
+std::optional<Bitmap32> UnionByKeys(const std::vector<const RoaringView*>& inputs) {
+  for (const RoaringView* input : inputs) {
+    if (input->HoldsRuns()) return std::nullopt;
   }
   BlockBuilder out;
   ArrayUnion array_union;
-  std::vector<int32_t> next(inputs.size(), 0);  // each input's next container
-  std::vector<KeyContainer> containers;         // the current key's
-  std::vector<SortedSpan> arrays;               // the current key's non-empty arrays
+  std::vector<size_t> next(inputs.size(), 0);  // each input's next container
+  std::vector<KeyContainer> containers;        // the current key's
+  std::vector<KeyContainer> arrays;            // the current key's non-empty arrays
   containers.reserve(inputs.size());
   arrays.reserve(inputs.size());
   while (true) {
     int32_t key = -1;
     for (size_t j = 0; j < inputs.size(); ++j) {
-      const roaring_array_t& ra = inputs[j]->high_low_container;
-      if (next[j] < ra.size && (key < 0 || ra.keys[next[j]] < key)) key = ra.keys[next[j]];
+      const RoaringView& view = *inputs[j];
+      if (next[j] < view.container_count() && (key < 0 || view.key(next[j]) < key)) {
+        key = view.key(next[j]);
+      }
     }
     if (key < 0) break;
     containers.clear();
     arrays.clear();
     uint64_t array_values = 0;
+    bool only_arrays = true;
     for (size_t j = 0; j < inputs.size(); ++j) {
-      const roaring_array_t& ra = inputs[j]->high_low_container;
-      if (next[j] >= ra.size || ra.keys[next[j]] != key) continue;
-      uint8_t type = ra.typecodes[next[j]];
-      const container_t* c = container_unwrap_shared(ra.containers[next[j]], &type);
-      ++next[j];
-      containers.push_back({c, type});
-      if (type != ARRAY_CONTAINER_TYPE) continue;
-      const array_container_t* array = const_CAST_array(c);
-      if (array->cardinality == 0) continue;
-      arrays.push_back({array->array, static_cast<uint32_t>(array->cardinality)});
-      array_values += static_cast<uint64_t>(array->cardinality);
+      const RoaringView& view = *inputs[j];
+      if (next[j] >= view.container_count() || view.key(next[j]) != key) continue;
+      const KeyContainer c{&view, next[j]++};
+      containers.push_back(c);
+      if (c.kind() != RoaringView::Kind::kArray) {
+        only_arrays = false;
+        continue;
+      }
+      if (c.count() == 0) continue;
+      arrays.push_back(c);
+      array_values += c.count();
     }
-    const bool only_arrays =
-        std::all_of(containers.begin(), containers.end(),
-                    [](const KeyContainer& c) { return c.type == ARRAY_CONTAINER_TYPE; });
     if (!only_arrays || array_values > kArrayMaxValues) {
       UniteInBlock(containers, static_cast<uint16_t>(key), out);
       continue;
     }
     if (arrays.empty()) continue;
+    const uint32_t united_count = static_cast<uint32_t>(array_values);
+    if (arrays.size() == 1) {
+      CopyValues(arrays[0].data(), united_count,
+                 out.AddArray(static_cast<uint16_t>(key), united_count, 0));
+      continue;
+    }
     const SortedSpan united = array_union.Unite(arrays.data(), arrays.size());
     std::memcpy(out.AddArray(static_cast<uint16_t>(key), united.count, 0), united.values,
                 sizeof(uint16_t) * united.count);

@@ -3,13 +3,16 @@
 //
 // A bitmap index answers IN with the union of the listed keys' bitmaps: rare keys' rows are a
 // few array containers per 65536 rows, and ORing them through a whole 65536-bit block (as
-// CRoaring's or_many does) costs a block's fill and scans for a few hundred values.
+// CRoaring's or_many does) costs a block's fill and scans for a few hundred values. The inputs
+// are RoaringViews, so an index's bitmaps are united where they lie in its bytes, never
+// copied into CRoaring containers first (RoaringView::Over lends the same view of a Bitmap32).
 #pragma once
 
 #include <optional>
 #include <vector>
 
 #include "roaring/bitmap32.h"
+#include "roaring/roaring_view.h"
 
 namespace pyfileindex::roaring {
 
@@ -20,7 +23,7 @@ namespace pyfileindex::roaring {
 //   - otherwise they are ORed into a block (arrays bit by bit, bitmaps word by word), kept as
 //     an array or a bitmap container by its count.
 // Nullopt when an input holds run containers: their union is left to CRoaring, which keeps
-// runs.
-std::optional<Bitmap32> UnionByKeys(const std::vector<const roaring_bitmap_t*>& inputs);
+// runs. The views' arrays must ascend strictly (CheckPortableContent checks a view's bytes).
+std::optional<Bitmap32> UnionByKeys(const std::vector<const RoaringView*>& inputs);
 
 }  // namespace pyfileindex::roaring

@@ -4,6 +4,9 @@
 #include <string>
 
 #include "io/byte_reader.h"
+#include "roaring/portable_check.h"
+#include "roaring/roaring_view.h"
+#include "roaring/union_by_keys.h"
 
 namespace pyfileindex::index::bitmap {
 
@@ -153,42 +156,59 @@ Result<const PackedKeyRecords*> BitmapIndexReader::LoadBlock(uint32_t b) const {
   return loaded_blocks_[b].get();
 }
 
-Result<roaring::Bitmap32> BitmapIndexReader::ReadBitmap(int32_t offset, int32_t length) const {
-  if (offset < 0) {
-    const int64_t row = -1 - int64_t{offset};
-    if (row >= row_count_) {
-      return CorruptAt("single row " + std::to_string(row) + " is beyond the row count " +
-                           std::to_string(row_count_),
-                       body_start_);
-    }
-    return roaring::Bitmap32::Of({static_cast<uint32_t>(row)});
-  }
+Result<size_t> BitmapIndexReader::BitmapExtent(int32_t offset, int32_t length,
+                                               size_t* available) const {
   const size_t pos = body_start_ + static_cast<size_t>(offset);
   if (pos > payload_.size()) {
     return CorruptAt("bitmap offset " + std::to_string(offset) + " is beyond the payload", pos);
   }
-  size_t available = payload_.size() - pos;
+  *available = payload_.size() - pos;
   if (length >= 0) {
-    if (static_cast<size_t>(length) > available) {
+    if (static_cast<size_t>(length) > *available) {
       return CorruptAt("bitmap length " + std::to_string(length) + " exceeds the " +
-                           std::to_string(available) + " bytes left",
+                           std::to_string(*available) + " bytes left",
                        pos);
     }
-    available = static_cast<size_t>(length);
+    *available = static_cast<size_t>(length);
   } else if (length != -1) {
     return CorruptAt("negative bitmap length " + std::to_string(length), pos);
   }
+  return pos;
+}
+
+Status BitmapIndexReader::CheckRowsWithin(bool any, uint32_t maximum, size_t pos) const {
+  if (any && maximum >= static_cast<uint32_t>(row_count_)) {
+    return CorruptAt("bitmap holds row " + std::to_string(maximum) + " beyond the row count " +
+                         std::to_string(row_count_),
+                     pos);
+  }
+  return Status::OK();
+}
+
+Result<uint32_t> BitmapIndexReader::SingleRow(int32_t offset) const {
+  const int64_t row = -1 - int64_t{offset};
+  if (row >= row_count_) {
+    return CorruptAt("single row " + std::to_string(row) + " is beyond the row count " +
+                         std::to_string(row_count_),
+                     body_start_);
+  }
+  return static_cast<uint32_t>(row);
+}
+
+Result<roaring::Bitmap32> BitmapIndexReader::ReadBitmap(int32_t offset, int32_t length) const {
+  if (offset < 0) {
+    PFI_ASSIGN_OR_RETURN(uint32_t row, SingleRow(offset));
+    return roaring::Bitmap32::Of({row});
+  }
+  size_t available = 0;
+  PFI_ASSIGN_OR_RETURN(size_t pos, BitmapExtent(offset, length, &available));
   Result<roaring::Bitmap32> bitmap =
       roaring::Bitmap32::Deserialize(payload_.data() + pos, available);
   if (!bitmap.ok()) {
     return bitmap.status().WithContext("bitmap index: bitmap at payload offset " +
                                        std::to_string(pos));
   }
-  if (!bitmap->IsEmpty() && bitmap->Maximum() >= static_cast<uint32_t>(row_count_)) {
-    return CorruptAt("bitmap holds row " + std::to_string(bitmap->Maximum()) +
-                         " beyond the row count " + std::to_string(row_count_),
-                     pos);
-  }
+  PFI_RETURN_NOT_OK(CheckRowsWithin(!bitmap->IsEmpty(), bitmap->Maximum(), pos));
   return bitmap;
 }
 
@@ -303,6 +323,9 @@ Result<roaring::Bitmap32> BitmapIndexReader::EveryKeyLocked(bool complement) con
 Result<roaring::Bitmap32> BitmapIndexReader::UnionOfLocked(
     bool null_literal, const std::vector<EntryRef>& entries) const {
   if (!null_literal && entries.size() == 1) return EntryRowsLocked(entries[0]);
+  PFI_ASSIGN_OR_RETURN(std::optional<roaring::Bitmap32> in_place,
+                       UnionInPlaceLocked(null_literal, entries));
+  if (in_place) return std::move(*in_place);
   std::vector<BitmapPtr> held;
   held.reserve(entries.size() + 1);
   if (null_literal) {
@@ -319,6 +342,66 @@ Result<roaring::Bitmap32> BitmapIndexReader::UnionOfLocked(
   inputs.reserve(held.size());
   for (const BitmapPtr& p : held) inputs.push_back(p.get());
   return roaring::Bitmap32::FastUnion(inputs);
+}
+
+Result<std::optional<roaring::Bitmap32>> BitmapIndexReader::UnionInPlaceLocked(
+    bool null_literal, const std::vector<EntryRef>& entries) const {
+  using roaring::RoaringView;
+  std::vector<std::pair<int32_t, int32_t>> stored;  // (offset, length) of the bitmaps
+  stored.reserve(entries.size() + 1);
+  if (null_literal && has_null_) stored.emplace_back(null_offset_, null_length_);
+  for (const EntryRef& entry : entries) stored.emplace_back(entry.offset, entry.length);
+  if (stored.size() < 2) return std::optional<roaring::Bitmap32>();
+
+  // Every stored bitmap's structure first: one with run containers sends the union to
+  // CRoaring (UnionOfLocked), before any content is checked here as well as there.
+  std::vector<RoaringView> views;
+  std::vector<size_t> positions;
+  std::vector<uint32_t> single_rows;  // keys of one row store the row, not a bitmap
+  views.reserve(stored.size());
+  positions.reserve(stored.size());
+  for (const auto& [offset, length] : stored) {
+    if (offset < 0) {
+      PFI_ASSIGN_OR_RETURN(uint32_t row, SingleRow(offset));
+      single_rows.push_back(row);
+      continue;
+    }
+    size_t available = 0;
+    PFI_ASSIGN_OR_RETURN(size_t pos, BitmapExtent(offset, length, &available));
+    Result<RoaringView> view = RoaringView::Parse(payload_.data() + pos, available);
+    if (!view.ok()) {
+      return view.status().WithContext("bitmap index: bitmap at payload offset " +
+                                       std::to_string(pos));
+    }
+    if (view->HoldsRuns()) return std::optional<roaring::Bitmap32>();
+    views.push_back(std::move(*view));
+    positions.push_back(pos);
+  }
+  for (size_t i = 0; i < views.size(); ++i) {
+    Status content = roaring::CheckPortableContent(payload_.data() + positions[i],
+                                                   views[i].bytes());
+    if (!content.ok()) {
+      return content.WithContext("bitmap index: bitmap at payload offset " +
+                                 std::to_string(positions[i]));
+    }
+    uint32_t maximum = 0;
+    const bool any = views[i].Maximum(&maximum);
+    PFI_RETURN_NOT_OK(CheckRowsWithin(any, maximum, positions[i]));
+  }
+  std::vector<uint8_t> single_bytes;
+  if (!single_rows.empty()) {
+    std::sort(single_rows.begin(), single_rows.end());
+    roaring::Bitmap32 singles;
+    singles.AddMany(single_rows.data(), single_rows.size());
+    single_bytes = singles.SerializeAsIs();  // arrays and bitmaps, as a view reads them
+    PFI_ASSIGN_OR_RETURN(RoaringView view,
+                         RoaringView::Parse(single_bytes.data(), single_bytes.size()));
+    views.push_back(std::move(view));
+  }
+  std::vector<const RoaringView*> inputs;
+  inputs.reserve(views.size());
+  for (const RoaringView& view : views) inputs.push_back(&view);
+  return roaring::UnionByKeys(inputs);
 }
 
 Result<FileIndexResult> BitmapIndexReader::Visit(const Predicate& leaf) const {

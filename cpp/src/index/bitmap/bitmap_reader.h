@@ -2,8 +2,10 @@
 // BitmapFileIndex.Reader, but with every length/offset/count checked against the payload.
 //
 // Opening parses the head (V1: the whole dictionary; V2: the block index only). A V2 block is
-// checked when first searched and then searched in place; bitmaps are read when first needed. Both are cached, under one
-// mutex, so a reader can be shared by threads.
+// checked when first searched and then searched in place; a key's bitmap is read when first
+// needed, and cached when asked for again. Both caches are under one mutex, so a reader can be
+// shared by threads. IN lists unite their keys' bitmaps where they lie in the payload (checked
+// as a read bitmap is), reading nothing into the cache.
 #pragma once
 
 #include <cstddef>
@@ -73,6 +75,13 @@ class BitmapIndexReader final : public ColumnIndexReader {
   Result<roaring::Bitmap32> EntryRowsLocked(const EntryRef& entry) const;
   // Reads the bitmap stored at (offset, length) (see Entry).
   Result<roaring::Bitmap32> ReadBitmap(int32_t offset, int32_t length) const;
+  // Where the bitmap stored at (offset >= 0, length) starts in the payload, checked;
+  // *available receives the bytes it may span.
+  Result<size_t> BitmapExtent(int32_t offset, int32_t length, size_t* available) const;
+  // The row of a key stored as one row (offset = -1 - row), checked against the row count.
+  Result<uint32_t> SingleRow(int32_t offset) const;
+  // Corrupt when a bitmap at payload position `pos` holds a row past the row count.
+  Status CheckRowsWithin(bool any, uint32_t maximum, size_t pos) const;
 
   // Union of the literals' bitmaps (Java getInListResultBitmap), or with `complement` its
   // complement within [0, rowCount) (<>, NOT IN, IS NOT NULL).
@@ -86,6 +95,11 @@ class BitmapIndexReader final : public ColumnIndexReader {
   // The union of `entries`' bitmaps and, with `null_literal`, the null rows.
   Result<roaring::Bitmap32> UnionOfLocked(bool null_literal,
                                           const std::vector<EntryRef>& entries) const;
+  // The same union read where the bitmaps lie in the payload, with no bitmap deserialized or
+  // cached (an IN of a few rare keys would spend a third of its time allocating and copying
+  // their containers); nullopt when fewer than two bitmaps are stored or one holds runs.
+  Result<std::optional<roaring::Bitmap32>> UnionInPlaceLocked(
+      bool null_literal, const std::vector<EntryRef>& entries) const;
 
   DataType type_;
   KeyMapping mapping_;
