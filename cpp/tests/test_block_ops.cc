@@ -126,6 +126,40 @@ TEST(BlockOpsTest, AndFlippedOverAllWordsAndListedOnes) {
   }
 }
 
+TEST(BlockOpsTest, PositionsListTheSetBitsAscending) {
+  // Blocks from empty to full words: each variant lists every set bit once, ascending, and
+  // writes at most two entries past them (the room its callers leave).
+  for (const BlockOps* ops : SupportedOps()) {
+    SCOPED_TRACE(ops->name);
+    std::mt19937_64 rng(37);
+    for (const uint32_t values : {0u, 1u, 5u, 700u, 4096u, 30000u}) {
+      std::vector<uint64_t> words(kWords, 0);
+      for (uint32_t i = 0; i < values; ++i) {
+        const uint32_t v = static_cast<uint32_t>(rng() % 65536);
+        words[v / 64] |= uint64_t{1} << (v % 64);
+      }
+      if (values > 1) {
+        words[0] |= 1;
+        words[kWords - 1] |= uint64_t{1} << 63;
+        words[300] = ~uint64_t{0};                 // 64 positions: both halves of a word
+        words[301] = 0xFFFFFFFF00000001ULL;        // 33
+        words[302] = 0x00000000FFFFFFFFULL;        // 32
+      }
+      std::vector<uint16_t> expected;
+      for (uint32_t bit = 0; bit < 65536; ++bit) {
+        if ((words[bit / 64] >> (bit % 64)) & 1) expected.push_back(static_cast<uint16_t>(bit));
+      }
+      std::vector<uint16_t> out(expected.size() + 2 + 64, 0xABCD);
+      ops->positions(words.data(), out.data());
+      EXPECT_TRUE(std::equal(expected.begin(), expected.end(), out.begin())) << values;
+      EXPECT_EQ(std::count(out.begin() + static_cast<std::ptrdiff_t>(expected.size()) + 2,
+                           out.end(), uint16_t{0xABCD}),
+                64)
+          << values;
+    }
+  }
+}
+
 TEST(BlockOpsTest, TakePositionsReadsTheFlaggedWordsAndClearsThem) {
   for (const BlockOps* ops : SupportedOps()) {
     SCOPED_TRACE(ops->name);

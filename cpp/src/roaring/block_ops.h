@@ -1,7 +1,7 @@
 // Loops over one 65536-bit block of 1024 64-bit words (one roaring container's worth), the
-// inner loops of the bit-slice writers and range-bitmap answers, compiled twice on x86-64
-// (baseline and AVX2 + POPCNT) and picked once at run time: the baseline ISA has neither wide
-// vectors nor a popcount instruction.
+// inner loops of the bit-slice writers, range-bitmap answers and unions, compiled three times
+// on x86-64 (baseline; AVX2 + POPCNT; AVX-512 with VPOPCNTDQ, VBMI and VBMI2) and picked once at
+// run time: the baseline ISA has neither wide vectors nor a popcount instruction.
 #pragma once
 
 #include <cstddef>
