@@ -1,7 +1,7 @@
 // The block loops CPU dispatch picks from (roaring/block_ops.h), every variant this CPU runs,
 // against bit-by-bit models: set-bit counts of a block (from aligned words and from index
 // bytes at any alignment), runs of set bits, the masked AND of index bytes with a block, and
-// a sparse block's positions.
+// the positions of a block's or a sparse block's set bits.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -126,29 +126,42 @@ TEST(BlockOpsTest, AndFlippedOverAllWordsAndListedOnes) {
   }
 }
 
+// `values` random bits (fewer where they collide) and, from two values on, the block's first
+// and last bits and words of 64, 33 and 32 set bits (a vector variant's one and two halves).
+std::vector<uint64_t> RandomBlock(std::mt19937_64& rng, uint32_t values) {
+  std::vector<uint64_t> words(kWords, 0);
+  for (uint32_t i = 0; i < values; ++i) {
+    const uint32_t v = static_cast<uint32_t>(rng() % 65536);
+    words[v / 64] |= uint64_t{1} << (v % 64);
+  }
+  if (values > 1) {
+    words[0] |= 1;
+    words[kWords - 1] |= uint64_t{1} << 63;
+    words[500] = ~uint64_t{0};
+    words[501] = 0xFFFFFFFF00000001ULL;
+    words[502] = 0x00000000FFFFFFFFULL;
+  }
+  return words;
+}
+
+// The positions of a block's set bits, bit by bit.
+std::vector<uint16_t> SetBits(const std::vector<uint64_t>& words) {
+  std::vector<uint16_t> bits;
+  for (uint32_t bit = 0; bit < 65536; ++bit) {
+    if ((words[bit / 64] >> (bit % 64)) & 1) bits.push_back(static_cast<uint16_t>(bit));
+  }
+  return bits;
+}
+
 TEST(BlockOpsTest, PositionsListTheSetBitsAscending) {
-  // Blocks from empty to full words: each variant lists every set bit once, ascending, and
-  // writes at most two entries past them (the room its callers leave).
+  // Every variant lists each set bit once, ascending, and writes at most two entries past
+  // them (the room its callers leave).
   for (const BlockOps* ops : SupportedOps()) {
     SCOPED_TRACE(ops->name);
     std::mt19937_64 rng(37);
     for (const uint32_t values : {0u, 1u, 5u, 700u, 4096u, 30000u}) {
-      std::vector<uint64_t> words(kWords, 0);
-      for (uint32_t i = 0; i < values; ++i) {
-        const uint32_t v = static_cast<uint32_t>(rng() % 65536);
-        words[v / 64] |= uint64_t{1} << (v % 64);
-      }
-      if (values > 1) {
-        words[0] |= 1;
-        words[kWords - 1] |= uint64_t{1} << 63;
-        words[300] = ~uint64_t{0};                 // 64 positions: both halves of a word
-        words[301] = 0xFFFFFFFF00000001ULL;        // 33
-        words[302] = 0x00000000FFFFFFFFULL;        // 32
-      }
-      std::vector<uint16_t> expected;
-      for (uint32_t bit = 0; bit < 65536; ++bit) {
-        if ((words[bit / 64] >> (bit % 64)) & 1) expected.push_back(static_cast<uint16_t>(bit));
-      }
+      const std::vector<uint64_t> words = RandomBlock(rng, values);
+      const std::vector<uint16_t> expected = SetBits(words);
       std::vector<uint16_t> out(expected.size() + 2 + 64, 0xABCD);
       ops->positions(words.data(), out.data());
       EXPECT_TRUE(std::equal(expected.begin(), expected.end(), out.begin())) << values;
@@ -165,27 +178,12 @@ TEST(BlockOpsTest, TakePositionsReadsTheFlaggedWordsAndClearsThem) {
     SCOPED_TRACE(ops->name);
     std::mt19937_64 rng(31);
     for (const uint32_t values : {0u, 1u, 7u, 300u, 2000u, 4096u}) {
-      std::vector<uint64_t> words(kWords, 0);
+      std::vector<uint64_t> words = RandomBlock(rng, values);
       std::vector<uint8_t> flags(kWords, 0);
-      for (uint32_t i = 0; i < values; ++i) {
-        const uint32_t v = static_cast<uint32_t>(rng() % 65536);
-        words[v / 64] |= uint64_t{1} << (v % 64);
-        flags[v / 64] = 1;
-      }
-      if (values > 1) {
-        // The block's edges, a full word (more than the two positions taken without a loop)
-        // and a flagged word left empty.
-        words[0] |= 1;
-        words[kWords - 1] |= uint64_t{1} << 63;
-        words[500] = ~uint64_t{0};
-        flags[0] = flags[kWords - 1] = flags[500] = 1;
-        words[77] = 0;
-        flags[77] = 1;
-      }
-      std::vector<uint16_t> expected;
-      for (uint32_t bit = 0; bit < 65536; ++bit) {
-        if ((words[bit / 64] >> (bit % 64)) & 1) expected.push_back(static_cast<uint16_t>(bit));
-      }
+      if (values > 1) words[77] = 0;
+      for (size_t w = 0; w < words.size(); ++w) flags[w] = words[w] != 0;
+      if (values > 1) flags[77] = 1;  // a flagged word may be empty
+      const std::vector<uint16_t> expected = SetBits(words);
       // A word that is not flagged is not read (nor cleared).
       const size_t unflagged = static_cast<size_t>(std::find(flags.begin() + 1, flags.end(), 0) -
                                                    flags.begin());
