@@ -98,6 +98,9 @@ std::vector<PredicatePtr> Questions() {
       P::Leaf(O::kLessThan, "name", {L::String("name-2")}),
       P::Leaf(O::kEqual, "score", {L::Int(2)}),
       P::Leaf(O::kNotIn, "score", {L::Int(1), L::Int(2)}),
+      // Unions read in place: the null rows among them, keys stored as single rows.
+      P::Leaf(O::kIn, "score", {L::Int(3), L::Null(), L::Int(5), L::Int(7), L::Int(9)}),
+      P::Leaf(O::kIn, "id", {L::Int(2 * 1000003 - 77), L::Int(3 * 1000003 - 77), L::Int(5)}),
       P::Leaf(O::kBetween, "score", {L::Int(1), L::Int(30)}),
       P::Leaf(O::kIsNotNull, "score"),
       P::Leaf(O::kEqual, "id", {L::Int(2 * 1000003 - 77)}),
