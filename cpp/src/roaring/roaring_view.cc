@@ -109,7 +109,6 @@ RoaringView RoaringView::Over(const Bitmap32& bitmap) {
       c.data = reinterpret_cast<const uint8_t*>(runs->runs);
     }
   }
-  view.bytes_ = 0;  // not read from bytes
   return view;
 }
 

@@ -29,7 +29,7 @@ class RoaringView {
 
   size_t container_count() const { return containers_.size(); }
   bool HoldsRuns() const;
-  // Bytes of the bitmap (where the next one would start).
+  // Bytes of the bitmap (where the next one would start); 0 for a view Over a Bitmap32.
   size_t bytes() const { return bytes_; }
   uint16_t key(size_t i) const { return containers_[i].key; }
   // The largest value (false when the bitmap is empty).
