@@ -202,6 +202,31 @@ TEST(BlockOpsTest, TakePositionsReadsTheFlaggedWordsAndClearsThem) {
   }
 }
 
+TEST(BlockOpsTest, SetValuesSetsTheBitOfEachValue) {
+  // Values as an array container lies in index bytes: little-endian, from an odd address;
+  // repeats, the block's first and last values, and bits already set are kept.
+  for (const BlockOps* ops : SupportedOps()) {
+    SCOPED_TRACE(ops->name);
+    std::mt19937_64 rng(53);
+    for (const uint32_t count : {0u, 1u, 9u, 700u, 5000u}) {
+      std::vector<uint16_t> values;
+      for (uint32_t i = 0; i < count; ++i) values.push_back(static_cast<uint16_t>(rng()));
+      if (count > 1) values[0] = 0, values[1] = 65535;
+      if (count > 2) values[2] = values[0];
+      std::vector<uint8_t> bytes(1 + 2 * values.size());
+      for (size_t i = 0; i < values.size(); ++i) {
+        bytes[1 + 2 * i] = static_cast<uint8_t>(values[i]);
+        bytes[2 + 2 * i] = static_cast<uint8_t>(values[i] >> 8);
+      }
+      std::vector<uint64_t> words = RandomBlock(rng, 50);
+      std::vector<uint64_t> expected = words;
+      for (uint16_t v : values) expected[v / 64] |= uint64_t{1} << (v % 64);
+      ops->set_values(words.data(), bytes.data() + 1, static_cast<uint32_t>(values.size()));
+      EXPECT_EQ(words, expected) << count;
+    }
+  }
+}
+
 TEST(BlockOpsTest, DispatchPicksTheLastVariantThisCpuRuns) {
   const std::vector<const BlockOps*> variants = SupportedOps();
   ASSERT_FALSE(variants.empty());

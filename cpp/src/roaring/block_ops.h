@@ -1,7 +1,8 @@
 // Loops over one 65536-bit block of 1024 64-bit words (one roaring container's worth), the
 // inner loops of the bit-slice writers, range-bitmap answers and unions, compiled three times
-// on x86-64 (baseline; AVX2 + POPCNT; AVX-512 with VPOPCNTDQ, VBMI and VBMI2) and picked once at
-// run time: the baseline ISA has neither wide vectors nor a popcount instruction.
+// on x86-64 (baseline; AVX2 + BMI2 + POPCNT; AVX-512 with VPOPCNTDQ, VBMI and VBMI2) and
+// picked once at run time: the baseline ISA has neither wide vectors nor a popcount
+// instruction.
 #pragma once
 
 #include <cstddef>
@@ -38,6 +39,9 @@ struct BlockOps {
   // behind it, so a block reused key after key is neither scanned nor cleared whole. `out`
   // needs room for the count + 2. Returns the count.
   uint32_t (*take_positions)(uint64_t* words, uint8_t* flags, uint16_t* out);
+  // Sets the bits of `count` 16-bit little-endian values at any alignment (an array container
+  // in index bytes) in `words`.
+  void (*set_values)(uint64_t* words, const uint8_t* values, uint32_t count);
   const char* name;  // "baseline", "avx2", "avx512"
 };
 

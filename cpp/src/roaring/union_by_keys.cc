@@ -148,13 +148,9 @@ void UniteInBlock(const std::vector<KeyContainer>& containers, uint16_t key, Blo
   if (bitmaps == 1) {
     for (size_t w = 0; w < kBlockWords; ++w) words[w] = io::LoadU64LE(first + 8 * w);
   }
+  const BlockOps& ops = Ops();
   for (const KeyContainer& c : containers) {
-    if (c.kind() != RoaringView::Kind::kArray) continue;
-    const uint8_t* values = c.data();
-    for (uint32_t j = 0, n = c.count(); j < n; ++j) {
-      const uint32_t v = io::LoadU16LE(values + 2 * j);
-      words[v >> 6] |= uint64_t{1} << (v & 63);
-    }
+    if (c.kind() == RoaringView::Kind::kArray) ops.set_values(words, c.data(), c.count());
   }
   out.CommitBlock(key);
 }
