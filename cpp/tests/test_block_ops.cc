@@ -25,6 +25,16 @@ uint32_t CountBitByBit(const std::vector<uint64_t>& words) {
   return count;
 }
 
+// The words as little-endian bytes from `shift` on (a container in index bytes at any
+// alignment), with 8 bytes of room.
+std::vector<uint8_t> LittleEndianAt(const std::vector<uint64_t>& words, size_t shift) {
+  std::vector<uint8_t> bytes(8 * words.size() + 8);
+  for (size_t w = 0; w < words.size(); ++w) {
+    for (int b = 0; b < 8; ++b) bytes[shift + 8 * w + b] = static_cast<uint8_t>(words[w] >> (8 * b));
+  }
+  return bytes;
+}
+
 TEST(BlockOpsTest, CardinalityFromWordsAndFromBytesAtAnyAlignment) {
   for (const BlockOps* ops : SupportedOps()) {
     SCOPED_TRACE(ops->name);
@@ -41,13 +51,8 @@ TEST(BlockOpsTest, CardinalityFromWordsAndFromBytesAtAnyAlignment) {
       const uint32_t expected = CountBitByBit(words);
       EXPECT_EQ(ops->cardinality(words.data()), expected) << trial;
       // Little-endian bytes at offset 0..7.
-      std::vector<uint8_t> bytes(8 * kWords + 8);
       const size_t shift = static_cast<size_t>(trial % 8);
-      for (int w = 0; w < kWords; ++w) {
-        for (int b = 0; b < 8; ++b) {
-          bytes[shift + 8 * static_cast<size_t>(w) + b] = static_cast<uint8_t>(words[w] >> (8 * b));
-        }
-      }
+      const std::vector<uint8_t> bytes = LittleEndianAt(words, shift);
       EXPECT_EQ(ops->cardinality_of_bytes(bytes.data() + shift), expected) << trial;
     }
     std::vector<uint64_t> zero(kWords, 0);
@@ -96,13 +101,8 @@ TEST(BlockOpsTest, AndFlippedOverAllWordsAndListedOnes) {
       const std::vector<uint64_t> s = RandomBlock(rng);
       const std::vector<uint64_t> e = RandomBlock(rng);
       const uint64_t flip = trial % 2 == 0 ? 0 : ~uint64_t{0};
-      std::vector<uint8_t> bytes(8 * kWords + 8);
       const size_t shift = static_cast<size_t>(trial % 8);
-      for (int w = 0; w < kWords; ++w) {
-        for (int b = 0; b < 8; ++b) {
-          bytes[shift + 8 * static_cast<size_t>(w) + b] = static_cast<uint8_t>(s[w] >> (8 * b));
-        }
-      }
+      const std::vector<uint8_t> bytes = LittleEndianAt(s, shift);
       std::vector<uint64_t> expected(kWords);
       for (int w = 0; w < kWords; ++w) expected[w] = e[w] & (s[w] ^ flip);
       std::vector<uint64_t> out(kWords, 0x5A5A);
@@ -128,7 +128,7 @@ TEST(BlockOpsTest, AndFlippedOverAllWordsAndListedOnes) {
 
 // `values` random bits (fewer where they collide) and, from two values on, the block's first
 // and last bits and words of 64, 33 and 32 set bits (a vector variant's one and two halves).
-std::vector<uint64_t> RandomBlock(std::mt19937_64& rng, uint32_t values) {
+std::vector<uint64_t> SparseBlock(std::mt19937_64& rng, uint32_t values) {
   std::vector<uint64_t> words(kWords, 0);
   for (uint32_t i = 0; i < values; ++i) {
     const uint32_t v = static_cast<uint32_t>(rng() % 65536);
@@ -160,7 +160,7 @@ TEST(BlockOpsTest, PositionsListTheSetBitsAscending) {
     SCOPED_TRACE(ops->name);
     std::mt19937_64 rng(37);
     for (const uint32_t values : {0u, 1u, 5u, 700u, 4096u, 30000u}) {
-      const std::vector<uint64_t> words = RandomBlock(rng, values);
+      const std::vector<uint64_t> words = SparseBlock(rng, values);
       const std::vector<uint16_t> expected = SetBits(words);
       std::vector<uint16_t> out(expected.size() + 2 + 64, 0xABCD);
       ops->positions(words.data(), out.data());
@@ -178,7 +178,7 @@ TEST(BlockOpsTest, TakePositionsReadsTheFlaggedWordsAndClearsThem) {
     SCOPED_TRACE(ops->name);
     std::mt19937_64 rng(31);
     for (const uint32_t values : {0u, 1u, 7u, 300u, 2000u, 4096u}) {
-      std::vector<uint64_t> words = RandomBlock(rng, values);
+      std::vector<uint64_t> words = SparseBlock(rng, values);
       std::vector<uint8_t> flags(kWords, 0);
       if (values > 1) words[77] = 0;
       for (size_t w = 0; w < words.size(); ++w) flags[w] = words[w] != 0;
@@ -218,7 +218,7 @@ TEST(BlockOpsTest, SetValuesSetsTheBitOfEachValue) {
         bytes[1 + 2 * i] = static_cast<uint8_t>(values[i]);
         bytes[2 + 2 * i] = static_cast<uint8_t>(values[i] >> 8);
       }
-      std::vector<uint64_t> words = RandomBlock(rng, 50);
+      std::vector<uint64_t> words = SparseBlock(rng, 50);
       std::vector<uint64_t> expected = words;
       for (uint16_t v : values) expected[v / 64] |= uint64_t{1} << (v % 64);
       ops->set_values(words.data(), bytes.data() + 1, static_cast<uint32_t>(values.size()));

@@ -10,7 +10,6 @@ using namespace ::roaring::internal;  // CRoaring's container layer
 
 namespace {
 
-
 // CRoaring reports allocation failure with NULL; the library's convention is std::bad_alloc
 // (caught at the API boundary), as for every other allocation.
 template <typename T>

@@ -82,10 +82,12 @@ PFI_INLINE void PositionsBody(const uint64_t* words, uint16_t* out) {
   for (int i = 0; i < kWords; ++i) out = WordPositions<kHardware>(words[i], i, out);
 }
 
-// PositionsBody over the flagged words. Eight flag bytes (each 0 or 1) become eight bits with
-// one multiply: each byte's bit lands in the top byte at the byte's index.
-template <bool kHardware>
-PFI_INLINE uint32_t TakePositionsBody(uint64_t* words, uint8_t* flags, uint16_t* out) {
+// The positions of the flagged words' set bits, by `word_positions` (a variant's
+// WordPositions). Eight flag bytes (each 0 or 1) become eight bits with one multiply: each
+// byte's bit lands in the top byte at the byte's index.
+template <typename WordPositionsFn>
+PFI_INLINE uint32_t TakePositionsBody(uint64_t* words, uint8_t* flags, uint16_t* out,
+                                      WordPositionsFn word_positions) {
   constexpr uint64_t kGatherBytes = 0x0102040810204080ULL;
   const uint16_t* const begin = out;
   for (int chunk = 0; chunk < kWords; chunk += 64) {
@@ -97,7 +99,7 @@ PFI_INLINE uint32_t TakePositionsBody(uint64_t* words, uint8_t* flags, uint16_t*
     std::memset(flags + chunk, 0, 64);
     for (; flagged != 0; flagged &= flagged - 1) {
       const int i = chunk + __builtin_ctzll(flagged);
-      out = WordPositions<kHardware>(words[i], i, out);
+      out = word_positions(words[i], i, out);
       words[i] = 0;
     }
   }
@@ -161,7 +163,7 @@ void Positions(const uint64_t* words, uint16_t* out) {
   PositionsBody<kBaselinePopcount>(words, out);
 }
 uint32_t TakePositions(uint64_t* words, uint8_t* flags, uint16_t* out) {
-  return TakePositionsBody<kBaselinePopcount>(words, flags, out);
+  return TakePositionsBody(words, flags, out, WordPositions<kBaselinePopcount>);
 }
 
 uint32_t AndFlipped(const uint8_t* s, uint64_t flip, const uint64_t* e, uint64_t* out) {
@@ -195,7 +197,7 @@ PFI_AVX2 void PositionsAvx2(const uint64_t* words, uint16_t* out) {
   PositionsBody<true>(words, out);
 }
 PFI_AVX2 uint32_t TakePositionsAvx2(uint64_t* words, uint8_t* flags, uint16_t* out) {
-  return TakePositionsBody<true>(words, flags, out);
+  return TakePositionsBody(words, flags, out, WordPositions<true>);
 }
 PFI_AVX2 void SetValuesAvx2(uint64_t* words, const uint8_t* values, uint32_t count) {
   SetValuesBody(words, values, count);
@@ -259,7 +261,7 @@ struct WideningTables {
 constexpr WideningTables kWidening;
 constexpr uint64_t kEvenBytes = 0x5555555555555555ULL;
 
-PFI_AVX512_POSITIONS PFI_INLINE uint16_t* WordPositionsAvx512(uint64_t w, uint32_t i,
+PFI_AVX512_POSITIONS PFI_INLINE uint16_t* WordPositionsAvx512(uint64_t w, int i,
                                                                uint16_t* out) {
   const __m512i base = _mm512_set1_epi16(static_cast<int16_t>(i * 64));
   const uint32_t count = static_cast<uint32_t>(__builtin_popcountll(w));
@@ -289,27 +291,14 @@ PFI_AVX512_POSITIONS void PositionsAvx512(const uint64_t* words, uint16_t* out) 
       nonzero |= uint64_t{_mm512_test_epi64_mask(eight, eight)} << (8 * k);
     }
     for (; nonzero != 0; nonzero &= nonzero - 1) {
-      const uint32_t i = chunk + static_cast<uint32_t>(__builtin_ctzll(nonzero));
+      const int i = static_cast<int>(chunk) + __builtin_ctzll(nonzero);
       out = WordPositionsAvx512(words[i], i, out);
     }
   }
 }
 PFI_AVX512_POSITIONS uint32_t TakePositionsAvx512(uint64_t* words, uint8_t* flags,
                                                    uint16_t* out) {
-  const uint16_t* const begin = out;
-  for (uint32_t chunk = 0; chunk < kBlockWords; chunk += 64) {
-    // A set flag byte (0 or 1) is a nonzero byte: one compare makes the chunk's 64 flags bits.
-    const uint64_t flagged = _mm512_test_epi8_mask(_mm512_loadu_si512(flags + chunk),
-                                                   _mm512_set1_epi8(1));
-    if (flagged == 0) continue;
-    _mm512_storeu_si512(flags + chunk, _mm512_setzero_si512());
-    for (uint64_t left = flagged; left != 0; left &= left - 1) {
-      const uint32_t i = chunk + static_cast<uint32_t>(__builtin_ctzll(left));
-      out = WordPositionsAvx512(words[i], i, out);
-      words[i] = 0;
-    }
-  }
-  return static_cast<uint32_t>(out - begin);
+  return TakePositionsBody(words, flags, out, WordPositionsAvx512);
 }
 
 constexpr BlockOps kAvx512 = {CardinalityAvx512, CardinalityOfBytesAvx512, CardinalityAndRunsAvx2,

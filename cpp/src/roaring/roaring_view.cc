@@ -16,7 +16,6 @@ namespace {
 
 using roaring::kBlockWords;
 
-
 Status Bad(const std::string& what) {
   return Status::Corrupt("roaring bitmap " + what);
 }

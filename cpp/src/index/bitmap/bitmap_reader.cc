@@ -4,6 +4,7 @@
 #include <string>
 
 #include "io/byte_reader.h"
+#include "io/endian.h"
 #include "roaring/portable_check.h"
 #include "roaring/roaring_view.h"
 #include "roaring/union_by_keys.h"
@@ -28,6 +29,11 @@ Result<uint32_t> CheckedCount(int32_t count, size_t min_item_bytes, const io::By
                      in.position() - 4);
   }
   return static_cast<uint32_t>(count);
+}
+
+// A status of the bitmap stored at payload position `pos`, said so.
+Status InBitmapAt(const Status& status, size_t pos) {
+  return status.WithContext("bitmap index: bitmap at payload offset " + std::to_string(pos));
 }
 
 }  // namespace
@@ -204,10 +210,7 @@ Result<roaring::Bitmap32> BitmapIndexReader::ReadBitmap(int32_t offset, int32_t 
   PFI_ASSIGN_OR_RETURN(size_t pos, BitmapExtent(offset, length, &available));
   Result<roaring::Bitmap32> bitmap =
       roaring::Bitmap32::Deserialize(payload_.data() + pos, available);
-  if (!bitmap.ok()) {
-    return bitmap.status().WithContext("bitmap index: bitmap at payload offset " +
-                                       std::to_string(pos));
-  }
+  if (!bitmap.ok()) return InBitmapAt(bitmap.status(), pos);
   PFI_RETURN_NOT_OK(CheckRowsWithin(!bitmap->IsEmpty(), bitmap->Maximum(), pos));
   return bitmap;
 }
@@ -347,6 +350,9 @@ Result<roaring::Bitmap32> BitmapIndexReader::UnionOfLocked(
 Result<std::optional<roaring::Bitmap32>> BitmapIndexReader::UnionInPlaceLocked(
     bool null_literal, const std::vector<EntryRef>& entries) const {
   using roaring::RoaringView;
+  // Keys of one row store the row, not a bitmap; they join as one bitmap lent by view, and
+  // lent views are read as little-endian bytes.
+  if (!io::endian_internal::kHostIsLittleEndian) return std::optional<roaring::Bitmap32>();
   std::vector<std::pair<int32_t, int32_t>> stored;  // (offset, length) of the bitmaps
   stored.reserve(entries.size() + 1);
   if (null_literal && has_null_) stored.emplace_back(null_offset_, null_length_);
@@ -357,47 +363,32 @@ Result<std::optional<roaring::Bitmap32>> BitmapIndexReader::UnionInPlaceLocked(
   // CRoaring (UnionOfLocked), before any content is checked here as well as there.
   std::vector<RoaringView> views;
   std::vector<size_t> positions;
-  std::vector<uint32_t> single_rows;  // keys of one row store the row, not a bitmap
+  roaring::Bitmap32 single_rows;
   views.reserve(stored.size());
   positions.reserve(stored.size());
   for (const auto& [offset, length] : stored) {
     if (offset < 0) {
       PFI_ASSIGN_OR_RETURN(uint32_t row, SingleRow(offset));
-      single_rows.push_back(row);
+      single_rows.Add(row);
       continue;
     }
     size_t available = 0;
     PFI_ASSIGN_OR_RETURN(size_t pos, BitmapExtent(offset, length, &available));
     Result<RoaringView> view = RoaringView::Parse(payload_.data() + pos, available);
-    if (!view.ok()) {
-      return view.status().WithContext("bitmap index: bitmap at payload offset " +
-                                       std::to_string(pos));
-    }
+    if (!view.ok()) return InBitmapAt(view.status(), pos);
     if (view->HoldsRuns()) return std::optional<roaring::Bitmap32>();
     views.push_back(std::move(*view));
     positions.push_back(pos);
   }
   for (size_t i = 0; i < views.size(); ++i) {
-    Status content = roaring::CheckPortableContent(payload_.data() + positions[i],
-                                                   views[i].bytes());
-    if (!content.ok()) {
-      return content.WithContext("bitmap index: bitmap at payload offset " +
-                                 std::to_string(positions[i]));
-    }
+    const Status content =
+        roaring::CheckPortableContent(payload_.data() + positions[i], views[i].bytes());
+    if (!content.ok()) return InBitmapAt(content, positions[i]);
     uint32_t maximum = 0;
     const bool any = views[i].Maximum(&maximum);
     PFI_RETURN_NOT_OK(CheckRowsWithin(any, maximum, positions[i]));
   }
-  std::vector<uint8_t> single_bytes;
-  if (!single_rows.empty()) {
-    std::sort(single_rows.begin(), single_rows.end());
-    roaring::Bitmap32 singles;
-    singles.AddMany(single_rows.data(), single_rows.size());
-    single_bytes = singles.SerializeAsIs();  // arrays and bitmaps, as a view reads them
-    PFI_ASSIGN_OR_RETURN(RoaringView view,
-                         RoaringView::Parse(single_bytes.data(), single_bytes.size()));
-    views.push_back(std::move(view));
-  }
+  if (!single_rows.IsEmpty()) views.push_back(RoaringView::Over(single_rows));
   std::vector<const RoaringView*> inputs;
   inputs.reserve(views.size());
   for (const RoaringView& view : views) inputs.push_back(&view);
