@@ -1,11 +1,12 @@
 // FileIndexReader: the container header, lazily opened index readers, predicate evaluation.
-#include <mutex>
+#include <memory>
 
 #include "api/boundary.h"
 #include "api/row_type.h"
 #include "container/container_format.h"
 #include "index/index_type.h"
 #include "pyfileindex/reader.h"
+#include "sync/lazy_cell.h"
 
 namespace pyfileindex {
 
@@ -171,11 +172,7 @@ class ContainerReader final : public FileIndexReader {
 
   // One lazily opened reader per entry; nullptr when it cannot be read (unknown index type,
   // column absent from the row type): such an index answers REMAIN, as a missing one would.
-  struct Slot {
-    std::once_flag once;
-    Status status;
-    std::unique_ptr<index::ColumnIndexReader> reader;
-  };
+  using Slot = sync::LazyCell<std::unique_ptr<index::ColumnIndexReader>>;
 
   const DataType* ColumnType(const std::string& column) const {
     for (const Field& field : fields_) {
@@ -195,25 +192,23 @@ class ContainerReader final : public FileIndexReader {
   }
 
   Result<const index::ColumnIndexReader*> ReaderAt(size_t i) const {
-    Slot& slot = slots_[i];
-    std::call_once(slot.once, [&] {
+    using Opened = std::unique_ptr<index::ColumnIndexReader>;
+    PFI_ASSIGN_OR_RETURN(const Opened* opened, slots_[i].Get([&]() -> Result<Opened> {
       const IndexEntry& entry = entries_[i];
       const index::IndexType* type = index::FindIndexType(entry.index_type);
       const DataType* column_type = ColumnType(entry.column);
       if (type == nullptr || column_type == nullptr || !type->CheckType(*column_type).ok()) {
-        return;
+        return Opened();
       }
       io::ByteSpan payload(bytes_.data() + entry.offset, static_cast<size_t>(entry.length));
       auto reader = type->OpenReader(*column_type, payload);
-      if (reader.ok()) {
-        slot.reader = std::move(reader).ValueOrDie();
-      } else {
-        slot.status = reader.status().WithContext("column '" + entry.column + "' index '" +
-                                                  entry.index_type + "'");
+      if (!reader.ok()) {
+        return reader.status().WithContext("column '" + entry.column + "' index '" +
+                                           entry.index_type + "'");
       }
-    });
-    if (!slot.status.ok()) return slot.status;
-    return static_cast<const index::ColumnIndexReader*>(slot.reader.get());
+      return Opened(std::move(reader).ValueOrDie());
+    }));
+    return static_cast<const index::ColumnIndexReader*>(opened->get());
   }
 
   io::ByteSpan bytes_;

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "index/range_bitmap/lazy_cell.h"
+#include "sync/lazy_cell.h"
 #include "roaring/roaring_view.h"
 #include "io/byte_span.h"
 #include "pyfileindex/status.h"
@@ -21,6 +21,7 @@ namespace pyfileindex::index::range_bitmap {
 using roaring::RoaringView;
 
 using roaring::Bitmap32;
+using sync::LazyCell;
 
 class CodeBsiReader {
  public:

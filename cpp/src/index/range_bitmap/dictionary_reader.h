@@ -11,12 +11,14 @@
 #include <string_view>
 
 #include "index/range_bitmap/key_kind.h"
-#include "index/range_bitmap/lazy_cell.h"
+#include "sync/lazy_cell.h"
 #include "index/range_bitmap/literal_probe.h"
 #include "io/byte_span.h"
 #include "pyfileindex/status.h"
 
 namespace pyfileindex::index::range_bitmap {
+
+using sync::LazyCell;
 
 class DictionaryReader {
  public:

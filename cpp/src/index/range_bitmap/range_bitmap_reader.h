@@ -1,7 +1,7 @@
 // The range-bitmap index reader (Paimon's RangeBitmapFileIndex.Reader + RangeBitmap).
 //
 // Open() parses the index header, the dictionary header and the BSI header; dictionary chunks,
-// the EBM and bit slices are loaded when a predicate first needs them (lazy_cell.h), so one
+// the EBM and bit slices are loaded when a predicate first needs them (sync/lazy_cell.h), so one
 // reader serves many threads and many queries.
 //
 // Answers are Java's, except where Java 2.0 is wrong (docs/DIFFERENCES.md, "range-bitmap"):

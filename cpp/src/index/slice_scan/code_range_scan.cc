@@ -36,17 +36,14 @@ class Walker {
         ebm_(ebm),
         slices_(slices),
         cursors_(static_cast<size_t>(slice_count), 0),
-        ops_(ScanOpsForCpu()),
-        a_(kBlockWords),
-        b_(kBlockWords),
-        scratch_(kBlockWords),
-        idx_(kBlockWords) {}
+        ops_(ScanOpsForCpu()) {}
 
   Bitmap32 Run() {
     for (size_t e = 0; e < ebm_.container_count(); ++e) {
       if (ebm_.kind(e) == RoaringView::Kind::kRun) {
         IntervalBlock(e);
       } else {
+        AllocateWords();
         const uint8_t* words = ebm_.Words(e, scratch_.data());
         for (size_t w = 0; w < kBlockWords; ++w) a_[w] = io::LoadU64LE(words + 8 * w);
         in_ = out_.Words();
@@ -181,7 +178,17 @@ class Walker {
     tie->swap(kept_);
   }
 
+  // The word buffers, on the first block walked on words (sorted data may need none).
+  void AllocateWords() {
+    if (!a_.empty()) return;
+    a_.resize(kBlockWords);
+    b_.resize(kBlockWords);
+    scratch_.resize(kBlockWords);
+    idx_.resize(kBlockWords);
+  }
+
   void ToDense(bool with_b) {
+    AllocateWords();
     std::memset(a_.data(), 0, 8 * kBlockWords);
     SetIntervals(ia_, a_.data());
     if (with_b) {
