@@ -15,6 +15,8 @@
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "index/slice_scan/code_range_scan.h"
 #include "io/byte_span.h"
+#include "io/endian.h"
+#include "roaring/roaring_view.h"
 #include "roaring.h"
 #include "roaring/block_builder.h"
 
@@ -203,6 +205,62 @@ TEST(CodeRangeScanTest, SparseTiesReadFewWords) {
   Column c = Shuffled(rng, 140000, 1 << 20, 0.02);
   c.Build();
   ExpectRanges(c, rng, 60);
+}
+
+// Where slice `i` of a BSI section starts (its header: length, version, slice count, EBM
+// length, index length, then each slice's offset and length; the body: EBM, then slices).
+size_t SliceStart(const std::vector<uint8_t>& bsi, int i) {
+  const size_t header = io::LoadU32BE(bsi.data());
+  const size_t ebm_length = io::LoadU32BE(bsi.data() + 4 + 2);
+  const size_t offset = io::LoadU32BE(bsi.data() + 4 + 10 + 8 * static_cast<size_t>(i));
+  return 4 + header + ebm_length + offset;
+}
+
+TEST(CodeRangeScanTest, SliceRunsAreCheckedAsTheWalkReadsThem) {
+  // Sorted codes over four blocks: every slice container is runs. The lowest slice's runs are
+  // checked only where a walk reads them, so damage there fails the queries that reach it and
+  // no other.
+  std::mt19937_64 rng(6);
+  Column c = Sorted(rng, 4 * 65536, 300, 0.0);
+  c.Build();
+  const std::vector<uint8_t> good = c.bsi;
+  const size_t slice0 = SliceStart(good, 0);
+  auto view = roaring::RoaringView::Parse(good.data() + slice0, good.size() - slice0);
+  ASSERT_TRUE(view.ok()) << view.status().ToString();
+  ASSERT_EQ(view->container_count(), 4u);
+  ASSERT_EQ(view->kind(3), roaring::RoaringView::Kind::kRun);
+  // Block 3's first run with a start above 0 now reaches past the block.
+  size_t run = 0;
+  while (io::LoadU16LE(view->data(3) + 4 * run) == 0) ++run;
+  const size_t at = static_cast<size_t>(view->data(3) - good.data()) + 4 * run;
+  const uint32_t start = io::LoadU16LE(good.data() + at);
+  io::StoreU16LE(c.bsi.data() + at + 2, static_cast<uint16_t>(0x10000 - start));
+  auto opened = CodeBsiReader::Open(io::ByteSpan(c.bsi.data(), c.bsi.size()), c.cardinality,
+                                    static_cast<uint32_t>(c.codes.size()));
+  ASSERT_TRUE(opened.ok()) << opened.status().ToString();
+  c.reader = std::move(*opened);
+
+  const int64_t top = c.codes.back();  // in block 3
+  const int64_t bottom = c.codes.front();  // in block 0
+  const int64_t odd = (top - 2) | 1;  // a lower bound ending in 1: its tie reaches slice 0
+  for (auto rows : {c.reader->CodesBetween(top, top), c.reader->CodesBetween(odd, top),
+                    c.reader->TopK(10, nullptr, true, true)}) {
+    ASSERT_FALSE(rows.ok());
+    EXPECT_EQ(rows.status().code(), StatusCode::kCorrupt);
+    EXPECT_NE(rows.status().message().find("range-bitmap: bit slice container with a run past"),
+              std::string::npos)
+        << rows.status().ToString();
+  }
+  // Walks that never read block 3's lowest slice answer as before.
+  ExpectRange(c, bottom, bottom);
+  ExpectRange(c, bottom, bottom + 5);
+  // The 10 smallest: code `bottom` ties far more rows, and a strict cut keeps the highest.
+  std::vector<uint32_t> tied;
+  for (uint32_t r = 0; r < c.codes.size() && c.codes[r] == bottom; ++r) tied.push_back(r);
+  ASSERT_GT(tied.size(), 10u);
+  auto smallest = c.reader->TopK(10, nullptr, true, false);
+  ASSERT_TRUE(smallest.ok()) << smallest.status().ToString();
+  EXPECT_EQ(smallest->ToVector(), std::vector<uint32_t>(tied.end() - 10, tied.end()));
 }
 
 TEST(CodeRangeScanTest, NeverReadsMoreSlicesThanJavasFormulas) {

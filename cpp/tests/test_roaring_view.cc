@@ -1,11 +1,13 @@
 // RoaringView::Parse on run containers: every run must end inside its container (the slice
-// readers expand runs into 65536-bit blocks), wherever the bad run sits in a long list.
+// readers expand runs into 65536-bit blocks), wherever the bad run sits in a long list; checked
+// at parse, or container by container on use.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "io/endian.h"
+#include "roaring/block_ops.h"
 #include "roaring/bitmap32.h"
 #include "roaring/roaring_view.h"
 
@@ -56,6 +58,33 @@ TEST(RoaringView, RefusesARunPastItsContainerWhereverItIs) {
           << bad.status().ToString();
     }
   }
+}
+
+TEST(RoaringView, ChecksRunsOnUseContainerByContainer) {
+  const std::vector<uint8_t> good = ManyRuns();
+  Result<RoaringView> clean = RoaringView::Parse(good.data(), good.size());
+  ASSERT_TRUE(clean.ok());
+  // The second container's last run (start 65536 + 36000) reaches past the block.
+  std::vector<uint8_t> past = good;
+  const size_t at = static_cast<size_t>(clean->data(1) - good.data()) + 4 * 36;
+  ASSERT_EQ(io::LoadU16LE(past.data() + at), 36000);
+  io::StoreU16LE(past.data() + at + 2, 0x10000 - 36000 + 99);
+  ASSERT_FALSE(RoaringView::Parse(past.data(), past.size()).ok());
+
+  Result<RoaringView> view =
+      RoaringView::Parse(past.data(), past.size(), RoaringView::RunCheck::kOnUse);
+  ASSERT_TRUE(view.ok()) << view.status().ToString();
+  EXPECT_TRUE(view->RunsEndInside(0));
+  EXPECT_FALSE(view->RunsEndInside(1));
+  EXPECT_TRUE(clean->RunsEndInside(1));
+  // Read anyway, the damaged run is cut at the block's end: nothing lands past the block.
+  std::vector<uint64_t> scratch(kBlockWords + 1, 0x5a5a5a5a5a5a5a5aULL);
+  const uint8_t* words = view->Words(1, scratch.data());
+  EXPECT_EQ(io::LoadU64LE(words + 8 * (kBlockWords - 1)), ~uint64_t{0});
+  EXPECT_EQ(scratch[kBlockWords], 0x5a5a5a5a5a5a5a5aULL);
+  uint32_t max = 0;
+  ASSERT_TRUE(view->Maximum(&max));
+  EXPECT_EQ(max, 65536u + 0xffff);
 }
 
 }  // namespace

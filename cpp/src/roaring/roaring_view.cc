@@ -24,12 +24,12 @@ Status Bad(const std::string& what) {
 
 namespace {
 // Whether start + length <= 0xffff for each of the `count` runs at `runs`. No early exit: the
-// loop is a branch-free reduction the compiler vectorizes (the slices of a sorted column's
-// range bitmap hold hundreds of thousands of runs, and queries parse them all). A size_t
+// loop is a branch-free reduction the compiler vectorizes (a bitmap of a sorted column can
+// hold hundreds of thousands of runs). A size_t
 // index: with a 32-bit one the compiler cannot prove the loads contiguous (4 * r might wrap)
 // and gathered them one by one, at half the speed. (An AVX2 variant was no faster: the loop
 // then waits on memory.)
-bool RunsEndInside(const uint8_t* runs, uint32_t count) {
+bool RunsEndInsideAt(const uint8_t* runs, uint32_t count) {
   uint32_t past = 0;
   for (size_t r = 0; r < count; ++r) {
     const uint32_t run = io::LoadU32LE(runs + 4 * r);  // start | length << 16
@@ -39,11 +39,12 @@ bool RunsEndInside(const uint8_t* runs, uint32_t count) {
 }
 }  // namespace
 
-Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size) {
+Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size, RunCheck runs) {
   Result<roaring::PortableHeader> read = roaring::PortableHeader::Read(data, size);
   if (!read.ok()) return read.status();
   const roaring::PortableHeader& head = *read;
   RoaringView view;
+  view.runs_checked_ = runs == RunCheck::kAtParse;
   size_t pos = head.bodies;
   view.containers_.resize(head.count);
   for (size_t i = 0; i < head.count; ++i) {
@@ -71,12 +72,17 @@ Result<RoaringView> RoaringView::Parse(const uint8_t* data, size_t size) {
     if (pos + bytes > size) return Bad("container overruns the buffer");
     c.data = data + pos;
     pos += bytes;
-    if (c.kind == Kind::kRun && !RunsEndInside(c.data, c.count)) {
+    if (c.kind == Kind::kRun && view.runs_checked_ && !RunsEndInsideAt(c.data, c.count)) {
       return Bad("run past the container end");  // expansion relies on every run ending inside
     }
   }
   view.bytes_ = pos;
   return view;
+}
+
+bool RoaringView::RunsEndInside(size_t i) const {
+  const Container& c = containers_[i];
+  return runs_checked_ || c.kind != Kind::kRun || RunsEndInsideAt(c.data, c.count);
 }
 
 bool RoaringView::HoldsRuns() const {
@@ -131,7 +137,8 @@ bool RoaringView::Maximum(uint32_t* value) const {
     for (uint32_t j = 0; j < c.count; ++j) {
       const uint32_t v = c.kind == Kind::kArray
                              ? io::LoadU16LE(c.data + 2 * j)
-                             : io::LoadU16LE(c.data + 4 * j) + io::LoadU16LE(c.data + 4 * j + 2);
+                             : std::min<uint32_t>(0xffff, io::LoadU16LE(c.data + 4 * j) +
+                                                                  io::LoadU16LE(c.data + 4 * j + 2));
       low = std::max(low, v);
       any = true;
     }
@@ -158,7 +165,9 @@ const uint8_t* RoaringView::Words(size_t i, uint64_t* scratch) const {
   } else {
     for (uint32_t r = 0; r < c.count; ++r) {
       const uint32_t start = io::LoadU16LE(c.data + 4 * r);
-      const uint32_t end = start + io::LoadU16LE(c.data + 4 * r + 2) + 1;  // exclusive
+      // Exclusive; cut at the container's end (reached only by an unchecked damaged run).
+      const uint32_t end = std::min<uint32_t>(start + io::LoadU16LE(c.data + 4 * r + 2) + 1,
+                                              uint32_t{1} << 16);
       for (uint32_t v = start; v < end;) {
         const uint32_t bit = v & 63;
         const uint32_t take = std::min<uint32_t>(64 - bit, end - v);

@@ -20,9 +20,16 @@ class RoaringView {
  public:
   enum class Kind : uint8_t { kArray, kBitmap, kRun };
 
-  // Checks the header and every container's extent, and that runs end inside their container;
-  // never reads outside `size`.
-  static Result<RoaringView> Parse(const uint8_t* data, size_t size);
+  // When Parse checks that each run ends inside its container (a run past it would make an
+  // expansion write past a block): all of them at once, or each container's as a caller is
+  // about to read it (RunsEndInside), so a query pays only for the containers it reads (the
+  // slices of a sorted column hold hundreds of thousands of runs, a query reads few of them).
+  enum class RunCheck : uint8_t { kAtParse, kOnUse };
+
+  // Checks the header and every container's extent, and with kAtParse that runs end inside
+  // their container; never reads outside `size`.
+  static Result<RoaringView> Parse(const uint8_t* data, size_t size,
+                                   RunCheck runs = RunCheck::kAtParse);
   // The containers of `bitmap` in place, valid while it lives unchanged. Little-endian hosts
   // only (CRoaring keeps host-order values; views are read as little-endian bytes).
   static RoaringView Over(const Bitmap32& bitmap);
@@ -37,8 +44,14 @@ class RoaringView {
   // The index of the container with `key` at or after `from`, or container_count().
   size_t Seek(uint16_t key, size_t from) const;
 
+  // Whether container i's runs end inside it (true for other kinds, and for every container
+  // of a view whose Parse checked them all). Readers of a kOnUse view ask before they read a
+  // run container, and answer Corrupt when it is false.
+  bool RunsEndInside(size_t i) const;
+
   // The 1024 little-endian words of container i: in place for a bitmap container, else
-  // expanded into `scratch` (1024 words). Read them with io::LoadU64LE-style loads.
+  // expanded into `scratch` (1024 words). Read them with io::LoadU64LE-style loads. Runs are
+  // cut at the container's end, so even an unchecked damaged one stays inside `scratch`.
   const uint8_t* Words(size_t i, uint64_t* scratch) const;
 
   // Container i as stored: its kind, its value count (array) or run count (run), and its body
@@ -56,6 +69,7 @@ class RoaringView {
   };
   std::vector<Container> containers_;
   size_t bytes_ = 0;
+  bool runs_checked_ = true;  // every run ends inside its container (Parse kAtParse, Over)
 };
 
 }  // namespace pyfileindex::roaring

@@ -26,8 +26,9 @@ std::string Where(const io::ByteReader& reader, const char* what) {
 Result<roaring::RoaringView> ReadBitmap(io::ByteReader* reader, const char* what,
                                              roaring::Bitmap32* bitmap) {
   const io::ByteSpan rest = reader->Rest();
-  Result<roaring::RoaringView> view =
-      roaring::RoaringView::Parse(rest.data(), rest.size());
+  // Every run checked here: CodesBetween walks the views with RunOverCheckedViews.
+  Result<roaring::RoaringView> view = roaring::RoaringView::Parse(
+      rest.data(), rest.size(), roaring::RoaringView::RunCheck::kAtParse);
   if (!view.ok()) return view.status().WithContext(Where(*reader, what));
   if (bitmap != nullptr) {
     auto read = roaring::Bitmap32::Deserialize(rest.data(), view->bytes());
@@ -125,7 +126,7 @@ roaring::Bitmap32 BitSliceIndex::CodesBetween(uint64_t lo, uint64_t hi) const {
   const slice_scan::CodeRangeScan scan(bits, lo, hi);
   std::vector<const roaring::RoaringView*> slices(slices_.size());
   for (size_t i = 0; i < slices_.size(); ++i) slices[i] = &slices_[i];
-  return scan.Run(ebm_view_, slices.data());
+  return scan.RunOverCheckedViews(ebm_view_, slices.data());
 }
 
 roaring::Bitmap32 BitSliceIndex::ONeilCompare(CompareOp op, int64_t q) const {

@@ -89,15 +89,18 @@ Result<const Bitmap32*> CodeBsiReader::Ebm() const {
   return ebm_.Get([&]() { return Load(ebm_extent_, "EBM"); });
 }
 
-Result<RoaringView> CodeBsiReader::LoadView(Extent extent, const char* what) const {
-  Result<RoaringView> view = RoaringView::Parse(body_.data() + extent.offset, extent.length);
+Result<RoaringView> CodeBsiReader::LoadView(Extent extent, const char* what,
+                                           RoaringView::RunCheck runs) const {
+  Result<RoaringView> view =
+      RoaringView::Parse(body_.data() + extent.offset, extent.length, runs);
   if (!view.ok()) return view.status().WithContext(std::string("range-bitmap ") + what);
   return view;
 }
 
 Result<const RoaringView*> CodeBsiReader::EbmView() const {
   return ebm_view_.Get([&]() -> Result<RoaringView> {
-    PFI_ASSIGN_OR_RETURN(RoaringView view, LoadView(ebm_extent_, "EBM"));
+    PFI_ASSIGN_OR_RETURN(RoaringView view,
+                         LoadView(ebm_extent_, "EBM", RoaringView::RunCheck::kAtParse));
     uint32_t max = 0;
     if (view.Maximum(&max) && max >= row_count_) {
       return Bad("EBM holds row " + std::to_string(max) + " of a " + std::to_string(row_count_) +
@@ -110,7 +113,9 @@ Result<const RoaringView*> CodeBsiReader::EbmView() const {
 Result<const RoaringView*> CodeBsiReader::SliceView(int i) const {
   return slice_views_[i].Get([&]() {
     loaded_slices_.fetch_add(1);
-    return LoadView(slice_extents_[i], "slice");
+    // A query reads few of a sorted column's many slice runs: each container's are checked
+    // as a walk reads it (a point query on sorted STRING c=100k: 33 -> 19 us).
+    return LoadView(slice_extents_[i], "slice", RoaringView::RunCheck::kOnUse);
   });
 }
 
@@ -136,7 +141,9 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
     PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
   }
   PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
-  return scan.Run(*ebm, slices.data());
+  Result<Bitmap32> rows = scan.Run(*ebm, slices.data());
+  if (!rows.ok()) return rows.status().WithContext("range-bitmap");
+  return rows;
 }
 
 Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,
@@ -147,7 +154,9 @@ Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool str
   for (int i = 0; i < slice_count_; ++i) {
     PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
   }
-  return TopKWalk(*ebm, slices.data(), slice_count_, found, k, strict, largest);
+  Result<Bitmap32> rows = TopKWalk(*ebm, slices.data(), slice_count_, found, k, strict, largest);
+  if (!rows.ok()) return rows.status().WithContext("range-bitmap");
+  return rows;
 }
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -55,7 +55,7 @@ class CodeBsiReader {
 
   CodeBsiReader() = default;
   Result<Bitmap32> Load(Extent extent, const char* what) const;
-  Result<RoaringView> LoadView(Extent extent, const char* what) const;
+  Result<RoaringView> LoadView(Extent extent, const char* what, RoaringView::RunCheck runs) const;
   Result<const RoaringView*> EbmView() const;
   Result<const RoaringView*> SliceView(int i) const;
 

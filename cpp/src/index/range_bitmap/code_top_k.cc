@@ -190,6 +190,8 @@ void DropLowest(Block* b, uint64_t n) {
   }
 }
 
+Status DamagedRuns() { return Status::Corrupt("bit slice container with a run past its end"); }
+
 // G | E of every block, in key order.
 Bitmap32 Assemble(std::vector<Block>& blocks) {
   BlockBuilder out;
@@ -222,9 +224,16 @@ Bitmap32 Assemble(std::vector<Block>& blocks) {
 
 }  // namespace
 
-Bitmap32 TopKWalk(const RoaringView& ebm, const RoaringView* const* slices, int slice_count,
-                  const Bitmap32* found, uint64_t k, bool strict, bool largest) {
+Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slices,
+                          int slice_count, const Bitmap32* found, uint64_t k, bool strict,
+                          bool largest) {
   if (k == 0) return Bitmap32();
+  // Each container is checked as it is read (views parsed with RunCheck::kOnUse): a run past
+  // its block makes the answer Corrupt. The reads cut such a run at the block's end meanwhile.
+  bool runs_inside = true;
+  auto note_read = [&](const RoaringView& view, size_t c) {
+    runs_inside = runs_inside && view.RunsEndInside(c);
+  };
   const roaring::BlockOps& ops = roaring::Ops();
   // Winners have the slice bit set (topK) or clear (bottomK).
   const uint64_t flip = largest ? 0 : ~uint64_t{0};
@@ -240,6 +249,7 @@ Bitmap32 TopKWalk(const RoaringView& ebm, const RoaringView* const* slices, int 
   for (size_t i = 0; i < ebm.container_count(); ++i) {
     Block b;
     b.key = ebm.key(i);
+    note_read(ebm, i);
     if (selection.all() && ebm.kind(i) == RoaringView::Kind::kRun) {
       ToIntervals(ebm, i, &b.e_runs);
       b.e_count = IntervalRows(b.e_runs);
@@ -253,6 +263,7 @@ Bitmap32 TopKWalk(const RoaringView& ebm, const RoaringView* const* slices, int 
     e_total += b.e_count;
     blocks.push_back(std::move(b));
   }
+  if (!runs_inside) return DamagedRuns();
   if (e_total <= k) return Assemble(blocks);
 
   std::vector<Block*> active;  // blocks whose E is not empty, in key order
@@ -273,6 +284,7 @@ Bitmap32 TopKWalk(const RoaringView& ebm, const RoaringView* const* slices, int 
       at = slice.Seek(b->key, at);
       const bool present = at < slice.container_count() && slice.key(at) == b->key;
       const bool bitmap = present && slice.kind(at) == RoaringView::Kind::kBitmap;
+      if (present) note_read(slice, at);
       if (!b->on_words && bitmap) MoveToWords(b);
       if (b->on_words) {
         const uint8_t* s = present ? slice.Words(at, scratch.get())
@@ -340,6 +352,7 @@ Bitmap32 TopKWalk(const RoaringView& ebm, const RoaringView* const* slices, int 
       }
     }
   }
+  if (!runs_inside) return DamagedRuns();
   return Assemble(blocks);
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "pyfileindex/status.h"
 #include "roaring/roaring_view.h"
 #include "roaring/bitmap32.h"
 
@@ -22,9 +23,11 @@ using roaring::RoaringView;
 // G and E after the walk (all of E when it has at most k rows to begin with). `strict` cuts
 // the tie at the k-th code to the tied rows with the highest positions, so exactly k remain
 // (Java drops E's lowest positions). `found` (may be null) restricts the rows considered;
-// `slices[i]` must be set for every i < slice_count.
-roaring::Bitmap32 TopKWalk(const RoaringView& ebm, const RoaringView* const* slices,
-                           int slice_count, const roaring::Bitmap32* found, uint64_t k,
-                           bool strict, bool largest);
+// `slices[i]` must be set for every i < slice_count. Views parsed with
+// RoaringView::RunCheck::kOnUse are checked container by container as the walk reads them:
+// Corrupt when one holds a run past its block.
+Result<roaring::Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slices,
+                                   int slice_count, const roaring::Bitmap32* found, uint64_t k,
+                                   bool strict, bool largest);
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -16,7 +16,11 @@ void ToIntervals(const RoaringView& view, size_t i, Intervals* out) {
     for (uint32_t r = 0; r < count; ++r) {
       const uint32_t start = io::LoadU16LE(data + 4 * r);
       out->push_back(start);
-      out->push_back(start + io::LoadU16LE(data + 4 * r + 2) + 1);  // Parse checked <= 65536
+      // Cut at the block's end: only an unchecked damaged run reaches past it, and its
+      // reader answers Corrupt (RoaringView::RunsEndInside), but nothing may write past a
+      // block meanwhile.
+      out->push_back(std::min<uint32_t>(start + io::LoadU16LE(data + 4 * r + 2) + 1,
+                                        uint32_t{1} << 16));
     }
     return;
   }

@@ -1,6 +1,7 @@
 #include "index/slice_scan/code_range_scan.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 #include <utility>
 
@@ -40,6 +41,7 @@ class Walker {
 
   Bitmap32 Run() {
     for (size_t e = 0; e < ebm_.container_count(); ++e) {
+      NoteRead(ebm_, e);
       if (ebm_.kind(e) == RoaringView::Kind::kRun) {
         IntervalBlock(e);
       } else {
@@ -54,7 +56,17 @@ class Walker {
     return out_.Finish();
   }
 
+  // Whether every container the walk read ends its runs inside its block.
+  bool runs_inside() const { return runs_inside_; }
+
  private:
+  // Container c of `view` is about to be read: a run past its block (possible only in a view
+  // whose runs are checked on use) makes the answer Corrupt. The reads themselves cut such a
+  // run at the block's end, so the walk stays inside its buffers either way.
+  void NoteRead(const RoaringView& view, size_t c) {
+    runs_inside_ = runs_inside_ && view.RunsEndInside(c);
+  }
+
   // Slice i's container for the EBM's container e: its index, or -1 when the slice has no
   // rows in that block. Blocks are visited in key order, so cursors only move forward.
   long Find(int i, size_t e) {
@@ -76,6 +88,7 @@ class Walker {
     const CodeRangeScan::Step& st = steps_[k];
     const long c = Find(st.slice, e);
     if (c < 0) return reinterpret_cast<const uint8_t*>(kZeroBlock);
+    NoteRead(*slices_[st.slice], static_cast<size_t>(c));
     return slices_[st.slice]->Words(static_cast<size_t>(c), buffer);
   }
   // Step k+1's words when they are in place (for prefetching), else the zero block.
@@ -149,7 +162,10 @@ class Walker {
         return;
       }
       slice_.clear();
-      if (c >= 0) ToIntervals(*slices_[st.slice], static_cast<size_t>(c), &slice_);
+      if (c >= 0) {
+        NoteRead(*slices_[st.slice], static_cast<size_t>(c));
+        ToIntervals(*slices_[st.slice], static_cast<size_t>(c), &slice_);
+      }
       if (st.split) ib_ = ia_;
       if (st.a_live) Apply(&ia_, st.a_bit, st.a_gain, st.a_done);
       if (st.b_live || st.split) Apply(&ib_, st.b_bit, st.b_gain, st.b_done);
@@ -210,6 +226,7 @@ class Walker {
   std::vector<uint64_t> a_, b_, scratch_;
   std::vector<uint16_t> idx_;
   Intervals ia_, ib_, in_list_, slice_, kept_, left_;
+  bool runs_inside_ = true;
 };
 
 }  // namespace
@@ -259,10 +276,29 @@ CodeRangeScan::CodeRangeScan(int slice_count, uint64_t lo, uint64_t hi) {
   }
 }
 
-Bitmap32 CodeRangeScan::Run(const RoaringView& ebm, const RoaringView* const* slices) const {
+Bitmap32 CodeRangeScan::Walk(const RoaringView& ebm, const RoaringView* const* slices,
+                             bool* runs_inside) const {
   const int slice_count = steps_.empty() ? 0 : steps_.front().slice + 1;
   Walker walker(*this, ebm, slices, slice_count);
-  return walker.Run();
+  Bitmap32 rows = walker.Run();
+  *runs_inside = walker.runs_inside();
+  return rows;
+}
+
+Result<Bitmap32> CodeRangeScan::Run(const RoaringView& ebm,
+                                    const RoaringView* const* slices) const {
+  bool runs_inside = true;
+  Bitmap32 rows = Walk(ebm, slices, &runs_inside);
+  if (!runs_inside) return Status::Corrupt("bit slice container with a run past its end");
+  return rows;
+}
+
+Bitmap32 CodeRangeScan::RunOverCheckedViews(const RoaringView& ebm,
+                                            const RoaringView* const* slices) const {
+  bool runs_inside = true;
+  Bitmap32 rows = Walk(ebm, slices, &runs_inside);
+  assert(runs_inside && "RunOverCheckedViews over a view parsed with RunCheck::kOnUse");
+  return rows;
 }
 
 }  // namespace pyfileindex::index::slice_scan

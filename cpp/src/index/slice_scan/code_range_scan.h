@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pyfileindex/status.h"
 #include "roaring/roaring_view.h"
 #include "roaring/bitmap32.h"
 
@@ -36,8 +37,14 @@ class CodeRangeScan {
   // The walk reads slices [lowest_slice(), slice_count) only.
   int lowest_slice() const { return lowest_slice_; }
 
-  // `slices[i]` must be set for every slice the walk reads.
-  roaring::Bitmap32 Run(const RoaringView& ebm, const RoaringView* const* slices) const;
+  // The rows; `slices[i]` must be set for every slice the walk reads. Views parsed with
+  // RoaringView::RunCheck::kOnUse are checked container by container as the walk reads them:
+  // Corrupt when one holds a run past its block.
+  Result<roaring::Bitmap32> Run(const RoaringView& ebm, const RoaringView* const* slices) const;
+  // The same over views whose runs Parse checked whole (RunCheck::kAtParse): the walk cannot
+  // meet a damaged run, so there is no error to return.
+  roaring::Bitmap32 RunOverCheckedViews(const RoaringView& ebm,
+                                        const RoaringView* const* slices) const;
 
   // How a step changes the ties; see scan_ops.h for the masks.
   struct Step {
@@ -51,6 +58,10 @@ class CodeRangeScan {
   const std::vector<Step>& steps() const { return steps_; }
 
  private:
+  // The walk's rows; *runs_inside false when a container it read holds a run past its block.
+  roaring::Bitmap32 Walk(const RoaringView& ebm, const RoaringView* const* slices,
+                         bool* runs_inside) const;
+
   std::vector<Step> steps_;
   int lowest_slice_ = 0;
 };
