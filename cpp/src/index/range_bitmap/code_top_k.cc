@@ -190,8 +190,6 @@ void DropLowest(Block* b, uint64_t n) {
   }
 }
 
-Status DamagedRuns() { return Status::Corrupt("bit slice container with a run past its end"); }
-
 // G | E of every block, in key order.
 Bitmap32 Assemble(std::vector<Block>& blocks) {
   BlockBuilder out;
@@ -263,7 +261,7 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
     e_total += b.e_count;
     blocks.push_back(std::move(b));
   }
-  if (!runs_inside) return DamagedRuns();
+  if (!runs_inside) return slice_scan::RunPastBlock();
   if (e_total <= k) return Assemble(blocks);
 
   std::vector<Block*> active;  // blocks whose E is not empty, in key order
@@ -352,7 +350,7 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
       }
     }
   }
-  if (!runs_inside) return DamagedRuns();
+  if (!runs_inside) return slice_scan::RunPastBlock();
   return Assemble(blocks);
 }
 

@@ -7,6 +7,8 @@
 
 namespace pyfileindex::index::slice_scan {
 
+Status RunPastBlock() { return Status::Corrupt("bit slice container with a run past its end"); }
+
 void ToIntervals(const RoaringView& view, size_t i, Intervals* out) {
   out->clear();
   const uint8_t* data = view.data(i);

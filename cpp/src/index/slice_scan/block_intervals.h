@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pyfileindex/status.h"
 #include "roaring/roaring_view.h"
 
 namespace pyfileindex::index::slice_scan {
@@ -14,6 +15,10 @@ using roaring::RoaringView;
 
 // Half-open intervals [v[2i], v[2i+1]) within one block, sorted and disjoint.
 using Intervals = std::vector<uint32_t>;
+
+// What a walk over slices answers when a container it read holds a run past its block (see
+// RoaringView::RunsEndInside).
+Status RunPastBlock();
 
 // Container i of `view` as intervals: runs as they are, consecutive array values joined
 // (a bitmap container is not read: callers expand those into words).

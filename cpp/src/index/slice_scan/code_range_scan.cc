@@ -289,7 +289,7 @@ Result<Bitmap32> CodeRangeScan::Run(const RoaringView& ebm,
                                     const RoaringView* const* slices) const {
   bool runs_inside = true;
   Bitmap32 rows = Walk(ebm, slices, &runs_inside);
-  if (!runs_inside) return Status::Corrupt("bit slice container with a run past its end");
+  if (!runs_inside) return RunPastBlock();
   return rows;
 }
 
