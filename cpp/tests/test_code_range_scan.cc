@@ -13,6 +13,7 @@
 
 #include "index/range_bitmap/code_bsi_reader.h"
 #include "index/range_bitmap/code_bsi_writer.h"
+#include "index/slice_scan/block_intervals.h"
 #include "index/slice_scan/code_range_scan.h"
 #include "io/byte_span.h"
 #include "io/endian.h"
@@ -205,6 +206,46 @@ TEST(CodeRangeScanTest, SparseTiesReadFewWords) {
   Column c = Shuffled(rng, 140000, 1 << 20, 0.02);
   c.Build();
   ExpectRanges(c, rng, 60);
+}
+
+// Random sorted, disjoint intervals inside one block, `pieces` at most.
+slice_scan::Intervals RandomIntervals(std::mt19937_64& rng, size_t pieces) {
+  std::vector<uint32_t> cuts;
+  for (size_t i = 0; i < 2 * pieces; ++i) cuts.push_back(static_cast<uint32_t>(rng() % 65537));
+  std::sort(cuts.begin(), cuts.end());
+  slice_scan::Intervals out;
+  for (size_t i = 0; i + 1 < cuts.size(); i += 2) {
+    if (cuts[i] < cuts[i + 1]) out.insert(out.end(), {cuts[i], cuts[i + 1]});
+  }
+  return out;
+}
+
+std::vector<bool> Members(const slice_scan::Intervals& v) {
+  std::vector<bool> in(65536, false);
+  for (size_t k = 0; k < v.size(); k += 2) {
+    for (uint32_t r = v[k]; r < v[k + 1]; ++r) in[r] = true;
+  }
+  return in;
+}
+
+TEST(BlockIntervalsTest, SplitByAndRowsInsideAgreeWithTheSets) {
+  std::mt19937_64 rng(8);
+  for (int round = 0; round < 200; ++round) {
+    const slice_scan::Intervals x = RandomIntervals(rng, 1 + rng() % 40);
+    const slice_scan::Intervals s = RandomIntervals(rng, 1 + rng() % 40);
+    slice_scan::Intervals inside, outside;
+    slice_scan::SplitBy(x, s, &inside, &outside);
+    const std::vector<bool> in_x = Members(x), in_s = Members(s);
+    const std::vector<bool> got_in = Members(inside), got_out = Members(outside);
+    uint32_t expected_inside = 0;
+    for (uint32_t r = 0; r < 65536; ++r) {
+      ASSERT_EQ(got_in[r], in_x[r] && in_s[r]) << "round " << round << " row " << r;
+      ASSERT_EQ(got_out[r], in_x[r] && !in_s[r]) << "round " << round << " row " << r;
+      expected_inside += in_x[r] && in_s[r];
+    }
+    EXPECT_EQ(slice_scan::RowsInside(x, s), expected_inside) << "round " << round;
+    EXPECT_EQ(slice_scan::IntervalRows(inside), expected_inside) << "round " << round;
+  }
 }
 
 // Where slice `i` of a BSI section starts (its header: length, version, slice count, EBM

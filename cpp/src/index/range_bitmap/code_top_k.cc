@@ -16,6 +16,7 @@ namespace pyfileindex::index::range_bitmap {
 
 using slice_scan::IntervalRows;
 using slice_scan::Intervals;
+using slice_scan::RowsInside;
 using slice_scan::SetIntervals;
 using slice_scan::SortAndJoin;
 using slice_scan::SplitBy;
@@ -54,7 +55,8 @@ struct Block {
   bool sparse = false;
   uint32_t e_count = 0;
   uint32_t winner_count = 0;
-  Intervals e_runs, g_runs, winner_runs, loser_runs;
+  long slice_container = -1;  // on intervals: the step's slice container (-1: none)
+  Intervals e_runs, g_runs;
   Words e, winners, g;
   std::vector<uint16_t> live;
 };
@@ -272,7 +274,14 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
     }
     active.push_back(&b);
   }
-  Intervals slice_runs;
+  // On intervals a step counts each block's winners first (no rows written) and splits E
+  // only where the total says it changes: most blocks of a sorted column win or lose whole.
+  Intervals slice_runs, winner_runs, loser_runs;
+  auto slice_runs_of = [&](const RoaringView& slice, const Block& b) -> const Intervals& {
+    slice_runs.clear();
+    if (b.slice_container >= 0) ToIntervals(slice, static_cast<size_t>(b.slice_container), &slice_runs);
+    return slice_runs;
+  };
   uint64_t g_total = 0;
   for (int i = slice_count - 1; i >= 0; --i) {
     const RoaringView& slice = *slices[i];
@@ -289,33 +298,41 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
                                    : reinterpret_cast<const uint8_t*>(roaring::kZeroBlock);
         b->winner_count = WordWinners(b, s, flip);
       } else {
-        slice_runs.clear();
-        if (present) ToIntervals(slice, at, &slice_runs);
-        b->winner_runs.clear();
-        b->loser_runs.clear();
-        SplitBy(b->e_runs, slice_runs, largest ? &b->winner_runs : &b->loser_runs,
-                largest ? &b->loser_runs : &b->winner_runs);
-        b->winner_count = IntervalRows(b->winner_runs);
+        b->slice_container = present ? static_cast<long>(at) : -1;
+        const uint32_t set = RowsInside(b->e_runs, slice_runs_of(slice, *b));
+        b->winner_count = largest ? set : b->e_count - set;
       }
       winners += b->winner_count;
     }
     const uint64_t n = g_total + winners;
     const bool join = n < k;  // every winner is among the k: into G; else they are the new E
     for (Block* b : active) {
+      if (!b->on_words && b->winner_count != 0 && b->winner_count != b->e_count) {
+        winner_runs.clear();
+        loser_runs.clear();
+        SplitBy(b->e_runs, slice_runs_of(slice, *b), largest ? &winner_runs : &loser_runs,
+                largest ? &loser_runs : &winner_runs);
+      }
+      const bool all_win = b->winner_count == b->e_count;
       if (join) {
         if (b->winner_count == 0) continue;
         if (b->on_words) {
           JoinWordWinners(b);
+        } else if (all_win) {
+          b->g_runs.insert(b->g_runs.end(), b->e_runs.begin(), b->e_runs.end());
+          b->e_runs.clear();
         } else {
-          b->g_runs.insert(b->g_runs.end(), b->winner_runs.begin(), b->winner_runs.end());
-          b->e_runs.swap(b->loser_runs);
+          b->g_runs.insert(b->g_runs.end(), winner_runs.begin(), winner_runs.end());
+          b->e_runs.assign(loser_runs.begin(), loser_runs.end());
         }
         b->e_count -= b->winner_count;
       } else {
         if (b->on_words) {
           std::swap(b->e, b->winners);
-        } else {
-          b->e_runs.swap(b->winner_runs);
+        } else if (b->winner_count == 0) {
+          b->e_runs.clear();
+        } else if (!all_win) {
+          b->e_runs.assign(winner_runs.begin(), winner_runs.end());
         }
         b->e_count = b->winner_count;
       }

@@ -37,7 +37,12 @@ void ToIntervals(const RoaringView& view, size_t i, Intervals* out) {
   }
 }
 
-void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Intervals* outside) {
+namespace {
+
+// The walk of SplitBy: each piece of x inside s goes to inside(from, to), each piece outside
+// to outside(from, to), in order.
+template <typename Inside, typename Outside>
+void Split(const Intervals& x, const Intervals& s, Inside inside, Outside outside) {
   const size_t sn = s.size() / 2;
   size_t j = 0;
   for (size_t k = 0; k < x.size(); k += 2) {
@@ -46,18 +51,35 @@ void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Interval
     while (j < sn && s[2 * j + 1] <= cur) ++j;
     while (cur < end) {
       if (j >= sn || s[2 * j] >= end) {
-        if (outside) outside->insert(outside->end(), {cur, end});
+        outside(cur, end);
         break;
       }
       const uint32_t from = std::max(s[2 * j], cur);
       const uint32_t to = std::min(s[2 * j + 1], end);
-      if (from > cur && outside) outside->insert(outside->end(), {cur, from});
-      if (to > from && inside) inside->insert(inside->end(), {from, to});
+      if (from > cur) outside(cur, from);
+      if (to > from) inside(from, to);
       cur = std::max(cur, to);
       if (s[2 * j + 1] > end) break;  // s's interval reaches into x's next one
       ++j;
     }
   }
+}
+
+}  // namespace
+
+void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Intervals* outside) {
+  auto into = [](Intervals* out) {
+    return [out](uint32_t from, uint32_t to) {
+      if (out != nullptr) out->insert(out->end(), {from, to});
+    };
+  };
+  Split(x, s, into(inside), into(outside));
+}
+
+uint32_t RowsInside(const Intervals& x, const Intervals& s) {
+  uint32_t rows = 0;
+  Split(x, s, [&](uint32_t from, uint32_t to) { rows += to - from; }, [](uint32_t, uint32_t) {});
+  return rows;
 }
 
 void SetIntervals(const Intervals& v, uint64_t* words) {

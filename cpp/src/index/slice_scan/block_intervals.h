@@ -28,6 +28,9 @@ void ToIntervals(const RoaringView& view, size_t i, Intervals* out);
 // disjoint inputs give sorted, disjoint outputs; any input stays within bounds and linear.
 void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Intervals* outside);
 
+// The rows SplitBy(x, s, ...) would put inside s, counted without writing them.
+uint32_t RowsInside(const Intervals& x, const Intervals& s);
+
 // Sets the bits of the intervals in `words` (1024 words, host order).
 void SetIntervals(const Intervals& v, uint64_t* words);
 
