@@ -25,10 +25,9 @@ Status Bad(const std::string& what) {
 namespace {
 // Whether start + length <= 0xffff for each of the `count` runs at `runs`. No early exit: the
 // loop is a branch-free reduction the compiler vectorizes (a bitmap of a sorted column can
-// hold hundreds of thousands of runs). A size_t
-// index: with a 32-bit one the compiler cannot prove the loads contiguous (4 * r might wrap)
-// and gathered them one by one, at half the speed. (An AVX2 variant was no faster: the loop
-// then waits on memory.)
+// hold hundreds of thousands of runs). A size_t index: with a 32-bit one the compiler cannot
+// prove the loads contiguous (4 * r might wrap) and gathered them one by one, at half the
+// speed. (An AVX2 variant was no faster: the loop then waits on memory.)
 bool RunsEndInsideAt(const uint8_t* runs, uint32_t count) {
   uint32_t past = 0;
   for (size_t r = 0; r < count; ++r) {
@@ -158,10 +157,7 @@ const uint8_t* RoaringView::Words(size_t i, uint64_t* scratch) const {
   if (c.kind == Kind::kBitmap) return c.data;
   std::memset(scratch, 0, 8 * kBlockWords);
   if (c.kind == Kind::kArray) {
-    for (uint32_t j = 0; j < c.count; ++j) {
-      const uint32_t v = io::LoadU16LE(c.data + 2 * j);
-      scratch[v >> 6] |= uint64_t{1} << (v & 63);
-    }
+    Ops().set_values(scratch, c.data, c.count);
   } else {
     for (uint32_t r = 0; r < c.count; ++r) {
       const uint32_t start = io::LoadU16LE(c.data + 4 * r);

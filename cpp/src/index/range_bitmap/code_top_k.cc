@@ -228,12 +228,7 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
                           int slice_count, const Bitmap32* found, uint64_t k, bool strict,
                           bool largest) {
   if (k == 0) return Bitmap32();
-  // Each container is checked as it is read (views parsed with RunCheck::kOnUse): a run past
-  // its block makes the answer Corrupt. The reads cut such a run at the block's end meanwhile.
-  bool runs_inside = true;
-  auto note_read = [&](const RoaringView& view, size_t c) {
-    runs_inside = runs_inside && view.RunsEndInside(c);
-  };
+  slice_scan::RunsRead runs_read;  // every container read is noted: see RunsRead
   const roaring::BlockOps& ops = roaring::Ops();
   // Winners have the slice bit set (topK) or clear (bottomK).
   const uint64_t flip = largest ? 0 : ~uint64_t{0};
@@ -249,7 +244,7 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
   for (size_t i = 0; i < ebm.container_count(); ++i) {
     Block b;
     b.key = ebm.key(i);
-    note_read(ebm, i);
+    runs_read.Note(ebm, i);
     if (selection.all() && ebm.kind(i) == RoaringView::Kind::kRun) {
       ToIntervals(ebm, i, &b.e_runs);
       b.e_count = IntervalRows(b.e_runs);
@@ -263,7 +258,7 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
     e_total += b.e_count;
     blocks.push_back(std::move(b));
   }
-  if (!runs_inside) return slice_scan::RunPastBlock();
+  PFI_RETURN_NOT_OK(runs_read.status());
   if (e_total <= k) return Assemble(blocks);
 
   std::vector<Block*> active;  // blocks whose E is not empty, in key order
@@ -279,7 +274,9 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
   Intervals slice_runs, winner_runs, loser_runs;
   auto slice_runs_of = [&](const RoaringView& slice, const Block& b) -> const Intervals& {
     slice_runs.clear();
-    if (b.slice_container >= 0) ToIntervals(slice, static_cast<size_t>(b.slice_container), &slice_runs);
+    if (b.slice_container >= 0) {
+      ToIntervals(slice, static_cast<size_t>(b.slice_container), &slice_runs);
+    }
     return slice_runs;
   };
   uint64_t g_total = 0;
@@ -291,7 +288,7 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
       at = slice.Seek(b->key, at);
       const bool present = at < slice.container_count() && slice.key(at) == b->key;
       const bool bitmap = present && slice.kind(at) == RoaringView::Kind::kBitmap;
-      if (present) note_read(slice, at);
+      if (present) runs_read.Note(slice, at);
       if (!b->on_words && bitmap) MoveToWords(b);
       if (b->on_words) {
         const uint8_t* s = present ? slice.Words(at, scratch.get())
@@ -367,7 +364,7 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
       }
     }
   }
-  if (!runs_inside) return slice_scan::RunPastBlock();
+  PFI_RETURN_NOT_OK(runs_read.status());
   return Assemble(blocks);
 }
 

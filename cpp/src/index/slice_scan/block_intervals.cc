@@ -7,7 +7,10 @@
 
 namespace pyfileindex::index::slice_scan {
 
-Status RunPastBlock() { return Status::Corrupt("bit slice container with a run past its end"); }
+Status RunsRead::status() const {
+  if (inside_) return Status::OK();
+  return Status::Corrupt("bit slice container with a run past its end");
+}
 
 void ToIntervals(const RoaringView& view, size_t i, Intervals* out) {
   out->clear();

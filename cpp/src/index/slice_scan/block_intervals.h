@@ -16,9 +16,20 @@ using roaring::RoaringView;
 // Half-open intervals [v[2i], v[2i+1]) within one block, sorted and disjoint.
 using Intervals = std::vector<uint32_t>;
 
-// What a walk over slices answers when a container it read holds a run past its block (see
-// RoaringView::RunsEndInside).
-Status RunPastBlock();
+// What a walk over slices learns of the runs it read: views parsed with
+// RoaringView::RunCheck::kOnUse are checked here container by container, as the walk reads
+// them. The reads cut a damaged run at its block's end, so the walk stays inside its buffers;
+// its answer is then Corrupt (status()).
+class RunsRead {
+ public:
+  // Container i of `view` is about to be read.
+  void Note(const RoaringView& view, size_t i) { inside_ = inside_ && view.RunsEndInside(i); }
+  // OK, or Corrupt when a container noted holds a run past its block.
+  Status status() const;
+
+ private:
+  bool inside_ = true;
+};
 
 // Container i of `view` as intervals: runs as they are, consecutive array values joined
 // (a bitmap container is not read: callers expand those into words).

@@ -41,7 +41,7 @@ class Walker {
 
   Bitmap32 Run() {
     for (size_t e = 0; e < ebm_.container_count(); ++e) {
-      NoteRead(ebm_, e);
+      runs_read_.Note(ebm_, e);
       if (ebm_.kind(e) == RoaringView::Kind::kRun) {
         IntervalBlock(e);
       } else {
@@ -56,17 +56,10 @@ class Walker {
     return out_.Finish();
   }
 
-  // Whether every container the walk read ends its runs inside its block.
-  bool runs_inside() const { return runs_inside_; }
+  // What the walk learnt of the runs it read.
+  const RunsRead& runs_read() const { return runs_read_; }
 
  private:
-  // Container c of `view` is about to be read: a run past its block (possible only in a view
-  // whose runs are checked on use) makes the answer Corrupt. The reads themselves cut such a
-  // run at the block's end, so the walk stays inside its buffers either way.
-  void NoteRead(const RoaringView& view, size_t c) {
-    runs_inside_ = runs_inside_ && view.RunsEndInside(c);
-  }
-
   // Slice i's container for the EBM's container e: its index, or -1 when the slice has no
   // rows in that block. Blocks are visited in key order, so cursors only move forward.
   long Find(int i, size_t e) {
@@ -88,7 +81,7 @@ class Walker {
     const CodeRangeScan::Step& st = steps_[k];
     const long c = Find(st.slice, e);
     if (c < 0) return reinterpret_cast<const uint8_t*>(kZeroBlock);
-    NoteRead(*slices_[st.slice], static_cast<size_t>(c));
+    runs_read_.Note(*slices_[st.slice], static_cast<size_t>(c));
     return slices_[st.slice]->Words(static_cast<size_t>(c), buffer);
   }
   // Step k+1's words when they are in place (for prefetching), else the zero block.
@@ -163,7 +156,7 @@ class Walker {
       }
       slice_.clear();
       if (c >= 0) {
-        NoteRead(*slices_[st.slice], static_cast<size_t>(c));
+        runs_read_.Note(*slices_[st.slice], static_cast<size_t>(c));
         ToIntervals(*slices_[st.slice], static_cast<size_t>(c), &slice_);
       }
       if (st.split) ib_ = ia_;
@@ -226,7 +219,7 @@ class Walker {
   std::vector<uint64_t> a_, b_, scratch_;
   std::vector<uint16_t> idx_;
   Intervals ia_, ib_, in_list_, slice_, kept_, left_;
-  bool runs_inside_ = true;
+  RunsRead runs_read_;
 };
 
 }  // namespace
@@ -277,27 +270,27 @@ CodeRangeScan::CodeRangeScan(int slice_count, uint64_t lo, uint64_t hi) {
 }
 
 Bitmap32 CodeRangeScan::Walk(const RoaringView& ebm, const RoaringView* const* slices,
-                             bool* runs_inside) const {
+                             Status* runs) const {
   const int slice_count = steps_.empty() ? 0 : steps_.front().slice + 1;
   Walker walker(*this, ebm, slices, slice_count);
   Bitmap32 rows = walker.Run();
-  *runs_inside = walker.runs_inside();
+  *runs = walker.runs_read().status();
   return rows;
 }
 
 Result<Bitmap32> CodeRangeScan::Run(const RoaringView& ebm,
                                     const RoaringView* const* slices) const {
-  bool runs_inside = true;
-  Bitmap32 rows = Walk(ebm, slices, &runs_inside);
-  if (!runs_inside) return RunPastBlock();
+  Status runs;
+  Bitmap32 rows = Walk(ebm, slices, &runs);
+  PFI_RETURN_NOT_OK(runs);
   return rows;
 }
 
 Bitmap32 CodeRangeScan::RunOverCheckedViews(const RoaringView& ebm,
                                             const RoaringView* const* slices) const {
-  bool runs_inside = true;
-  Bitmap32 rows = Walk(ebm, slices, &runs_inside);
-  assert(runs_inside && "RunOverCheckedViews over a view parsed with RunCheck::kOnUse");
+  Status runs;
+  Bitmap32 rows = Walk(ebm, slices, &runs);
+  assert(runs.ok() && "RunOverCheckedViews over a view parsed with RunCheck::kOnUse");
   return rows;
 }
 

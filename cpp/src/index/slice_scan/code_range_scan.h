@@ -58,9 +58,9 @@ class CodeRangeScan {
   const std::vector<Step>& steps() const { return steps_; }
 
  private:
-  // The walk's rows; *runs_inside false when a container it read holds a run past its block.
+  // The walk's rows; *runs Corrupt when a container it read holds a run past its block.
   roaring::Bitmap32 Walk(const RoaringView& ebm, const RoaringView* const* slices,
-                         bool* runs_inside) const;
+                         Status* runs) const;
 
   std::vector<Step> steps_;
   int lowest_slice_ = 0;
