@@ -19,6 +19,7 @@
 #include "index/index_type.h"
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "roaring/dense_roaring_encoder.h"
+#include "roaring/interval_bitmap_writer.h"
 #include "index/range_bitmap/key_kind.h"
 #include "index/range_bitmap/range_bitmap_reader.h"
 #include "java/float_bits.h"
@@ -780,6 +781,56 @@ std::vector<uint8_t> EncodeDense(const std::vector<uint32_t>& values) {
   std::vector<uint8_t> out(encoder.SerializedSize());
   encoder.WriteTo(out.data());
   return out;
+}
+
+// A container given as intervals encodes as the same bits given as a block of words, in every
+// kind Java picks: runs, arrays, and bitmaps (past 2047 intervals), with and without runs; and
+// so does a bitmap written in two passes over its intervals (IntervalBitmapWriter), with and
+// without the offset table (from 4 containers).
+TEST(RangeBitmapRoaringTest, IntervalsEncodeAsTheirWords) {
+  std::mt19937_64 rng(29);
+  for (int round = 0; round < 60; ++round) {
+    const bool java = round % 5 != 4;
+    DenseRoaringEncoder by_words(java);
+    DenseRoaringEncoder by_intervals(java);
+    std::vector<std::pair<uint16_t, std::vector<uint32_t>>> blocks;
+    const uint16_t keys = static_cast<uint16_t>(1 + round % 6);
+    for (uint16_t key = 0; key < keys; ++key) {
+      // Interval lengths and gaps of up to 3, 60 or 9000 rows each: a few long runs, thousands
+      // of short ones, sparse single rows; some blocks empty.
+      const uint32_t stretches[] = {3, 60, 9000};
+      const uint32_t length = stretches[rng() % 3];
+      const uint32_t gap = stretches[rng() % 3];
+      const bool empty = rng() % 7 == 0;
+      std::vector<uint32_t> bounds;
+      std::vector<uint64_t> words(kBlockWords, 0);
+      for (uint32_t at = static_cast<uint32_t>(rng() % gap); !empty && at < 65536;) {
+        const uint32_t end =
+            std::min<uint32_t>(65536, at + 1 + static_cast<uint32_t>(rng() % length));
+        bounds.push_back(at);
+        bounds.push_back(end);
+        roaring::SetBitRange(words.data(), at, end);
+        at = end + 1 + static_cast<uint32_t>(rng() % gap);
+      }
+      by_words.AddBlock(key, words.data());
+      by_intervals.AddIntervals(key, bounds.data(), bounds.size() / 2);
+      blocks.emplace_back(key, std::move(bounds));
+    }
+    ASSERT_EQ(by_intervals.SerializedSize(), by_words.SerializedSize()) << "round " << round;
+    ASSERT_EQ(by_intervals.cardinality(), by_words.cardinality()) << "round " << round;
+    std::vector<uint8_t> expected(by_words.SerializedSize()), got(expected.size());
+    by_words.WriteTo(expected.data());
+    by_intervals.WriteTo(got.data());
+    EXPECT_TRUE(got == expected) << "round " << round;
+    if (!java) continue;  // the two-pass writer always picks Java's kinds
+    roaring::IntervalBitmapShape shape;
+    for (const auto& [key, bounds] : blocks) shape.Add(bounds.data(), bounds.size() / 2);
+    ASSERT_EQ(shape.SerializedSize(), expected.size()) << "round " << round;
+    std::vector<uint8_t> written(shape.SerializedSize(), 0xA5);
+    roaring::IntervalBitmapWriter writer(shape, written.data());
+    for (const auto& [key, bounds] : blocks) writer.Add(key, bounds.data(), bounds.size() / 2);
+    EXPECT_TRUE(written == expected) << "round " << round;
+  }
 }
 
 TEST(RangeBitmapRoaringTest, VerifiedJavaVectors) {

@@ -251,6 +251,9 @@ TEST(RangeBitmapCodeBsiTest, RunsEncodeAsTheirCodes) {
     const uint32_t last_rows = 1 + static_cast<uint32_t>(rng() % 65536);
     CodeBsi by_rows(cardinality, blocks);
     CodeBsi by_runs(cardinality, blocks);
+    // Without NULL rows, also the runs alone (no validity words): the interval path.
+    const bool all_valid = round % 3 != 0;
+    CodeBsi by_valid_runs(cardinality, blocks);
     for (size_t b = 0; b < blocks; ++b) {
       const uint32_t rows = b + 1 == blocks ? last_rows : 65536;
       std::vector<uint32_t> codes(65536, 0), ends, run_codes;
@@ -268,13 +271,79 @@ TEST(RangeBitmapCodeBsiTest, RunsEncodeAsTheirCodes) {
       by_rows.AddBlock(static_cast<uint16_t>(b), validity.data(), codes.data());
       by_runs.AddRuns(static_cast<uint16_t>(b), validity.data(), ends.data(), run_codes.data(),
                       ends.size());
+      if (all_valid) {
+        by_valid_runs.AddRuns(static_cast<uint16_t>(b), nullptr, ends.data(), run_codes.data(),
+                              ends.size());
+      }
     }
     ASSERT_EQ(by_runs.size(), by_rows.size()) << "round " << round;
     std::vector<uint8_t> expected(by_rows.size()), got(by_runs.size());
     by_rows.WriteTo(expected.data());
     by_runs.WriteTo(got.data());
     EXPECT_TRUE(got == expected) << "round " << round;
+    if (all_valid) {
+      ASSERT_EQ(by_valid_runs.size(), expected.size()) << "round " << round;
+      std::vector<uint8_t> from_intervals(by_valid_runs.size());
+      by_valid_runs.WriteTo(from_intervals.data());
+      EXPECT_TRUE(from_intervals == expected) << "round " << round;
+    }
   }
+}
+
+// Blocks that all keep runs and have no NULL row are written from the runs straight into the
+// output (RunCodeBsi): the same bytes as CodeBsi encoding each block, with ids mapped to codes
+// by a rank or taken as codes.
+TEST(RangeBitmapCodeBsiTest, RunBlocksWriteAsEncodedBlocks) {
+  std::mt19937_64 rng(2029);
+  int written = 0;
+  for (int round = 0; round < 60; ++round) {
+    const uint32_t keys = 1 + static_cast<uint32_t>(rng() % (round % 3 == 0 ? 3 : 5000));
+    const size_t block_count = 1 + rng() % 4;
+    std::vector<uint32_t> rank;  // id -> code; empty in odd rounds: ids are codes
+    if (round % 2 == 0) {
+      for (uint32_t i = 0; i < keys; ++i) rank.push_back(i);
+      std::shuffle(rank.begin(), rank.end(), rng);
+    }
+    std::vector<PackedRowIds> blocks;
+    CodeBsi encoded(keys, block_count);
+    for (size_t b = 0; b < block_count; ++b) {
+      const uint32_t rows =
+          b + 1 == block_count ? 1 + static_cast<uint32_t>(rng() % 65536) : 65536;
+      const uint32_t stretch = 1 + static_cast<uint32_t>(rng() % 9000);
+      std::vector<uint32_t> ends, ids;
+      for (uint32_t at = 0; at < rows;) {
+        const uint32_t end = std::min(rows, at + 1 + static_cast<uint32_t>(rng() % stretch));
+        uint32_t id = static_cast<uint32_t>(rng() % keys);
+        if (!ids.empty() && id == ids.back()) id = (id + 1) % keys;
+        if (!ids.empty() && id == ids.back()) {  // one key: the run goes on
+          ends.back() = end;
+        } else {
+          ends.push_back(end);
+          ids.push_back(id);
+        }
+        at = end;
+      }
+      blocks.emplace_back(ends.data(), ids.data(), static_cast<uint32_t>(ends.size()));
+      std::vector<uint32_t> codes;
+      for (uint32_t id : ids) codes.push_back(rank.empty() ? id : rank[id]);
+      std::vector<uint64_t> validity(roaring::kBlockWords, 0);
+      roaring::SetBitRange(validity.data(), 0, rows);
+      encoded.AddRuns(static_cast<uint16_t>(b), validity.data(), ends.data(), codes.data(),
+                      ends.size());
+    }
+    if (!std::all_of(blocks.begin(), blocks.end(),
+                     [](const PackedRowIds& block) { return block.has_runs(); })) {
+      continue;  // packing was smaller: not a block of runs
+    }
+    ++written;
+    RunCodeBsi from_runs(keys, &blocks, rank.empty() ? nullptr : rank.data());
+    ASSERT_EQ(from_runs.size(), encoded.size()) << "round " << round;
+    std::vector<uint8_t> expected(encoded.size()), got(from_runs.size());
+    encoded.WriteTo(expected.data());
+    from_runs.WriteTo(got.data());
+    EXPECT_TRUE(got == expected) << "round " << round;
+  }
+  EXPECT_GT(written, 30);
 }
 
 TEST(RangeBitmapStringRanksTest, StringsSortAsUnsignedBytes) {

@@ -6,14 +6,12 @@
 #include "io/endian.h"
 #include "memory/return_pages.h"
 #include "roaring/block_ops.h"
+#include "roaring/portable_layout.h"
 
 namespace pyfileindex::roaring {
 
 namespace {
 
-constexpr uint32_t kCookieNoRun = 12346;
-constexpr uint32_t kCookieRun = 12347;
-constexpr size_t kNoOffsetThreshold = 4;  // run-flavoured headers carry offsets from 4 containers
 // Bodies below this size grow as vectors do: a bitmap of a few small containers takes no
 // page of its own, and the buffers it outgrows are small enough for the heap to reuse.
 constexpr size_t kReserveFrom = size_t{8} << 10;
@@ -57,33 +55,17 @@ void SetBitRange(uint64_t* words, uint64_t begin, uint64_t end) {
   }
 }
 
-void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
-  uint32_t card = 0;
-  uint32_t runs = 0;
-  if (java_containers_) {
-    Ops().cardinality_and_runs(words, &card, &runs);
-  } else {
-    card = Ops().cardinality(words);
-    runs = kBlockWords * 64;  // never worth a run container
-  }
+bool DenseRoaringEncoder::StartContainer(uint16_t key, uint32_t card, uint32_t runs,
+                                         Container* c) {
   if (card == 0) {
     if (reserve_blocks_ > 0) --reserve_blocks_;
-    return;
+    return false;
   }
-
-  Container c;
-  c.key = key;
-  c.card_minus_1 = static_cast<uint16_t>(card - 1);
-  c.body_offset = static_cast<uint32_t>(body_.size());
-  const uint32_t run_bytes = 2 + 4 * runs;
-  if (card <= kArrayMaxValues) {
-    c.kind = run_bytes < 2 * card ? Kind::kRun : Kind::kArray;
-  } else {
-    c.kind = run_bytes < 8192 ? Kind::kRun : Kind::kBitmap;
-  }
-  const size_t bytes = c.kind == Kind::kRun     ? run_bytes
-                       : c.kind == Kind::kArray ? 2 * size_t{card}
-                                                : 8 * kBlockWords;
+  c->key = key;
+  c->card_minus_1 = static_cast<uint16_t>(card - 1);
+  c->body_offset = static_cast<uint32_t>(body_.size());
+  c->kind = JavaContainerKind(card, runs);
+  const size_t bytes = ContainerBodyBytes(c->kind, card, runs);
   if (reserve_blocks_ > 0) {
     // The room announced is taken as soon as the body would reach kReserveFrom: at once for a
     // bitmap whose first container is large, never for one of a few small containers.
@@ -95,9 +77,28 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
       --reserve_blocks_;
     }
   }
+  return true;
+}
 
+void DenseRoaringEncoder::FinishContainer(const Container& c, uint32_t card) {
+  has_run_ = has_run_ || c.kind == ContainerKind::kRun;
+  containers_.push_back(c);
+  cardinality_ += card;
+}
+
+void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
+  uint32_t card = 0;
+  uint32_t runs = 0;
+  if (java_containers_) {
+    Ops().cardinality_and_runs(words, &card, &runs);
+  } else {
+    card = Ops().cardinality(words);
+    runs = kBlockWords * 64;  // never worth a run container
+  }
+  Container c;
+  if (!StartContainer(key, card, runs, &c)) return;
   switch (c.kind) {
-    case Kind::kArray: {
+    case ContainerKind::kArray: {
       uint16_t positions[kArrayMaxValues + 2];  // +2: room for what positions() writes past them
       Ops().positions(words, positions);
       const size_t at = body_.size();
@@ -106,15 +107,14 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
       for (uint32_t i = 0; i < card; ++i) io::StoreU16LE(out + 2 * i, positions[i]);
       break;
     }
-    case Kind::kBitmap: {
+    case ContainerKind::kBitmap: {
       const size_t at = body_.size();
       body_.resize(at + 8 * kBlockWords);
       uint8_t* out = body_.data() + at;
       for (size_t i = 0; i < kBlockWords; ++i) io::StoreU64LE(out + 8 * i, words[i]);
       break;
     }
-    case Kind::kRun: {
-      has_run_ = true;
+    case ContainerKind::kRun: {
       PutU16(&body_, static_cast<uint16_t>(runs));
       ForEachRun(words, [this](uint32_t start, uint32_t end) {
         PutU16(&body_, static_cast<uint16_t>(start));
@@ -123,47 +123,38 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
       break;
     }
   }
-  containers_.push_back(c);
-  cardinality_ += card;
+  FinishContainer(c, card);
+}
+
+void DenseRoaringEncoder::AddIntervals(uint16_t key, const uint32_t* bounds, size_t count) {
+  uint32_t card = 0;
+  for (size_t k = 0; k < count; ++k) card += bounds[2 * k + 1] - bounds[2 * k];
+  const uint32_t runs = java_containers_ ? static_cast<uint32_t>(count) : kBlockWords * 64;
+  Container c;
+  if (!StartContainer(key, card, runs, &c)) return;
+  const size_t at = body_.size();
+  body_.resize(at + ContainerBodyBytes(c.kind, card, static_cast<uint32_t>(count)));
+  WriteIntervalsBody(c.kind, bounds, count, body_.data() + at);
+  FinishContainer(c, card);
 }
 
 size_t DenseRoaringEncoder::SerializedSize() const {
-  const size_t n = containers_.size();
-  size_t header;
-  if (has_run_) {
-    header = 4 + (n + 7) / 8 + 4 * n + (n >= kNoOffsetThreshold ? 4 * n : 0);
-  } else {
-    header = 8 + 8 * n;
-  }
-  return header + body_.size();
+  return PortableHead{containers_.size(), has_run_}.bytes() + body_.size();
 }
 
 void DenseRoaringEncoder::WriteTo(uint8_t* out) const {
-  const size_t n = containers_.size();
-  uint8_t* p = out;
-  bool offsets = true;
-  if (has_run_) {
-    io::StoreU32LE(p, kCookieRun | (static_cast<uint32_t>(n - 1) << 16));
-    p += 4;
-    std::fill(p, p + (n + 7) / 8, uint8_t{0});
-    for (size_t i = 0; i < n; ++i) {
-      if (containers_[i].kind == Kind::kRun) p[i / 8] |= static_cast<uint8_t>(1u << (i % 8));
-    }
-    p += (n + 7) / 8;
-    offsets = n >= kNoOffsetThreshold;
-  } else {
-    io::StoreU32LE(p, kCookieNoRun);
-    io::StoreU32LE(p + 4, static_cast<uint32_t>(n));
-    p += 8;
-  }
-  for (const Container& c : containers_) {
+  const PortableHead head{containers_.size(), has_run_};
+  uint8_t* p = head.WriteStart(out);
+  for (size_t i = 0; i < containers_.size(); ++i) {
+    const Container& c = containers_[i];
+    if (c.kind == ContainerKind::kRun) PortableHead::SetRunFlag(out, i);
     io::StoreU16LE(p, c.key);
     io::StoreU16LE(p + 2, c.card_minus_1);
     p += 4;
   }
-  if (offsets) {
-    // Offsets are absolute from the bitmap's first byte: header end + body offset.
-    const uint32_t data_start = static_cast<uint32_t>((p - out) + 4 * n);
+  if (head.has_offsets()) {
+    // Offsets are absolute from the bitmap's first byte: head end + body offset.
+    const uint32_t data_start = static_cast<uint32_t>(head.bytes());
     for (const Container& c : containers_) {
       io::StoreU32LE(p, data_start + c.body_offset);
       p += 4;

@@ -2,10 +2,8 @@
 // bytes -- without building a roaring bitmap first.
 //
 // The range-bitmap and bsi writers build their EBM and bit slices in Java with add() only, so
-// Java's container kind depends on the final content alone (spec: VERIFIED-roaring-hashmap.md
-// Q1):
-//   card <= 4096: run iff 2 + 4*runs < 2*card, else array;
-//   card >  4096: run iff 2 + 4*runs < 8192,   else bitmap.
+// Java's container kind depends on the final content alone (JavaContainerKind,
+// portable_layout.h).
 // Encoding from blocks lets a writer turn a block of rows into slice bits at once, which is
 // far faster than adding rows to many roaring bitmaps, and keeps each slice at its final size. Tests prove the bytes equal
 // roaring::Bitmap32::Serialize() (Paimon's RoaringBitmap32.serialize) on random content.
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "roaring/block_ops.h"
+#include "roaring/portable_layout.h"
 
 namespace pyfileindex::roaring {
 
@@ -32,6 +31,11 @@ class DenseRoaringEncoder {
   // Adds the container for high bits `key` from `words` (bit v of the block is bit v & 63 of
   // words[v >> 6]). Keys must be added in ascending order; an empty block adds nothing.
   void AddBlock(uint16_t key, const uint64_t* words);
+  // The same container from its set bits as `count` intervals [bounds[2k], bounds[2k + 1]):
+  // ascending, neither overlapping nor touching, within the block. No block of words is
+  // filled or scanned: rows that come as runs (a sorted column) encode in time and memory
+  // proportional to the intervals.
+  void AddIntervals(uint16_t key, const uint32_t* bounds, size_t count);
 
   // Bytes of the portable format.
   size_t SerializedSize() const;
@@ -50,13 +54,18 @@ class DenseRoaringEncoder {
   uint64_t cardinality() const { return cardinality_; }
 
  private:
-  enum class Kind : uint8_t { kArray, kBitmap, kRun };
   struct Container {
     uint16_t key;
     uint16_t card_minus_1;
-    Kind kind;
+    ContainerKind kind;
     uint32_t body_offset;  // into body_
   };
+
+  // A container of `card` values in `runs` runs (Java's choice of kind, its place in body_,
+  // room reserved); false for an empty block, which adds nothing. FinishContainer records it
+  // once its body is written.
+  bool StartContainer(uint16_t key, uint32_t card, uint32_t runs, Container* c);
+  void FinishContainer(const Container& c, uint32_t card);
 
   std::vector<Container> containers_;
   std::vector<uint8_t> body_;  // container bodies, back to back

@@ -149,13 +149,11 @@ roaring::Bitmap32 BitSliceIndex::ONeilCompare(CompareOp op, int64_t q) const {
 void BitSliceIndexBuilder::StartChunk(uint32_t chunk) {
   if (chunk_ == kNoChunk) {
     words_ = memory::ZeroedArray<uint64_t>(kWordsPerChunk * (1 + size_t{kMaxSlices}));
-    column_.assign(kWordsPerChunk, 0);
   } else {
     FlushChunk();
   }
   chunk_ = chunk;
   words_chunk_ = kNoChunk;
-  runs_.clear();
 }
 
 bool BitSliceIndexBuilder::AppendRun(uint32_t row, uint64_t value) {
@@ -167,7 +165,6 @@ bool BitSliceIndexBuilder::AppendRun(uint32_t row, uint64_t value) {
   if (runs_.size() < kMaxRuns) {
     runs_.push_back({row, row + 1, value});
     max_ = value > max_ ? value : max_;
-    used_slices_ |= value;
     return true;
   }
   SpillRuns();
@@ -175,6 +172,7 @@ bool BitSliceIndexBuilder::AppendRun(uint32_t row, uint64_t value) {
 }
 
 void BitSliceIndexBuilder::SpillRuns() {
+  if (all_runs_) EncodeKeptRuns();
   words_chunk_ = chunk_;
   for (const Run& run : runs_) {
     for (uint32_t row = run.begin; row < run.end; ++row) Append(row, run.value);
@@ -194,16 +192,26 @@ void BitSliceIndexBuilder::Widen(uint64_t value) {
   stride_ = stride;
 }
 
+roaring::DenseRoaringEncoder& BitSliceIndexBuilder::slice(int i) {
+  if (slices_.size() <= static_cast<size_t>(i)) slices_.resize(static_cast<size_t>(i) + 1);
+  return slices_[static_cast<size_t>(i)];
+}
+
 void BitSliceIndexBuilder::FlushChunk() {
   if (chunk_ == kNoChunk) return;
   if (words_chunk_ != chunk_) {
-    FlushRuns();
+    if (all_runs_) {
+      kept_.insert(kept_.end(), runs_.begin(), runs_.end());
+    } else {
+      EncodeRuns(chunk_, runs_.begin(), runs_.end());
+    }
+    runs_.clear();
     return;
   }
   FlushSlot(kExistenceSlot, &ebm_);
   for (uint64_t used = used_slices_; used != 0; used &= used - 1) {
-    const int slice = __builtin_ctzll(used);
-    FlushSlot(1 + static_cast<size_t>(slice), &slices_[slice]);
+    const int i = __builtin_ctzll(used);
+    FlushSlot(1 + static_cast<size_t>(i), &slice(i));
   }
   used_slices_ = 0;
 }
@@ -211,6 +219,7 @@ void BitSliceIndexBuilder::FlushChunk() {
 // Gathers (and clears) one slot's words out of the interleaved layout and adds them to its
 // bitmap as the container of this chunk.
 void BitSliceIndexBuilder::FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap) {
+  if (column_.empty()) column_.assign(kWordsPerChunk, 0);
   uint64_t* const words = column_.data();
   for (size_t i = 0; i < kWordsPerChunk; ++i) {
     words[i] = words_[i * stride_ + slot];
@@ -219,29 +228,68 @@ void BitSliceIndexBuilder::FlushSlot(size_t slot, roaring::DenseRoaringEncoder* 
   bitmap->AddBlock(static_cast<uint16_t>(chunk_), words);
 }
 
-// Adds each slot's container straight from the runs: bits set a run at a time into one
-// block of words.
-void BitSliceIndexBuilder::FlushRuns() {
-  using roaring::SetBitRange;
-  uint64_t* const words = column_.data();
-  const uint32_t first_row = chunk_ << 16;
-  // Slot 0, the EBM, holds every run; slice i the runs whose value has bit i.
-  auto flush = [&](uint64_t bit, roaring::DenseRoaringEncoder* bitmap) {
-    std::fill(words, words + kWordsPerChunk, uint64_t{0});
-    for (const Run& run : runs_) {
-      if (bit == 0 || (run.value & bit) != 0) {
-        SetBitRange(words, run.begin - first_row, run.end - first_row);
-      }
+namespace {
+
+// The rows of chunk `chunk` among runs [first, last) (`bit` 0: all, else those whose value has
+// `bit`) as intervals within the chunk, touching runs joined.
+template <typename RunIt>
+void ChunkIntervals(uint32_t chunk, RunIt first, RunIt last, uint64_t bit,
+                    std::vector<uint32_t>* out) {
+  const uint32_t first_row = chunk << 16;
+  out->clear();
+  for (RunIt run = first; run != last; ++run) {
+    if (bit != 0 && (run->value & bit) == 0) continue;
+    const uint32_t begin = run->begin - first_row;
+    const uint32_t end = run->end - first_row;
+    if (!out->empty() && out->back() == begin) {
+      out->back() = end;
+    } else {
+      out->insert(out->end(), {begin, end});
     }
-    bitmap->AddBlock(static_cast<uint16_t>(chunk_), words);
-  };
-  flush(0, &ebm_);
-  for (uint64_t used = used_slices_; used != 0; used &= used - 1) {
-    const int slice = __builtin_ctzll(used);
-    flush(uint64_t{1} << slice, &slices_[slice]);
   }
-  used_slices_ = 0;
-  runs_.clear();
+}
+
+}  // namespace
+
+template <typename RunIt>
+void BitSliceIndexBuilder::EncodeRuns(uint32_t chunk, RunIt first, RunIt last) {
+  auto add = [&](uint64_t bit, roaring::DenseRoaringEncoder* bitmap) {
+    ChunkIntervals(chunk, first, last, bit, &intervals_);
+    bitmap->AddIntervals(static_cast<uint16_t>(chunk), intervals_.data(), intervals_.size() / 2);
+  };
+  add(0, &ebm_);
+  uint64_t used = 0;
+  for (RunIt run = first; run != last; ++run) used |= run->value;
+  for (; used != 0; used &= used - 1) {
+    const int i = __builtin_ctzll(used);
+    add(uint64_t{1} << i, &slice(i));
+  }
+}
+
+template <typename F>
+void BitSliceIndexBuilder::ForEachKeptChunkRuns(F&& f) const {
+  for (auto first = kept_.begin(); first != kept_.end();) {
+    const uint32_t chunk = first->begin >> 16;
+    auto last = first;
+    while (last != kept_.end() && last->begin >> 16 == chunk) ++last;
+    f(chunk, first, last);
+    first = last;
+  }
+}
+
+template <typename Visit>
+void BitSliceIndexBuilder::ForEachKeptChunk(uint64_t bit, Visit&& visit) {
+  ForEachKeptChunkRuns([&](uint32_t chunk, auto first, auto last) {
+    ChunkIntervals(chunk, first, last, bit, &intervals_);
+    visit(static_cast<uint16_t>(chunk), intervals_.data(), intervals_.size() / 2);
+  });
+}
+
+void BitSliceIndexBuilder::EncodeKeptRuns() {
+  ForEachKeptChunkRuns(
+      [this](uint32_t chunk, auto first, auto last) { EncodeRuns(chunk, first, last); });
+  kept_ = std::deque<Run>();
+  all_runs_ = false;
 }
 
 size_t BitSliceIndexBuilder::PrepareSerialize() {
@@ -251,8 +299,20 @@ size_t BitSliceIndexBuilder::PrepareSerialize() {
   runs_ = std::vector<Run>();
   const int slice_count = BitLength(max_);
   sizes_.clear();
-  sizes_.push_back(ebm_.SerializedSize());
-  for (int i = 0; i < slice_count; ++i) sizes_.push_back(slices_[i].SerializedSize());
+  if (all_runs_) {
+    shapes_.assign(1 + static_cast<size_t>(slice_count), roaring::IntervalBitmapShape());
+    for (int i = -1; i < slice_count; ++i) {
+      roaring::IntervalBitmapShape& shape = shapes_[static_cast<size_t>(i + 1)];
+      ForEachKeptChunk(i < 0 ? 0 : uint64_t{1} << i,
+                       [&shape](uint16_t, const uint32_t* bounds, size_t count) {
+                         shape.Add(bounds, count);
+                       });
+      sizes_.push_back(shape.SerializedSize());
+    }
+  } else {
+    sizes_.push_back(ebm_.SerializedSize());
+    for (int i = 0; i < slice_count; ++i) sizes_.push_back(slice(i).SerializedSize());
+  }
   size_t total = 1 + 8 + 8 + 4;  // version, min, max, slice count
   for (size_t size : sizes_) total += size;
   return total;
@@ -263,17 +323,28 @@ uint8_t* BitSliceIndexBuilder::SerializeTo(uint8_t* out) {
   io::StoreU64BE(out + 1, 0);  // min: Java's writer starts its minimum at 0, so it is always 0
   io::StoreU64BE(out + 9, max_);
   out += 17;
-  // Each bitmap goes as soon as it is written: the payload and the slices are not both whole.
-  auto write = [&out](roaring::DenseRoaringEncoder* bitmap, size_t size) {
-    bitmap->MoveTo(out);
-    out += size;
+  // Bitmap i (0: the EBM, 1 + s: slice s). Encoded ones go as soon as they are written: the
+  // payload and the slices are not both whole.
+  auto write = [this, &out](size_t i) {
+    if (all_runs_) {
+      roaring::IntervalBitmapWriter writer(shapes_[i], out);
+      ForEachKeptChunk(i == 0 ? 0 : uint64_t{1} << (i - 1),
+                       [&writer](uint16_t chunk, const uint32_t* bounds, size_t count) {
+                         writer.Add(chunk, bounds, count);
+                       });
+    } else {
+      (i == 0 ? ebm_ : slice(static_cast<int>(i - 1))).MoveTo(out);
+    }
+    out += sizes_[i];
   };
-  write(&ebm_, sizes_[0]);
+  write(0);
   const size_t slice_count = sizes_.size() - 1;
   io::StoreU32BE(out, static_cast<uint32_t>(slice_count));
   out += 4;
-  for (size_t i = 0; i < slice_count; ++i) write(&slices_[i], sizes_[i + 1]);
+  for (size_t i = 1; i <= slice_count; ++i) write(i);
   sizes_.clear();
+  shapes_ = std::vector<roaring::IntervalBitmapShape>();
+  kept_ = std::deque<Run>();
   return out;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "roaring/bitmap32.h"
 #include "memory/zeroed_array.h"
 #include "roaring/dense_roaring_encoder.h"
+#include "roaring/interval_bitmap_writer.h"
 
 namespace pyfileindex::index::bsi {
 
@@ -114,15 +116,28 @@ class BitSliceIndexBuilder {
   bool AppendRun(uint32_t row, uint64_t value);
   // Re-lays the chunk's words out, in place, with room for the slices of `value`.
   void Widen(uint64_t value);
-  // Sets the runs' bits in the words, which take the chunk's rows from then on.
+  // Sets the runs' bits in the words, which take the chunk's rows from then on (the chunks
+  // kept as runs before it are encoded first: EncodeKeptRuns).
   void SpillRuns();
   void FlushChunk();
-  void FlushRuns();
   void FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap);
+  // Adds the containers of chunk `chunk` from its runs [first, last).
+  template <typename RunIt>
+  void EncodeRuns(uint32_t chunk, RunIt first, RunIt last);
+  // Encodes every chunk kept as runs so far; all_runs_ ends.
+  void EncodeKeptRuns();
+  // visit(chunk, bounds, count) for each chunk in kept_, with the intervals of its rows (`bit`
+  // 0: the EBM) or of its rows whose value has `bit` (a slice).
+  template <typename Visit>
+  void ForEachKeptChunk(uint64_t bit, Visit&& visit);
+  // f(chunk, first, last) with each chunk's runs [first, last) in kept_.
+  template <typename F>
+  void ForEachKeptChunkRuns(F&& f) const;
+  roaring::DenseRoaringEncoder& slice(int i);  // made on first use
 
   uint64_t max_ = 0;
   uint32_t chunk_ = kNoChunk;
-  uint64_t used_slices_ = 0;  // slices with a bit in the current chunk
+  uint64_t used_slices_ = 0;  // slices with a bit in the current chunk kept as words
   size_t stride_ = 1;  // slots per group: the existence bitmap and the slices so far
   // kWordsPerChunk x stride_ words in use, of room for every slice (allocated on first use):
   // only the pages of the slots in use ever become resident.
@@ -131,14 +146,23 @@ class BitSliceIndexBuilder {
   // The chunk once its rows go to the words; until then (kNoChunk) its runs, and its words
   // stay untouched.
   uint32_t words_chunk_ = kNoChunk;
-  std::vector<Run> runs_;
+  std::vector<Run> runs_;  // the current chunk's, while it is kept as runs
   // Each bitmap kept as the containers Java will write (its final size, whatever the order
-  // of the values), chunk by chunk.
+  // of the values), chunk by chunk, once not all_runs_.
   roaring::DenseRoaringEncoder ebm_;
-  std::vector<roaring::DenseRoaringEncoder> slices_ =
-      std::vector<roaring::DenseRoaringEncoder>(kMaxSlices);
-  // Between PrepareSerialize and SerializeTo: each bitmap's portable size (EBM, then slices).
+  std::vector<roaring::DenseRoaringEncoder> slices_;
+  // Between PrepareSerialize and SerializeTo: each bitmap's portable size (EBM, then slices),
+  // and while all_runs_ its shape.
   std::vector<size_t> sizes_;
+  std::vector<roaring::IntervalBitmapShape> shapes_;
+  // While every chunk so far kept its runs (a sorted or clustered column), all_runs_: the
+  // finished chunks' runs go to kept_, and no bitmap is encoded until SerializeTo writes them
+  // straight from the runs (roaring::IntervalBitmapWriter), so the slices are never resident
+  // beside the output. The first chunk that turns to words encodes the kept ones. A deque
+  // grows without copying, and without the spare half a doubled vector leaves resident.
+  bool all_runs_ = true;
+  std::deque<Run> kept_;
+  std::vector<uint32_t> intervals_;  // one chunk's intervals of one bitmap
 };
 
 }  // namespace pyfileindex::index::bsi

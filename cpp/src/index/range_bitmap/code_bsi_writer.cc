@@ -18,6 +18,47 @@ using roaring::kBlockWords;
 using roaring::SetBitRange;
 constexpr uint8_t kVersion = 1;
 
+// The section's head: its length, version, slice count, the EBM's bytes and an (offset,
+// length) entry per slice, slices back to back after the EBM.
+size_t BsiHeadBytes(int slices) { return 4 + 1 + 1 + 4 + 4 + 8 * static_cast<size_t>(slices); }
+
+// Slice `slice`'s rows of a block given as runs: for_each_run(run) calls run(begin, end, code)
+// for each run of rows [begin, end), in order; the runs whose code has bit `slice` go to `out`
+// as intervals, neighbours joined into one.
+template <typename ForEachRun>
+void SliceIntervals(int slice, ForEachRun&& for_each_run, std::vector<uint32_t>* out) {
+  out->clear();
+  for_each_run([slice, out](uint32_t begin, uint32_t end, uint32_t code) {
+    if (((code >> slice) & 1) == 0) return;
+    if (!out->empty() && out->back() == begin) {
+      out->back() = end;
+    } else {
+      out->insert(out->end(), {begin, end});
+    }
+  });
+}
+
+// Writes the head for slices of slice_bytes(i) bytes; returns where the EBM goes.
+template <typename SliceBytes>
+uint8_t* WriteBsiHead(uint8_t* out, int slices, size_t ebm_bytes, SliceBytes&& slice_bytes) {
+  const uint32_t index_bytes = 8 * static_cast<uint32_t>(slices);
+  io::StoreU32BE(out, 1 + 1 + 4 + 4 + index_bytes);
+  out[4] = kVersion;
+  out[5] = static_cast<uint8_t>(static_cast<int8_t>(slices));
+  io::StoreU32BE(out + 6, static_cast<uint32_t>(ebm_bytes));
+  io::StoreU32BE(out + 10, index_bytes);
+  uint8_t* p = out + 14;
+  uint32_t offset = 0;
+  for (int i = 0; i < slices; ++i) {
+    const uint32_t length = static_cast<uint32_t>(slice_bytes(i));
+    io::StoreU32BE(p, offset);
+    io::StoreU32BE(p + 4, length);
+    offset += length;
+    p += 8;
+  }
+  return p;
+}
+
 // Bit transpose of 64 codes: bit j of out[i] = bit i of codes[j], for i < bits.
 #if defined(__SSE2__)
 // Byte by byte: pack byte b of 16 codes into one vector, then each movemask of the vector
@@ -98,6 +139,10 @@ void CodeBsi::AddBlock(uint16_t key, const uint64_t* validity, const uint32_t* c
 
 void CodeBsi::AddRuns(uint16_t key, const uint64_t* validity, const uint32_t* ends,
                       const uint32_t* codes, size_t runs) {
+  if (validity == nullptr) {
+    AddValidRuns(key, ends, codes, runs);
+    return;
+  }
   ebm_.AddBlock(key, validity);
   if (slice_words_.size() < kBlockWords) slice_words_.resize(kBlockWords);
   uint64_t* words = slice_words_.data();
@@ -114,7 +159,24 @@ void CodeBsi::AddRuns(uint16_t key, const uint64_t* validity, const uint32_t* en
   }
 }
 
-size_t CodeBsi::HeaderSize() const { return 4 + 1 + 1 + 4 + 4 + 8 * static_cast<size_t>(slices_); }
+void CodeBsi::AddValidRuns(uint16_t key, const uint32_t* ends, const uint32_t* codes,
+                           size_t runs) {
+  if (runs == 0) return;
+  const uint32_t all_rows[2] = {0, ends[runs - 1]};
+  ebm_.AddIntervals(key, all_rows, 1);
+  for (int i = 0; i < code_bits_; ++i) {
+    SliceIntervals(i, [&](auto&& run) {
+      uint32_t begin = 0;
+      for (size_t r = 0; r < runs; ++r) {
+        run(begin, ends[r], codes[r]);
+        begin = ends[r];
+      }
+    }, &intervals_);
+    slice_encoders_[i].AddIntervals(key, intervals_.data(), intervals_.size() / 2);
+  }
+}
+
+size_t CodeBsi::HeaderSize() const { return BsiHeadBytes(slices_); }
 
 size_t CodeBsi::size() const {
   size_t total = HeaderSize() + ebm_.SerializedSize();
@@ -123,22 +185,10 @@ size_t CodeBsi::size() const {
 }
 
 void CodeBsi::WriteTo(uint8_t* out) {
-  const uint32_t index_bytes = 8 * static_cast<uint32_t>(slices_);
-  io::StoreU32BE(out, 1 + 1 + 4 + 4 + index_bytes);
-  out[4] = kVersion;
-  out[5] = static_cast<uint8_t>(static_cast<int8_t>(slices_));
-  io::StoreU32BE(out + 6, static_cast<uint32_t>(ebm_.SerializedSize()));
-  io::StoreU32BE(out + 10, index_bytes);
-  uint8_t* p = out + 14;
-  uint32_t offset = 0;
-  for (const DenseRoaringEncoder& slice : slice_encoders_) {
-    const uint32_t length = static_cast<uint32_t>(slice.SerializedSize());
-    io::StoreU32BE(p, offset);
-    io::StoreU32BE(p + 4, length);
-    offset += length;
-    p += 8;
-  }
   const size_t ebm_size = ebm_.SerializedSize();
+  uint8_t* p = WriteBsiHead(out, slices_, ebm_size, [this](int i) {
+    return slice_encoders_[static_cast<size_t>(i)].SerializedSize();
+  });
   ebm_.MoveTo(p);
   p += ebm_size;
   for (DenseRoaringEncoder& slice : slice_encoders_) {
@@ -146,6 +196,65 @@ void CodeBsi::WriteTo(uint8_t* out) {
     slice.MoveTo(p);
     p += size;
   }
+}
+
+RunCodeBsi::RunCodeBsi(int64_t cardinality, const std::vector<PackedRowIds>* blocks,
+                       const uint32_t* map)
+    : slices_(SliceCount(cardinality)),
+      code_bits_(std::min(slices_, 32)),
+      blocks_(blocks),
+      map_(map),
+      slice_shapes_(static_cast<size_t>(slices_)) {
+  ForEachBlock(kEbm, [this](uint16_t, const uint32_t* bounds, size_t count) {
+    ebm_.Add(bounds, count);
+  });
+  for (int i = 0; i < code_bits_; ++i) {
+    roaring::IntervalBitmapShape& shape = slice_shapes_[static_cast<size_t>(i)];
+    ForEachBlock(i, [&shape](uint16_t, const uint32_t* bounds, size_t count) {
+      shape.Add(bounds, count);
+    });
+  }
+}
+
+template <typename Visit>
+void RunCodeBsi::ForEachBlock(int slice, Visit&& visit) {
+  for (size_t b = 0; b < blocks_->size(); ++b) {
+    const PackedRowIds& block = (*blocks_)[b];
+    intervals_.clear();
+    if (slice == kEbm) {
+      intervals_.insert(intervals_.end(), {0, block.rows()});
+    } else {
+      SliceIntervals(slice, [&](auto&& run) {
+        block.ForEachRun([&](uint32_t begin, uint32_t end, uint32_t id) {
+          run(begin, end, map_ != nullptr ? map_[id] : id);
+        });
+      }, &intervals_);
+    }
+    visit(static_cast<uint16_t>(b), intervals_.data(), intervals_.size() / 2);
+  }
+}
+
+size_t RunCodeBsi::size() const {
+  size_t total = BsiHeadBytes(slices_) + ebm_.SerializedSize();
+  for (const roaring::IntervalBitmapShape& shape : slice_shapes_) total += shape.SerializedSize();
+  return total;
+}
+
+void RunCodeBsi::WriteTo(uint8_t* out) {
+  uint8_t* p = WriteBsiHead(out, slices_, ebm_.SerializedSize(), [this](int i) {
+    return slice_shapes_[static_cast<size_t>(i)].SerializedSize();
+  });
+  auto write = [&p, this](int slice, const roaring::IntervalBitmapShape& shape) {
+    roaring::IntervalBitmapWriter writer(shape, p);
+    if (slice == kEbm || slice < code_bits_) {
+      ForEachBlock(slice, [&writer](uint16_t key, const uint32_t* bounds, size_t count) {
+        writer.Add(key, bounds, count);
+      });
+    }
+    p += shape.SerializedSize();
+  };
+  write(kEbm, ebm_);
+  for (int i = 0; i < slices_; ++i) write(i, slice_shapes_[static_cast<size_t>(i)]);
 }
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "index/range_bitmap/packed_row_ids.h"
 #include "roaring/dense_roaring_encoder.h"
+#include "roaring/interval_bitmap_writer.h"
 
 namespace pyfileindex::index::range_bitmap {
 
@@ -28,7 +30,8 @@ class CodeBsi {
   // The same for a block given as `runs` runs of one code: run i covers the rows up to
   // ends[i] (ascending, from the end of run i - 1 or row 0) with code codes[i]. Each slice is
   // set a run at a time in one block of words, so a sorted block needs neither a code per row
-  // nor a block of words per slice.
+  // nor a block of words per slice. `validity` null: every row up to ends[runs - 1] holds a
+  // key; then no block of words is used at all (AddValidRuns).
   void AddRuns(uint16_t key, const uint64_t* validity, const uint32_t* ends,
                const uint32_t* codes, size_t runs);
 
@@ -39,6 +42,9 @@ class CodeBsi {
 
  private:
   size_t HeaderSize() const;
+  // AddRuns without null rows: each slice's container straight from the runs whose code has
+  // its bit (DenseRoaringEncoder::AddIntervals).
+  void AddValidRuns(uint16_t key, const uint32_t* ends, const uint32_t* codes, size_t runs);
 
   int slices_;
   int code_bits_;  // slices that can hold a bit of a code
@@ -46,6 +52,35 @@ class CodeBsi {
   std::vector<roaring::DenseRoaringEncoder> slice_encoders_;
   // One block of every code slice (AddBlock), or of one slice (AddRuns): sized on first use.
   std::vector<uint64_t> slice_words_;
+  std::vector<uint32_t> intervals_;  // AddValidRuns: one slice's intervals of the block
+};
+
+// The same section for blocks that all keep their ids as runs and hold no null row (a sorted
+// or clustered column without nulls): measured in one walk over the runs and written in a
+// second, straight into the output. Nothing is held per container, so the slices are never
+// resident beside the output (CodeBsi keeps them whole until WriteTo).
+class RunCodeBsi {
+ public:
+  // Block b (rows from 65536 * b) is blocks[b], each has_runs(); `map` turns a run's id into
+  // its code (nullptr: ids are codes). Both are read again by WriteTo.
+  RunCodeBsi(int64_t cardinality, const std::vector<PackedRowIds>* blocks, const uint32_t* map);
+
+  size_t size() const;
+  void WriteTo(uint8_t* out);
+
+ private:
+  // visit(key, bounds, count) with each block's intervals of slice `slice` (kEbm: its rows).
+  static constexpr int kEbm = -1;
+  template <typename Visit>
+  void ForEachBlock(int slice, Visit&& visit);
+
+  int slices_;
+  int code_bits_;
+  const std::vector<PackedRowIds>* blocks_;
+  const uint32_t* map_;
+  roaring::IntervalBitmapShape ebm_;
+  std::vector<roaring::IntervalBitmapShape> slice_shapes_;
+  std::vector<uint32_t> intervals_;  // one block's intervals of one slice
 };
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -21,8 +21,10 @@ using roaring::SetBitRange;
 constexpr uint8_t kVersion = 1;
 constexpr uint64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java's int row counter
 constexpr uint32_t kBlockRows = 65536;  // one roaring container of the slices
-// Rows interned at a time: the per-piece scratch stays cache-sized.
-constexpr uint32_t kPieceRows = 4096;
+// Rows interned at a time: the per-piece scratch (a piece's keys and ids, 4 KiB each) stays
+// in L1, and small beside a small index (at 4096 rows it was 32 KiB, more than the 24 KiB
+// range-bitmap of a sorted 10M-row column of 1,000 keys). No slower on shuffled columns.
+constexpr uint32_t kPieceRows = 1024;
 // Runs an open block collects before it keeps an id per row (8 KiB of them): no more than a
 // full block keeps as runs (PackedRowIds: up to 1024 x its width + 1).
 constexpr size_t kMaxOpenRuns = 1024;
@@ -438,35 +440,56 @@ void RangeBitmapWriter::SerializeTo(uint8_t* out) {
   memory::ReleaseVector(&sorted_units_);
   memory::ReleaseVector(&sorted32_);
   memory::ReleaseVector(&sorted64_);
-  bsi_->WriteTo(out);
+  if (run_bsi_) {
+    run_bsi_->WriteTo(out);
+    run_bsi_.reset();
+    blocks_ = std::vector<PackedRowIds>();
+    memory::ReleaseVector(&rank_);
+  } else {
+    bsi_->WriteTo(out);
+    bsi_.reset();
+  }
   head_ = std::vector<uint8_t>();
   keys_ = SortedKeys();
   dictionary_ = DictionaryPlan();
-  bsi_.reset();
 }
 
-void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t cardinality) {
+void RangeBitmapWriter::EncodeSlices(std::vector<uint32_t> rank, size_t cardinality) {
+  // Every block runs and no null row (a sorted column): the slices are measured now and
+  // written from the runs into the output, never held (RunCodeBsi).
+  const bool all_runs = std::all_of(blocks_.begin(), blocks_.end(),
+                                    [](const PackedRowIds& block) { return block.has_runs(); });
+  if (!has_nulls_ && !blocks_.empty() && all_runs) {
+    rank_ = std::move(rank);
+    run_bsi_ = std::make_unique<RunCodeBsi>(static_cast<int64_t>(cardinality), &blocks_,
+                                            rank_.empty() ? nullptr : rank_.data());
+    return;
+  }
   bsi_ = std::make_unique<CodeBsi>(static_cast<int64_t>(cardinality), blocks_.size());
   // Codes of whole 64-row words: the slices are built a word of rows at a time. Sized at the
   // first block that is not runs.
   std::vector<uint32_t> codes;
   std::vector<uint32_t> run_ends;
   std::vector<uint32_t> run_codes;
-  // Without nulls every row is valid: a block's bits are all ones up to its rows.
+  // Without nulls every row is valid: a block's bits are all ones up to its rows. Blocks of
+  // runs need no bits then (CodeBsi::AddRuns without validity); made at the first other one.
   std::vector<uint64_t> all_valid;
-  if (!has_nulls_) all_valid.resize(roaring::kBlockWords, 0);
   size_t block_bytes = 0;
   for (const PackedRowIds& block : blocks_) block_bytes += block.bytes();
   // Only a large file's blocks are handed back as they go (see memory::ReleaseVector).
   const bool hand_back = block_bytes >= memory::kReleaseVectorMinBytes;
   for (size_t b = 0; b < blocks_.size(); ++b) {
     PackedRowIds& block = blocks_[b];
-    const uint64_t* validity = all_valid.data();
+    const uint64_t* validity = nullptr;
     if (has_nulls_) {
       validity = validity_.data() + b * roaring::kBlockWords;
-    } else if (b == 0 || block.rows() != kBlockRows) {  // the first block, or a shorter last one
-      std::fill(all_valid.begin(), all_valid.end(), 0);
-      SetBitRange(all_valid.data(), 0, block.rows());
+    } else if (!block.has_runs()) {
+      // Filled for the first such block, and again for a shorter last one.
+      if (all_valid.empty() || block.rows() != kBlockRows) {
+        all_valid.assign(roaring::kBlockWords, 0);
+        SetBitRange(all_valid.data(), 0, block.rows());
+      }
+      validity = all_valid.data();
     }
     // Every stored id, null rows' included, is a key's id; with no keys there is no rank, and
     // keys that came ascending have their ids as ranks.
@@ -489,6 +512,7 @@ void RangeBitmapWriter::EncodeSlices(const std::vector<uint32_t>& rank, size_t c
   }
   blocks_ = std::vector<PackedRowIds>();
   memory::ReleaseVector(&validity_);
+  memory::ReleaseVector(&rank);
 }
 
 Result<size_t> RangeBitmapWriter::PrepareSerialize() {
@@ -511,8 +535,7 @@ Result<size_t> RangeBitmapWriter::PrepareSerialize() {
 Result<size_t> RangeBitmapWriter::PrepareStrings() {
   strings_.DropLookups();  // no key comes any more: only the keys themselves are read
   StringRanks ranks = RankStrings(strings_);
-  EncodeSlices(ranks.rank, ranks.sorted.size());
-  memory::ReleaseVector(&ranks.rank);
+  EncodeSlices(std::move(ranks.rank), ranks.sorted.size());
   sorted_units_ = std::move(ranks.sorted);
   keys_.width = 0;
   keys_.context = this;
@@ -573,8 +596,7 @@ Result<size_t> RangeBitmapWriter::PrepareFixed() {
   };
   auto prepare = [&](auto* interner, auto* sorted) -> Result<size_t> {
     auto ranked = interner->TakeRanked();
-    EncodeSlices(ranked.rank, ranked.sorted.size());
-    memory::ReleaseVector(&ranked.rank);
+    EncodeSlices(std::move(ranked.rank), ranked.sorted.size());
     *sorted = std::move(ranked.sorted);
     keys_.width = spec_.width;
     keys_.count = sorted->size();
@@ -609,7 +631,7 @@ Result<size_t> RangeBitmapWriter::Assemble() {
   PFI_ASSIGN_OR_RETURN(dictionary_, PlanDictionary(keys, chunk_size_));
   w.WriteI32BE(static_cast<int32_t>(static_cast<uint32_t>(dictionary_.size())));
   head_ = w.Take();
-  return head_.size() + dictionary_.size() + bsi_->size();
+  return head_.size() + dictionary_.size() + (run_bsi_ ? run_bsi_->size() : bsi_->size());
 }
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -69,9 +69,10 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   // block turns to an id per row in open_ids_.
   void ExtendRuns(const uint32_t* ids, uint32_t at, uint32_t n);
   void CloseBlock();
-  // The code BSI from the blocks and each id's code (rank; empty: ids are ranks); frees the
-  // blocks.
-  void EncodeSlices(const std::vector<uint32_t>& rank, size_t cardinality);
+  // The code BSI from the blocks and each id's code (rank; empty: ids are ranks): encoded
+  // now, freeing the blocks (bsi_), or, when every block is runs and no row null, measured
+  // now and written from the blocks and rank by SerializeTo (run_bsi_).
+  void EncodeSlices(std::vector<uint32_t> rank, size_t cardinality);
   Result<size_t> PrepareFixed();
   Result<size_t> PrepareStrings();
   // The header into head_ and the dictionary's plan from keys_; returns the payload's size
@@ -118,6 +119,8 @@ class RangeBitmapWriter final : public ColumnIndexWriter {
   std::vector<uint32_t> sorted32_;      // fixed-width keys in their stored form (keys_.fixed)
   std::vector<uint64_t> sorted64_;
   std::unique_ptr<CodeBsi> bsi_;
+  std::unique_ptr<RunCodeBsi> run_bsi_;  // reads blocks_ and rank_ until SerializeTo
+  std::vector<uint32_t> rank_;
 };
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -1,0 +1,90 @@
+#include "roaring/portable_layout.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "io/endian.h"
+#include "roaring/block_ops.h"
+
+namespace pyfileindex::roaring {
+
+namespace {
+constexpr uint32_t kCookieNoRun = 12346;
+constexpr uint32_t kCookieRun = 12347;
+constexpr size_t kNoOffsetThreshold = 4;  // run-flavoured heads carry offsets from 4 containers
+constexpr size_t kBitmapBytes = 8 * kBlockWords;
+}  // namespace
+
+ContainerKind JavaContainerKind(uint32_t card, uint32_t runs) {
+  const uint64_t run_bytes = 2 + 4 * uint64_t{runs};
+  if (card <= kArrayMaxValues) {
+    return run_bytes < 2 * uint64_t{card} ? ContainerKind::kRun : ContainerKind::kArray;
+  }
+  return run_bytes < kBitmapBytes ? ContainerKind::kRun : ContainerKind::kBitmap;
+}
+
+size_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs) {
+  switch (kind) {
+    case ContainerKind::kRun: return 2 + 4 * size_t{runs};
+    case ContainerKind::kArray: return 2 * size_t{card};
+    case ContainerKind::kBitmap: break;
+  }
+  return kBitmapBytes;
+}
+
+size_t PortableHead::bytes() const {
+  const size_t n = containers;
+  if (!has_run) return 8 + 8 * n;
+  return 4 + (n + 7) / 8 + 4 * n + (has_offsets() ? 4 * n : 0);
+}
+
+bool PortableHead::has_offsets() const { return !has_run || containers >= kNoOffsetThreshold; }
+
+uint8_t* PortableHead::WriteStart(uint8_t* out) const {
+  const size_t n = containers;
+  if (!has_run) {
+    io::StoreU32LE(out, kCookieNoRun);
+    io::StoreU32LE(out + 4, static_cast<uint32_t>(n));
+    return out + 8;
+  }
+  io::StoreU32LE(out, kCookieRun | (static_cast<uint32_t>(n - 1) << 16));
+  std::fill(out + 4, out + 4 + (n + 7) / 8, uint8_t{0});
+  return out + 4 + (n + 7) / 8;
+}
+
+void WriteIntervalsBody(ContainerKind kind, const uint32_t* bounds, size_t count, uint8_t* out) {
+  switch (kind) {
+    case ContainerKind::kRun:
+      io::StoreU16LE(out, static_cast<uint16_t>(count));
+      for (size_t k = 0; k < count; ++k) {
+        io::StoreU16LE(out + 2 + 4 * k, static_cast<uint16_t>(bounds[2 * k]));
+        io::StoreU16LE(out + 4 + 4 * k,
+                       static_cast<uint16_t>(bounds[2 * k + 1] - bounds[2 * k] - 1));
+      }
+      return;
+    case ContainerKind::kArray:
+      for (size_t k = 0; k < count; ++k) {
+        for (uint32_t v = bounds[2 * k]; v < bounds[2 * k + 1]; ++v, out += 2) {
+          io::StoreU16LE(out, static_cast<uint16_t>(v));
+        }
+      }
+      return;
+    case ContainerKind::kBitmap: {
+      // 64-bit little-endian words: bit v of the block is bit v & 63 of word v >> 6.
+      std::memset(out, 0, kBitmapBytes);
+      for (size_t k = 0; k < count; ++k) {
+        for (uint32_t v = bounds[2 * k]; v < bounds[2 * k + 1];) {
+          const uint32_t bit = v & 63;
+          const uint32_t take = std::min<uint32_t>(64 - bit, bounds[2 * k + 1] - v);
+          const uint64_t mask = take == 64 ? ~uint64_t{0} : (((uint64_t{1} << take) - 1) << bit);
+          uint8_t* word = out + 8 * (v >> 6);
+          io::StoreU64LE(word, io::LoadU64LE(word) | mask);
+          v += take;
+        }
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace pyfileindex::roaring

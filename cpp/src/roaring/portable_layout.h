@@ -1,0 +1,46 @@
+// How a bitmap's portable bytes (Java RoaringBitmap.serialize) are laid out when they are
+// written without a roaring bitmap: Java's choice of container kind, the head (cookie, run
+// flags, descriptors, offsets) and container bodies from intervals. Shared by the writers that
+// encode straight from blocks (dense_roaring_encoder.h, interval_bitmap_writer.h).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pyfileindex::roaring {
+
+enum class ContainerKind : uint8_t { kArray, kBitmap, kRun };
+
+// The kind Java's runOptimize() leaves a container of `card` values in `runs` runs in, for
+// bitmaps built with add() only (spec: VERIFIED-roaring-hashmap.md Q1):
+//   card <= 4096: run iff 2 + 4*runs < 2*card, else array;
+//   card >  4096: run iff 2 + 4*runs < 8192,   else bitmap.
+// More than 2047 runs never make a run container (callers that skip the run search pass more).
+ContainerKind JavaContainerKind(uint32_t card, uint32_t runs);
+// Bytes of that container's body.
+size_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs);
+
+// The head of a bitmap of `containers` containers, `has_run` if any is a run container.
+struct PortableHead {
+  size_t containers = 0;
+  bool has_run = false;
+
+  size_t bytes() const;
+  // Whether the head carries the offset table (always without runs; with runs from 4
+  // containers).
+  bool has_offsets() const;
+  // Writes the cookie (and count) and clears the run flags; returns where the descriptors
+  // begin (key, cardinality - 1; 4 bytes each), followed by the offsets if has_offsets().
+  uint8_t* WriteStart(uint8_t* out) const;
+  // Marks container i a run container (has_run only), given WriteStart's `out`.
+  static void SetRunFlag(uint8_t* out, size_t i) {
+    out[4 + i / 8] |= static_cast<uint8_t>(1u << (i % 8));
+  }
+};
+
+// Writes the body of a container of `kind` whose values are the `count` intervals
+// [bounds[2k], bounds[2k + 1]) (ascending, neither overlapping nor touching, within one
+// block) holding `card` values: ContainerBodyBytes(kind, card, count) bytes.
+void WriteIntervalsBody(ContainerKind kind, const uint32_t* bounds, size_t count, uint8_t* out);
+
+}  // namespace pyfileindex::roaring
