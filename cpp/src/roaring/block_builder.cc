@@ -3,6 +3,7 @@
 #include <new>
 
 #include "roaring/block_ops.h"
+#include "roaring/portable_layout.h"
 
 namespace pyfileindex::roaring {
 
@@ -60,8 +61,7 @@ uint16_t* BlockBuilder::AddArray(uint16_t key, uint32_t cardinality, uint32_t sl
 
 void BlockBuilder::AddIntervals(uint16_t key, const uint32_t* bounds, size_t count) {
   if (count == 0) return;
-  uint32_t card = 0;
-  for (size_t i = 0; i < count; ++i) card += bounds[2 * i + 1] - bounds[2 * i];
+  const uint32_t card = IntervalsCardinality(bounds, count);
   if (card == 0) return;
   // The smallest of the three encodings (runs on a tie: the fewest values to touch).
   const uint64_t run_bytes = 4 * uint64_t{count};

@@ -19,6 +19,17 @@ inline constexpr uint32_t kArrayMaxValues = 4096;
 // One block of zero words: the stand-in for a container a bitmap does not have.
 alignas(64) inline constexpr uint64_t kZeroBlock[kBlockWords] = {};
 
+// Sets bits [begin, end) of `words` (bit v is bit v & 63 of words[v >> 6]): blocks filled from
+// runs of rows.
+inline void SetBitRange(uint64_t* words, uint64_t begin, uint64_t end) {
+  for (uint64_t r = begin; r < end;) {
+    const uint64_t bit = r & 63;
+    const uint64_t take = 64 - bit < end - r ? 64 - bit : end - r;
+    words[r >> 6] |= take == 64 ? ~uint64_t{0} : (((uint64_t{1} << take) - 1) << bit);
+    r += take;
+  }
+}
+
 struct BlockOps {
   // Set bits of a block, and the number of maximal runs of set bits.
   uint32_t (*cardinality)(const uint64_t* words);

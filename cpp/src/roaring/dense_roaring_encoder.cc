@@ -1,6 +1,5 @@
 #include "roaring/dense_roaring_encoder.h"
 
-#include <algorithm>
 #include <cstring>
 
 #include "io/endian.h"
@@ -45,15 +44,6 @@ void ForEachRun(const uint64_t* words, Emit&& emit) {
 }
 
 }  // namespace
-
-void SetBitRange(uint64_t* words, uint64_t begin, uint64_t end) {
-  for (uint64_t r = begin; r < end;) {
-    const uint64_t bit = r & 63;
-    const uint64_t take = std::min<uint64_t>(64 - bit, end - r);
-    words[r >> 6] |= take == 64 ? ~uint64_t{0} : (((uint64_t{1} << take) - 1) << bit);
-    r += take;
-  }
-}
 
 bool DenseRoaringEncoder::StartContainer(uint16_t key, uint32_t card, uint32_t runs,
                                          Container* c) {
@@ -110,8 +100,7 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
     case ContainerKind::kBitmap: {
       const size_t at = body_.size();
       body_.resize(at + 8 * kBlockWords);
-      uint8_t* out = body_.data() + at;
-      for (size_t i = 0; i < kBlockWords; ++i) io::StoreU64LE(out + 8 * i, words[i]);
+      WriteWordsBody(words, body_.data() + at);
       break;
     }
     case ContainerKind::kRun: {
@@ -127,8 +116,7 @@ void DenseRoaringEncoder::AddBlock(uint16_t key, const uint64_t* words) {
 }
 
 void DenseRoaringEncoder::AddIntervals(uint16_t key, const uint32_t* bounds, size_t count) {
-  uint32_t card = 0;
-  for (size_t k = 0; k < count; ++k) card += bounds[2 * k + 1] - bounds[2 * k];
+  const uint32_t card = IntervalsCardinality(bounds, count);
   const uint32_t runs = java_containers_ ? static_cast<uint32_t>(count) : kBlockWords * 64;
   Container c;
   if (!StartContainer(key, card, runs, &c)) return;

@@ -18,10 +18,6 @@
 
 namespace pyfileindex::roaring {
 
-// Sets bits [begin, end) of `words` (bit v is bit v & 63 of words[v >> 6]): blocks filled from
-// runs of rows.
-void SetBitRange(uint64_t* words, uint64_t begin, uint64_t end);
-
 class DenseRoaringEncoder {
  public:
   // `java_containers` false: plain array/bitmap containers (no run search), for bitmaps that

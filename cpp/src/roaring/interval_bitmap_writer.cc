@@ -4,16 +4,8 @@
 
 namespace pyfileindex::roaring {
 
-namespace {
-uint32_t Cardinality(const uint32_t* bounds, size_t count) {
-  uint32_t card = 0;
-  for (size_t k = 0; k < count; ++k) card += bounds[2 * k + 1] - bounds[2 * k];
-  return card;
-}
-}  // namespace
-
 void IntervalBitmapShape::Add(const uint32_t* bounds, size_t count) {
-  const uint32_t card = Cardinality(bounds, count);
+  const uint32_t card = IntervalsCardinality(bounds, count);
   if (card == 0) return;
   const uint32_t runs = static_cast<uint32_t>(count);
   const ContainerKind kind = JavaContainerKind(card, runs);
@@ -31,7 +23,7 @@ IntervalBitmapWriter::IntervalBitmapWriter(const IntervalBitmapShape& shape, uin
 }
 
 void IntervalBitmapWriter::Add(uint16_t key, const uint32_t* bounds, size_t count) {
-  const uint32_t card = Cardinality(bounds, count);
+  const uint32_t card = IntervalsCardinality(bounds, count);
   if (card == 0) return;
   const uint32_t runs = static_cast<uint32_t>(count);
   const ContainerKind kind = JavaContainerKind(card, runs);

@@ -1,7 +1,6 @@
 #include "roaring/portable_layout.h"
 
-#include <algorithm>
-#include <cstring>
+#include <vector>
 
 #include "io/endian.h"
 #include "roaring/block_ops.h"
@@ -52,6 +51,16 @@ uint8_t* PortableHead::WriteStart(uint8_t* out) const {
   return out + 4 + (n + 7) / 8;
 }
 
+uint32_t IntervalsCardinality(const uint32_t* bounds, size_t count) {
+  uint32_t card = 0;
+  for (size_t k = 0; k < count; ++k) card += bounds[2 * k + 1] - bounds[2 * k];
+  return card;
+}
+
+void WriteWordsBody(const uint64_t* words, uint8_t* out) {
+  for (size_t i = 0; i < kBlockWords; ++i) io::StoreU64LE(out + 8 * i, words[i]);
+}
+
 void WriteIntervalsBody(ContainerKind kind, const uint32_t* bounds, size_t count, uint8_t* out) {
   switch (kind) {
     case ContainerKind::kRun:
@@ -70,18 +79,10 @@ void WriteIntervalsBody(ContainerKind kind, const uint32_t* bounds, size_t count
       }
       return;
     case ContainerKind::kBitmap: {
-      // 64-bit little-endian words: bit v of the block is bit v & 63 of word v >> 6.
-      std::memset(out, 0, kBitmapBytes);
-      for (size_t k = 0; k < count; ++k) {
-        for (uint32_t v = bounds[2 * k]; v < bounds[2 * k + 1];) {
-          const uint32_t bit = v & 63;
-          const uint32_t take = std::min<uint32_t>(64 - bit, bounds[2 * k + 1] - v);
-          const uint64_t mask = take == 64 ? ~uint64_t{0} : (((uint64_t{1} << take) - 1) << bit);
-          uint8_t* word = out + 8 * (v >> 6);
-          io::StoreU64LE(word, io::LoadU64LE(word) | mask);
-          v += take;
-        }
-      }
+      // Only past 2047 intervals (more than a block of runs ever holds): through words.
+      std::vector<uint64_t> words(kBlockWords, 0);
+      for (size_t k = 0; k < count; ++k) SetBitRange(words.data(), bounds[2 * k], bounds[2 * k + 1]);
+      WriteWordsBody(words.data(), out);
       return;
     }
   }

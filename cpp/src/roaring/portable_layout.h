@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace pyfileindex::roaring {
 
@@ -37,6 +38,22 @@ struct PortableHead {
     out[4 + i / 8] |= static_cast<uint8_t>(1u << (i % 8));
   }
 };
+
+// Values in `count` intervals [bounds[2k], bounds[2k + 1]).
+uint32_t IntervalsCardinality(const uint32_t* bounds, size_t count);
+
+// Appends [begin, end) to intervals `bounds` (ascending), joined to the last one if it ends
+// at `begin`: runs of rows, some of them adjacent, become the intervals below.
+inline void AppendInterval(std::vector<uint32_t>* bounds, uint32_t begin, uint32_t end) {
+  if (!bounds->empty() && bounds->back() == begin) {
+    bounds->back() = end;
+  } else {
+    bounds->insert(bounds->end(), {begin, end});
+  }
+}
+
+// Writes a bitmap container's body: the block's 1024 words (host order), little-endian.
+void WriteWordsBody(const uint64_t* words, uint8_t* out);
 
 // Writes the body of a container of `kind` whose values are the `count` intervals
 // [bounds[2k], bounds[2k + 1]) (ascending, neither overlapping nor touching, within one

@@ -239,13 +239,7 @@ void ChunkIntervals(uint32_t chunk, RunIt first, RunIt last, uint64_t bit,
   out->clear();
   for (RunIt run = first; run != last; ++run) {
     if (bit != 0 && (run->value & bit) == 0) continue;
-    const uint32_t begin = run->begin - first_row;
-    const uint32_t end = run->end - first_row;
-    if (!out->empty() && out->back() == begin) {
-      out->back() = end;
-    } else {
-      out->insert(out->end(), {begin, end});
-    }
+    roaring::AppendInterval(out, run->begin - first_row, run->end - first_row);
   }
 }
 

@@ -29,12 +29,7 @@ template <typename ForEachRun>
 void SliceIntervals(int slice, ForEachRun&& for_each_run, std::vector<uint32_t>* out) {
   out->clear();
   for_each_run([slice, out](uint32_t begin, uint32_t end, uint32_t code) {
-    if (((code >> slice) & 1) == 0) return;
-    if (!out->empty() && out->back() == begin) {
-      out->back() = end;
-    } else {
-      out->insert(out->end(), {begin, end});
-    }
+    if (((code >> slice) & 1) != 0) roaring::AppendInterval(out, begin, end);
   });
 }
 
