@@ -1114,6 +1114,14 @@ TEST(BitmapIndexBytes, SortedNumbersTakeTheRunPathWithTheSameBytes) {
   }
   Rows half_sorted = sorted;  // the second half shuffled: values after runs, same chunks
   std::shuffle(half_sorted.begin() + 150000, half_sorted.end(), rng);
+  // Keys in run lists until a piece does not come in runs, then moved to containers: keys
+  // with more runs than a list keeps pending (in a bitmap by then), a run across chunks, and
+  // more keys than get containers.
+  Rows runs_then_rows(100000, 5);  // one run over two chunks
+  for (int64_t r = 0; r < 2 * 17000; ++r) runs_then_rows.insert(runs_then_rows.end(), 13, r % 2);
+  for (int r = 0; r < 60000; ++r) runs_then_rows.push_back(static_cast<int64_t>(rng() % 9));
+  Rows many_then_rows = many;
+  for (int r = 0; r < 60000; ++r) many_then_rows.push_back(-static_cast<int64_t>(rng() % 6000));
   Rows some_nulls = sorted;  // scattered nulls break runs; a stretch of nulls is a run
   for (size_t i = 70000; i < 90000; i += 7) some_nulls[i] = std::nullopt;
   for (size_t i = 0; i < 1000; ++i) some_nulls[i] = std::nullopt;  // sorted nulls first
@@ -1138,6 +1146,8 @@ TEST(BitmapIndexBytes, SortedNumbersTakeTheRunPathWithTheSameBytes) {
       {"many", as_int(many)},
       {"recurring double", as_double(recurring)},
       {"half sorted", as_int(half_sorted)},
+      {"runs then rows", as_int(runs_then_rows)},
+      {"many then rows", as_int(many_then_rows)},
       {"some nulls", as_int(some_nulls)},
   };
   for (const auto& [name, column] : columns) {

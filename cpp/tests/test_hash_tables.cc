@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstring>
 #include <cstdio>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 #include <unordered_map>
@@ -15,6 +17,7 @@
 #include "hash/table_seed.h"
 #include "index/bitmap/key_dictionary.h"
 #include "java/hash_codes.h"
+#include "java/java_hash_map.h"
 #include "mix64_inverse.h"
 
 namespace pyfileindex {
@@ -92,6 +95,72 @@ TEST(HashTablesTest, BitmapDictionaryKeysWithSmallMixedBitsStayDistinct) {
   for (uint32_t i = 0; i < count; ++i) ASSERT_EQ(dictionary.InternHashed(keys[i]), i);
   for (uint32_t i = 0; i < count; i += 997) ASSERT_EQ(dictionary.InternHashed(keys[i]), i);
   EXPECT_EQ(dictionary.size(), count);
+}
+
+TEST(HashTablesTest, BitmapDictionaryAscendingKeysNeedNoTableUntilOneIsBelow) {
+  // Keys that ascend (a sorted column) are new exactly when above the last one: their ids are
+  // the sorted order, and the first key below the last builds the table over the keys so
+  // far. Each way must give the ids of first occurrence, Java's HashMap order (the HashMap
+  // calls replayed the same) and the keys sorted by Java's compareTo.
+  using index::bitmap::KeyKind;
+  using index::bitmap::NumericSortKey;
+  auto double_bits = [](double v) { return index::bitmap::DoubleBits(v); };
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    const char* name;
+    KeyKind kind;
+    std::vector<uint64_t> rows;
+    size_t ascending_rows;  // how many rows come before the first key below the last
+  };
+  std::vector<Case> cases;
+  {
+    std::vector<uint64_t> rows;
+    for (int64_t k = -300; k < 700; ++k) rows.insert(rows.end(), 1 + (k & 3), static_cast<uint64_t>(k));
+    const size_t ascending = rows.size();
+    std::mt19937_64 rng(17);
+    for (int r = 0; r < 3000; ++r) rows.push_back(static_cast<uint64_t>(int64_t(rng() % 1400) - 500));
+    cases.push_back({"int", KeyKind::kInt, rows, ascending});
+  }
+  {
+    // Float.compare's order: -0.0 below 0.0, NaN above infinity.
+    std::vector<uint64_t> rows;
+    for (double v : {-inf, -2.5, -0.0, 0.0, 1e-300, 3.0, inf}) rows.insert(rows.end(), 2, double_bits(v));
+    rows.push_back(double_bits(std::nan("")));
+    const size_t ascending = rows.size();
+    for (double v : {0.0, -0.0, 7.0, -inf}) rows.push_back(double_bits(v));
+    cases.push_back({"double", KeyKind::kDouble, rows, ascending});
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    index::bitmap::NumericKeyDictionary dictionary(c.kind);
+    java::JavaHashMapOrder replay(java::JavaHashMapOrder::Mode::kComputeIfAbsent, nullptr);
+    std::unordered_map<uint64_t, uint32_t> first_ids;
+    for (size_t r = 0; r < c.rows.size(); ++r) {
+      const uint64_t bits = c.rows[r];
+      const auto [it, added] = first_ids.emplace(bits, static_cast<uint32_t>(first_ids.size()));
+      if (added) {
+        replay.InsertNew(index::bitmap::NumericJavaHash(c.kind, bits));
+      } else {
+        replay.TouchExisting();
+      }
+      ASSERT_EQ(dictionary.Intern(bits), it->second) << "row " << r;
+      ASSERT_EQ(dictionary.IdsAreSorted(), r + 1 < c.ascending_rows + 1) << "row " << r;
+      if (r + 1 == c.ascending_rows) {
+        std::vector<uint32_t> in_order(first_ids.size());
+        for (uint32_t id = 0; id < in_order.size(); ++id) in_order[id] = id;
+        EXPECT_EQ(dictionary.SortedIds(), in_order);
+      }
+    }
+    EXPECT_FALSE(dictionary.IdsAreSorted());
+    EXPECT_EQ(dictionary.JavaOrder(), replay.IterationOrder());
+    std::vector<uint32_t> sorted(first_ids.size());
+    for (const auto& [bits, id] : first_ids) sorted[id] = id;
+    std::sort(sorted.begin(), sorted.end(), [&](uint32_t a, uint32_t b) {
+      return NumericSortKey(c.kind, dictionary.key(a).bits) <
+             NumericSortKey(c.kind, dictionary.key(b).bits);
+    });
+    EXPECT_EQ(dictionary.SortedIds(), sorted);
+  }
 }
 
 TEST(HashTablesTest, BitmapDictionaryWindowOpensLateOverTheKeysSoFar) {

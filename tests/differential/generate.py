@@ -104,7 +104,7 @@ def make_column(rnd: random.Random, name: str, family: str, kind: IndexKind, row
                       unscaled_cap=min((k.unscaled_cap for k in kinds
                                         if k.unscaled_cap is not None), default=None))
     share = _null_share(rnd)
-    values = layout_column(rnd, pool, rows, share)
+    values = layout_column(rnd, pool, rows, share, order_key=ctype.order_key)
     if share == 0.0 and rows and rnd.random() < 0.15:
         ctype = ctype.with_not_null()
     options = {k.name: k.options(rnd, ctype, values) for k in kinds}

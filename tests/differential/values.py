@@ -346,8 +346,12 @@ def value_pool(ctype: ColumnType, rnd: random.Random, distinct: int,
     return pool
 
 
-def layout_column(rnd: random.Random, pool: list, rows: int, null_share: float) -> list:
-    """Rows drawn from the pool: shuffled, sorted runs (run containers) or blocks."""
+def layout_column(rnd: random.Random, pool: list, rows: int, null_share: float,
+                  order_key=None) -> list:
+    """Rows drawn from the pool: shuffled, sorted runs (run containers) or blocks.
+
+    Sorted rows follow the pool's order or, given `order_key`, half the time the type's own
+    order (a file sorted by the column: the writers' ascending-keys paths)."""
     if not pool or null_share >= 1.0:
         return [None] * rows
     style = rnd.random()
@@ -356,7 +360,9 @@ def layout_column(rnd: random.Random, pool: list, rows: int, null_share: float) 
         values = rnd.choices(pool, weights=weights, k=rows)
     elif style < 0.8:  # sorted: every value one run of rows
         rank = {id(v): i for i, v in enumerate(pool)}
-        values = sorted(rnd.choices(pool, k=rows), key=lambda v: rank[id(v)])
+        by_rank = order_key is None or rnd.random() < 0.5
+        values = sorted(rnd.choices(pool, k=rows),
+                        key=(lambda v: rank[id(v)]) if by_rank else order_key)
     else:  # blocks of one value, block lengths random
         values = []
         while len(values) < rows:

@@ -44,24 +44,56 @@ void Rehash(Slots* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
 
 NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
     : kind_(kind),
-      slots_(size_t{1} << kInitialLog2Slots, Slot{0, kEmpty}),
-      mask_((size_t{1} << kInitialLog2Slots) - 1),
-      shift_(64 - kInitialLog2Slots),
       order_(java::JavaHashMapOrder::Mode::kComputeIfAbsent,
              [this](uint32_t a, uint32_t b) {
                return CompareKeys(kind_, key(a), key(b));
              }) {}
 
+bool NumericKeyDictionary::InternAscending(uint64_t bits, uint32_t* id) {
+  if (!keys_.empty()) {
+    const uint64_t last = keys_.back();
+    if (bits == last) {
+      NoteHit();
+      *id = static_cast<uint32_t>(keys_.size() - 1);
+      return true;
+    }
+    if (NumericSortKey(kind_, bits) < NumericSortKey(kind_, last)) {
+      ascending_ = false;
+      BuildTable();
+      return false;
+    }
+  }
+  *id = Append(bits);
+  return true;
+}
 
-uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
+uint32_t NumericKeyDictionary::Append(uint64_t bits) {
   const uint32_t id = static_cast<uint32_t>(keys_.size());
-  slots_[slot] = Slot{bits, id};
   NoteInWindow(bits, id);
   keys_.push_back(bits);
   order_.InsertNew(NumericJavaHash(kind_, bits));
   touch_pending_ = order_.ResizePending();
+  return id;
+}
+
+uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
+  const uint32_t id = Append(bits);
+  slots_[slot] = Slot{bits, id};
   if (keys_.size() * 4 > slots_.size() * 3) Grow();  // load <= 0.75
   return id;
+}
+
+void NumericKeyDictionary::BuildTable() {
+  unsigned log2 = kInitialLog2Slots;
+  while ((size_t{1} << log2) * 3 < keys_.size() * 4) ++log2;
+  slots_.assign(size_t{1} << log2, Slot{0, kEmpty});
+  mask_ = slots_.size() - 1;
+  shift_ = 64 - log2;
+  for (uint32_t id = 0; id < keys_.size(); ++id) {
+    size_t slot = SlotOf(keys_[id]);
+    while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
+    slots_[slot] = Slot{keys_[id], id};
+  }
 }
 
 void NumericKeyDictionary::OpenWindow() {
@@ -119,6 +151,11 @@ size_t NumericKeyDictionary::MemoryBytes() const {
 }
 
 std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
+  if (ascending_) {  // every key came above the one before
+    std::vector<uint32_t> ids(keys_.size());
+    std::iota(ids.begin(), ids.end(), 0u);
+    return ids;
+  }
   std::vector<std::pair<uint64_t, uint32_t>> tagged(keys_.size());
   for (uint32_t id = 0; id < keys_.size(); ++id) {
     tagged[id] = {NumericSortKey(kind_, keys_[id]), id};

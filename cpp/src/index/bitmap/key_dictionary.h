@@ -42,6 +42,10 @@ class WriterKeys {
 };
 
 // Numeric keys (everything but strings), held as 64 key bits (see bitmap_key.h).
+//
+// While keys arrive in ascending order (a file sorted by this column), a key is new exactly
+// when it is above the last one, as for strings: no table, no hashing, and the ids are the
+// sorted order. The first key below the last builds the table over the keys so far.
 class NumericKeyDictionary final : public WriterKeys {
  public:
   explicit NumericKeyDictionary(KeyKind kind);
@@ -84,6 +88,13 @@ class NumericKeyDictionary final : public WriterKeys {
   // The step between the keys the window covers (1 until it opens).
   uint64_t WindowStep() const { return window_.step; }
   uint32_t InternHashed(uint64_t bits) {
+    if (ascending_) {
+      // Counted towards the window, which opens only once the keys stop ascending: a sorted
+      // column's keys would make its pages resident for lookups that need no table.
+      if (hashed_lookups_ + 1 < kWindowAfterLookups) ++hashed_lookups_;
+      uint32_t id;
+      if (InternAscending(bits, &id)) return id;
+    }
     if (++hashed_lookups_ == kWindowAfterLookups) OpenWindow();
     size_t slot = SlotOf(bits);
     for (;;) {
@@ -116,10 +127,20 @@ class NumericKeyDictionary final : public WriterKeys {
   }
   std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
   std::vector<uint32_t> SortedIds() const override;
+  bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
+  // The keys' bits by id, moved out: the dictionary is only to be destroyed afterwards.
+  memory::GrowingVector<uint64_t> TakeKeys() { return std::move(keys_); }
 
  private:
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+  // While ascending_: the id of `bits` if it is the last key or above it (a new key); false
+  // when it is below (the table is built, ascending_ is over).
+  bool InternAscending(uint64_t bits, uint32_t* id);
+  // Adds a new key and its HashMap call; returns its id.
+  uint32_t Append(uint64_t bits);
+  // Leaves ascending order: a table over every key so far, at most 3/4 full.
+  void BuildTable();
   // 12 bytes, not 16: a million keys take 2^21 slots, the writer's largest part after the
   // rows (x86 and ARM load the unaligned key at no cost).
   struct __attribute__((packed)) Slot {
@@ -189,8 +210,9 @@ class NumericKeyDictionary final : public WriterKeys {
   WindowShape window_;
 
   KeyKind kind_;
+  bool ascending_ = true;
   const uint64_t seed_ = hash::TableSeed();
-  memory::GrowingVector<Slot> slots_;
+  memory::GrowingVector<Slot> slots_;  // empty while ascending_
   size_t mask_ = 0;
   unsigned shift_ = 0;
   memory::GrowingVector<uint64_t> keys_;  // by id

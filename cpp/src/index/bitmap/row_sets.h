@@ -64,6 +64,9 @@ class RowList {
   }
 
   uint64_t Count() const;
+  // visit(first, count) for each maximal run of consecutive rows, ascending.
+  template <typename Visit>
+  void ForEachRun(Visit&& visit) const;
   bool IsSingle() const { return !HasFlushed() && size_ == 1; }
   uint32_t OnlyRow() const { return entries()[0]; }  // IsSingle()
   uint32_t FirstRow() const;  // Count() >= 1
@@ -75,6 +78,8 @@ class RowList {
   // The list as entries (rows, or run ends marked kRunEnd) only, none in a bitmap yet: those
   // can be moved out (MoveEntriesTo) and serialized later with SerializeEntries.
   bool AllPending() const { return !HasFlushed(); }
+  // Up to two entries, held in the list itself: nothing on the heap.
+  bool IsInline() const { return capacity_ == 0; }
   uint32_t PendingEntries() const { return size_; }
   // Copies the entries to `out` (PendingEntries() of them) and frees the list. AllPending().
   void MoveEntriesTo(uint32_t* out);
@@ -111,6 +116,32 @@ class RowList {
 };
 static_assert(sizeof(RowList) == 16, "a key's list: a pointer's room and two counts");
 
+template <typename Visit>
+void RowList::ForEachRun(Visit&& visit) const {
+  uint32_t first = 0;
+  uint32_t count = 0;  // the run being joined; 0: none yet
+  auto add = [&](uint32_t from, uint32_t n) {
+    if (count > 0 && first + count == from) {
+      count += n;
+      return;
+    }
+    if (count > 0) visit(first, count);
+    first = from;
+    count = n;
+  };
+  if (HasFlushed()) flushed()->ForEach([&](uint32_t row) { add(row, 1); });
+  const uint32_t* e = entries();
+  for (uint32_t i = 0; i < size_; ++i) {
+    if (i + 1 < size_ && (e[i + 1] & kRunEnd) != 0) {
+      add(e[i], (e[i + 1] & ~kRunEnd) - e[i] + 1);
+      ++i;
+    } else {
+      add(e[i], 1);
+    }
+  }
+  if (count > 0) visit(first, count);
+}
+
 // One RowList per dense key id.
 class RowSets {
  public:
@@ -124,6 +155,10 @@ class RowSets {
     if (count > lists_.size()) lists_.resize(count);
   }
   size_t size() const { return lists_.size(); }
+  // Drops the lists of ids [0, count): the list of id `count` becomes id 0's.
+  void DropFront(size_t count) {
+    lists_.erase(lists_.begin(), lists_.begin() + static_cast<std::ptrdiff_t>(count));
+  }
   // With many keys, each append misses the cache twice: on the key's list and on its last
   // entry. Callers prefetch the list a few rows ahead, then (once cached) its tail.
   void PrefetchList(uint32_t id) const {
