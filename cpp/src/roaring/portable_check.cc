@@ -5,6 +5,7 @@
 #include "io/endian.h"
 #include "roaring/block_ops.h"
 #include "roaring/portable_header.h"
+#include "roaring/portable_layout.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -13,8 +14,6 @@
 namespace pyfileindex::roaring {
 
 namespace {
-
-constexpr size_t kBitmapBytes = 8 * kBlockWords;
 
 Status Broken(size_t container, const char* rule) {
   return Status::Corrupt("roaring bitmap: container " + std::to_string(container) + " " + rule);

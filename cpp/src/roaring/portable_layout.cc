@@ -10,34 +10,7 @@ namespace pyfileindex::roaring {
 namespace {
 constexpr uint32_t kCookieNoRun = 12346;
 constexpr uint32_t kCookieRun = 12347;
-constexpr size_t kNoOffsetThreshold = 4;  // run-flavoured heads carry offsets from 4 containers
-constexpr size_t kBitmapBytes = 8 * kBlockWords;
 }  // namespace
-
-ContainerKind JavaContainerKind(uint32_t card, uint32_t runs) {
-  const uint64_t run_bytes = 2 + 4 * uint64_t{runs};
-  if (card <= kArrayMaxValues) {
-    return run_bytes < 2 * uint64_t{card} ? ContainerKind::kRun : ContainerKind::kArray;
-  }
-  return run_bytes < kBitmapBytes ? ContainerKind::kRun : ContainerKind::kBitmap;
-}
-
-size_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs) {
-  switch (kind) {
-    case ContainerKind::kRun: return 2 + 4 * size_t{runs};
-    case ContainerKind::kArray: return 2 * size_t{card};
-    case ContainerKind::kBitmap: break;
-  }
-  return kBitmapBytes;
-}
-
-size_t PortableHead::bytes() const {
-  const size_t n = containers;
-  if (!has_run) return 8 + 8 * n;
-  return 4 + (n + 7) / 8 + 4 * n + (has_offsets() ? 4 * n : 0);
-}
-
-bool PortableHead::has_offsets() const { return !has_run || containers >= kNoOffsetThreshold; }
 
 uint8_t* PortableHead::WriteStart(uint8_t* out) const {
   const size_t n = containers;

@@ -8,28 +8,52 @@
 #include <cstdint>
 #include <vector>
 
+#include "roaring/block_ops.h"
+
 namespace pyfileindex::roaring {
 
 enum class ContainerKind : uint8_t { kArray, kBitmap, kRun };
+
+inline constexpr uint32_t kBitmapBytes = 8 * kBlockWords;  // a bitmap container's body
 
 // The kind Java's runOptimize() leaves a container of `card` values in `runs` runs in, for
 // bitmaps built with add() only (spec: VERIFIED-roaring-hashmap.md Q1):
 //   card <= 4096: run iff 2 + 4*runs < 2*card, else array;
 //   card >  4096: run iff 2 + 4*runs < 8192,   else bitmap.
 // More than 2047 runs never make a run container (callers that skip the run search pass more).
-ContainerKind JavaContainerKind(uint32_t card, uint32_t runs);
+// Inline: the bitmap writer asks once per container it closes.
+inline ContainerKind JavaContainerKind(uint32_t card, uint32_t runs) {
+  const uint64_t run_bytes = 2 + 4 * uint64_t{runs};
+  if (card <= kArrayMaxValues) {
+    return run_bytes < 2 * uint64_t{card} ? ContainerKind::kRun : ContainerKind::kArray;
+  }
+  return run_bytes < kBitmapBytes ? ContainerKind::kRun : ContainerKind::kBitmap;
+}
 // Bytes of that container's body.
-size_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs);
+inline uint32_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs) {
+  switch (kind) {
+    case ContainerKind::kRun: return 2 + 4 * runs;
+    case ContainerKind::kArray: return 2 * card;
+    case ContainerKind::kBitmap: break;
+  }
+  return kBitmapBytes;
+}
 
 // The head of a bitmap of `containers` containers, `has_run` if any is a run container.
 struct PortableHead {
+  static constexpr size_t kNoOffsetThreshold = 4;  // run-flavoured heads: offsets from 4
+
   size_t containers = 0;
   bool has_run = false;
 
-  size_t bytes() const;
+  size_t bytes() const {
+    const size_t n = containers;
+    if (!has_run) return 8 + 8 * n;
+    return 4 + (n + 7) / 8 + 4 * n + (has_offsets() ? 4 * n : 0);
+  }
   // Whether the head carries the offset table (always without runs; with runs from 4
   // containers).
-  bool has_offsets() const;
+  bool has_offsets() const { return !has_run || containers >= kNoOffsetThreshold; }
   // Writes the cookie (and count) and clears the run flags; returns where the descriptors
   // begin (key, cardinality - 1; 4 bytes each), followed by the offsets if has_offsets().
   uint8_t* WriteStart(uint8_t* out) const;

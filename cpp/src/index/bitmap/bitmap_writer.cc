@@ -329,21 +329,22 @@ void BitmapIndexWriter::AddRowRun(uint32_t id, uint32_t row, uint32_t count) {
 void BitmapIndexWriter::LeaveRunLists() {
   first_rare_id_ = static_cast<uint32_t>(kContainerKeys);
   const size_t moved = std::min(rare_.size(), kContainerKeys);
-  frequent_.reserve(kContainerKeys);
-  frequent_.resize(moved);
+  SizeFrequentKeys(moved);
   for (size_t id = 0; id < moved; ++id) {
     ContainerRows& rows = frequent_[id];
-    rare_[static_cast<uint32_t>(id)].ForEachRun([&rows](uint32_t first, uint32_t count) {
-      while (count > 0) {  // a list's run may span chunks; a container holds one chunk's rows
-        const uint32_t low = first & 0xFFFFu;
-        const uint32_t in_chunk = std::min(count, 0x10000u - low);
-        rows.AppendRun(static_cast<uint16_t>(first >> 16), static_cast<uint16_t>(low), in_chunk);
-        first += in_chunk;
-        count -= in_chunk;
-      }
+    rare_[static_cast<uint32_t>(id)].ForEachPiece([&rows](uint32_t first, uint32_t last) {
+      rows.AppendRun(static_cast<uint16_t>(first >> 16), static_cast<uint16_t>(first),
+                     last - first + 1);
     });
   }
   rare_.DropFront(moved);
+}
+
+void BitmapIndexWriter::SizeFrequentKeys(size_t key_count) {
+  // Room for every frequent key at once: a vector grown by doubling would move them all, and
+  // hold two copies, a dozen times (the pages past the keys in use are never touched).
+  if (frequent_.capacity() == 0) frequent_.reserve(kContainerKeys);
+  frequent_.resize(std::min(key_count, kContainerKeys));
 }
 
 void BitmapIndexWriter::AddNullRows(const ColumnBatch& batch, int64_t begin, int64_t n,
@@ -474,13 +475,7 @@ void BitmapIndexWriter::AddStrings(const ColumnBatch& batch, int64_t begin, int6
 void BitmapIndexWriter::BeginPiece(uint32_t first_row, bool keep_rooms) {
   const bool new_chunk = (first_row & (kChunkRows - 1)) == 0;
   if (!keep_rooms || new_chunk) CloseRooms();
-  const size_t key_count = keys().size();
-  // Room for every frequent key at once: a vector grown by doubling would move them all, and
-  // hold two copies, a dozen times (the pages past the keys in use are never touched).
-  if (first_rare_id_ != 0) {
-    if (frequent_.capacity() == 0) frequent_.reserve(kContainerKeys);
-    frequent_.resize(std::min(key_count, kContainerKeys));
-  }
+  if (first_rare_id_ != 0) SizeFrequentKeys(keys().size());
   if (new_chunk) {
     // A new chunk: containers of keys absent from it would stay open (a chunk's worth of
     // 2-byte values each, e.g. every key of a sorted column) until the key's next row.

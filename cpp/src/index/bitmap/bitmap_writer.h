@@ -130,6 +130,8 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   // The first piece that does not come in long runs: the keys so far below kContainerKeys
   // move from their run lists to containers (first_rare_id_ becomes kContainerKeys).
   void LeaveRunLists();
+  // frequent_ holds the containers of the first `key_count` keys (at most kContainerKeys).
+  void SizeFrequentKeys(size_t key_count);
   void AddStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   void AddDictionaryStrings(const column::ColumnBatch& batch, int64_t begin, int64_t n);
   // Whether most of the first of `count` rows to intern (`valid_rows` of `chunk` when

@@ -8,10 +8,6 @@ namespace pyfileindex::index::bitmap {
 
 namespace {
 
-constexpr uint32_t kNoRunCookie = 12346;
-constexpr uint32_t kRunCookie = 12347;
-constexpr size_t kNoOffsetThreshold = 4;  // run-cookie bitmaps list offsets only from 4 chunks
-
 // One summary per 16-bit chunk, on the stack for the usual few chunks. (A thread_local vector
 // cost a __tls_get_addr call per use in the shared library: ~15 instructions per row on
 // columns with many rare keys.)
@@ -72,40 +68,32 @@ void WriteBody(ContainerKind kind, const Value* v, uint32_t card, uint32_t runs,
 
 }  // namespace
 
-size_t JavaRoaringHeadBytes(const ContainerInfo* containers, size_t count) {
+namespace {
+
+roaring::PortableHead HeadOf(const ContainerInfo* containers, size_t count) {
   const bool has_run = std::any_of(containers, containers + count, [](const ContainerInfo& c) {
     return c.kind == ContainerKind::kRun;
   });
-  const bool offsets = !has_run || count >= kNoOffsetThreshold;
-  return (has_run ? 4 + (count + 7) / 8 : 8) + 4 * count + (offsets ? 4 * count : 0);
+  return roaring::PortableHead{count, has_run};
 }
 
-uint8_t* WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t* p) {
-  const bool has_run = std::any_of(containers, containers + count, [](const ContainerInfo& c) {
-    return c.kind == ContainerKind::kRun;
-  });
-  const bool offsets = !has_run || count >= kNoOffsetThreshold;
-  const size_t head_bytes = JavaRoaringHeadBytes(containers, count);
-  if (has_run) {
-    io::StoreU32LE(p, kRunCookie | (static_cast<uint32_t>(count - 1) << 16));
-    p += 4;
-    std::fill(p, p + (count + 7) / 8, uint8_t{0});
-    for (size_t k = 0; k < count; ++k) {
-      if (containers[k].kind == ContainerKind::kRun) p[k / 8] |= static_cast<uint8_t>(1u << (k % 8));
-    }
-    p += (count + 7) / 8;
-  } else {
-    io::StoreU32LE(p, kNoRunCookie);
-    io::StoreU32LE(p + 4, static_cast<uint32_t>(count));
-    p += 8;
-  }
+}  // namespace
+
+size_t JavaRoaringHeadBytes(const ContainerInfo* containers, size_t count) {
+  return HeadOf(containers, count).bytes();
+}
+
+uint8_t* WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uint8_t* out) {
+  const roaring::PortableHead head = HeadOf(containers, count);
+  uint8_t* p = head.WriteStart(out);
   for (size_t k = 0; k < count; ++k) {
+    if (containers[k].kind == ContainerKind::kRun) roaring::PortableHead::SetRunFlag(out, k);
     io::StoreU16LE(p, containers[k].key);
     io::StoreU16LE(p + 2, static_cast<uint16_t>(containers[k].card - 1));
     p += 4;
   }
-  if (offsets) {
-    uint32_t offset = static_cast<uint32_t>(head_bytes);
+  if (head.has_offsets()) {
+    uint32_t offset = static_cast<uint32_t>(head.bytes());
     for (size_t k = 0; k < count; ++k) {
       io::StoreU32LE(p, offset);
       offset += containers[k].bytes;
@@ -178,7 +166,7 @@ namespace {
 // size and the bytes follow from one pass, without a summary per chunk. Returns the number
 // of containers, or 0 if the rows are not of that shape.
 size_t ArrayOnlyContainers(const uint32_t* rows, size_t n) {
-  if (n == 0 || n > kMaxArrayCardinality) return 0;
+  if (n == 0 || n > roaring::kArrayMaxValues) return 0;
   size_t containers = 1;
   bool consecutive = false;
   for (size_t k = 1; k < n; ++k) {
@@ -188,12 +176,12 @@ size_t ArrayOnlyContainers(const uint32_t* rows, size_t n) {
   return consecutive ? 0 : containers;
 }
 
-size_t ArrayOnlySize(size_t containers, size_t n) { return 8 + 8 * containers + 2 * n; }
+size_t ArrayOnlySize(size_t containers, size_t n) {
+  return roaring::PortableHead{containers, false}.bytes() + 2 * n;
+}
 
 void WriteArrayOnly(const uint32_t* rows, size_t n, size_t containers, uint8_t* p) {
-  io::StoreU32LE(p, kNoRunCookie);
-  io::StoreU32LE(p + 4, static_cast<uint32_t>(containers));
-  uint8_t* keys = p + 8;
+  uint8_t* keys = roaring::PortableHead{containers, false}.WriteStart(p);
   uint8_t* offsets = keys + 4 * containers;
   uint8_t* bodies = offsets + 4 * containers;
   uint32_t body_offset = static_cast<uint32_t>(bodies - p);
@@ -247,22 +235,6 @@ void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out
 }
 
 namespace {
-
-// Calls visit(first, last) for every run of the entries (single rows: first == last), split
-// at 65536-row chunk boundaries.
-template <typename Visit>
-void ForEachPiece(const uint32_t* entries, size_t n, Visit&& visit) {
-  for (size_t i = 0; i < n; ++i) {
-    uint32_t first = entries[i];
-    uint32_t last = first;
-    if (i + 1 < n && (entries[i + 1] & kRunEndMark) != 0) last = entries[++i] & ~kRunEndMark;
-    while ((first >> 16) != (last >> 16)) {
-      visit(first, first | 0xFFFFu);
-      first = (first | 0xFFFFu) + 1;
-    }
-    visit(first, last);
-  }
-}
 
 size_t SummarizePieces(const uint32_t* entries, size_t n, ChunkList* chunks) {
   // Pieces are maximal, so a chunk's runs are its pieces.

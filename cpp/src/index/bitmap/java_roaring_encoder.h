@@ -2,18 +2,22 @@
 // CRoaring bitmap (the writer's hot path: one heap container per chunk per key would dominate
 // the cost for keys with few rows per 65536-row chunk).
 //
-// Container choice is Java's content-only rule for bitmaps built by add() (spec 3.3, verified
-// against Java in VERIFIED-roaring-hashmap.md): per chunk of c values in r runs,
-// c <= 4096: run iff 2 + 4r < 2c, else array; c > 4096: run iff 2 + 4r < 8192, else bitmap.
+// Container choice is Java's content-only rule for bitmaps built by add()
+// (roaring::JavaContainerKind, portable_layout.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "roaring/portable_layout.h"
+
 namespace pyfileindex::index::bitmap {
 
-enum class ContainerKind : uint8_t { kArray, kBitmap, kRun };
+using roaring::ContainerBodyBytes;
+using roaring::ContainerKind;
+using roaring::JavaContainerKind;
+using roaring::kBitmapBytes;
 
 // One container of a bitmap being serialized: its 16-bit chunk key and what it holds.
 struct ContainerInfo {
@@ -23,29 +27,6 @@ struct ContainerInfo {
   uint32_t runs;   // maximal runs of consecutive values
   uint32_t bytes;  // serialized size of the container's body
 };
-
-constexpr uint32_t kMaxArrayCardinality = 4096;
-constexpr uint32_t kBitmapBytes = 8192;
-
-// The container Java's runOptimize() leaves for `card` values that form `runs` runs.
-// (Inline: the writer asks once per container closed, a few hundred thousand times a file.)
-inline ContainerKind JavaContainerKind(uint32_t card, uint32_t runs) {
-  const uint64_t run_bytes = 2 + 4 * uint64_t{runs};
-  if (card <= kMaxArrayCardinality) {
-    return run_bytes < 2 * uint64_t{card} ? ContainerKind::kRun : ContainerKind::kArray;
-  }
-  return run_bytes < kBitmapBytes ? ContainerKind::kRun : ContainerKind::kBitmap;
-}
-
-// Serialized body size of such a container.
-inline uint32_t ContainerBodyBytes(ContainerKind kind, uint32_t card, uint32_t runs) {
-  switch (kind) {
-    case ContainerKind::kArray: return 2 * card;
-    case ContainerKind::kBitmap: return kBitmapBytes;
-    case ContainerKind::kRun: return 2 + 4 * runs;
-  }
-  return 0;
-}
 
 // Size of the head (cookie, keys and cardinalities, offsets) Java writes before the bodies.
 size_t JavaRoaringHeadBytes(const ContainerInfo* containers, size_t count);
@@ -73,5 +54,21 @@ void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out
 constexpr uint32_t kRunEndMark = 0x80000000u;
 size_t JavaRoaringSizeOfRuns(const uint32_t* entries, size_t n);
 void WriteJavaRoaringOfRuns(const uint32_t* entries, size_t n, uint8_t* out);
+
+// Calls visit(first, last) for every run of such entries (single rows: first == last), split
+// at 65536-row chunk boundaries.
+template <typename Visit>
+void ForEachPiece(const uint32_t* entries, size_t n, Visit&& visit) {
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t first = entries[i];
+    uint32_t last = first;
+    if (i + 1 < n && (entries[i + 1] & kRunEndMark) != 0) last = entries[++i] & ~kRunEndMark;
+    while ((first >> 16) != (last >> 16)) {
+      visit(first, first | 0xFFFFu);
+      first = (first | 0xFFFFu) + 1;
+    }
+    visit(first, last);
+  }
+}
 
 }  // namespace pyfileindex::index::bitmap

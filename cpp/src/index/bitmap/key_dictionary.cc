@@ -38,6 +38,24 @@ void Rehash(Slots* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
   }
 }
 
+// Builds an open-addressing table over ids [0, count), at most 3/4 full: entry_of(id) gives
+// the id's first slot (from *shift, set by then) and what its slot holds.
+template <typename Slots, typename EntryOf>
+void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count,
+                    const typename Slots::value_type& empty_slot, EntryOf entry_of) {
+  unsigned log2 = kInitialLog2Slots;
+  while ((size_t{1} << log2) * 3 < count * 4) ++log2;
+  slots->assign(size_t{1} << log2, empty_slot);
+  *mask = slots->size() - 1;
+  *shift = 64 - log2;
+  for (uint32_t id = 0; id < count; ++id) {
+    const auto [slot, entry] = entry_of(id);
+    size_t i = slot;
+    while ((*slots)[i].id != empty_slot.id) i = (i + 1) & *mask;
+    (*slots)[i] = entry;
+  }
+}
+
 }  // namespace
 
 // ---- numeric --------------------------------------------------------------------------------
@@ -84,16 +102,9 @@ uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
 }
 
 void NumericKeyDictionary::BuildTable() {
-  unsigned log2 = kInitialLog2Slots;
-  while ((size_t{1} << log2) * 3 < keys_.size() * 4) ++log2;
-  slots_.assign(size_t{1} << log2, Slot{0, kEmpty});
-  mask_ = slots_.size() - 1;
-  shift_ = 64 - log2;
-  for (uint32_t id = 0; id < keys_.size(); ++id) {
-    size_t slot = SlotOf(keys_[id]);
-    while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
-    slots_[slot] = Slot{keys_[id], id};
-  }
+  BuildTableOver(&slots_, &mask_, &shift_, keys_.size(), Slot{0, kEmpty}, [this](uint32_t id) {
+    return std::make_pair(SlotOf(keys_[id]), Slot{keys_[id], id});
+  });
 }
 
 void NumericKeyDictionary::OpenWindow() {
@@ -218,18 +229,10 @@ StringKeyDictionary::Slot StringKeyDictionary::SlotOf(uint32_t id, uint64_t hash
 }
 
 void StringKeyDictionary::BuildTable() {
-  unsigned log2 = kInitialLog2Slots;
-  while ((size_t{1} << log2) * 3 < size() * 4) ++log2;
-  slots_.assign(size_t{1} << log2, Slot{0, kEmpty, 0});
-  mask_ = slots_.size() - 1;
-  shift_ = 64 - log2;
-  for (uint32_t id = 0; id < size(); ++id) {
-    const std::string_view bytes = View(id);
-    const uint64_t h = HashBytes(bytes);
-    size_t slot = static_cast<size_t>(h >> shift_);
-    while (slots_[slot].id != kEmpty) slot = (slot + 1) & mask_;
-    slots_[slot] = SlotOf(id, h);
-  }
+  BuildTableOver(&slots_, &mask_, &shift_, size(), Slot{0, kEmpty, 0}, [this](uint32_t id) {
+    const uint64_t h = HashBytes(View(id));
+    return std::make_pair(static_cast<size_t>(h >> shift_), SlotOf(id, h));
+  });
 }
 
 void StringKeyDictionary::Touch() {

@@ -64,9 +64,10 @@ class RowList {
   }
 
   uint64_t Count() const;
-  // visit(first, count) for each maximal run of consecutive rows, ascending.
+  // visit(first, last) for the rows ascending, as runs within a 65536-row chunk (single
+  // rows: first == last); runs may continue one another.
   template <typename Visit>
-  void ForEachRun(Visit&& visit) const;
+  void ForEachPiece(Visit&& visit) const;
   bool IsSingle() const { return !HasFlushed() && size_ == 1; }
   uint32_t OnlyRow() const { return entries()[0]; }  // IsSingle()
   uint32_t FirstRow() const;  // Count() >= 1
@@ -117,29 +118,9 @@ class RowList {
 static_assert(sizeof(RowList) == 16, "a key's list: a pointer's room and two counts");
 
 template <typename Visit>
-void RowList::ForEachRun(Visit&& visit) const {
-  uint32_t first = 0;
-  uint32_t count = 0;  // the run being joined; 0: none yet
-  auto add = [&](uint32_t from, uint32_t n) {
-    if (count > 0 && first + count == from) {
-      count += n;
-      return;
-    }
-    if (count > 0) visit(first, count);
-    first = from;
-    count = n;
-  };
-  if (HasFlushed()) flushed()->ForEach([&](uint32_t row) { add(row, 1); });
-  const uint32_t* e = entries();
-  for (uint32_t i = 0; i < size_; ++i) {
-    if (i + 1 < size_ && (e[i + 1] & kRunEnd) != 0) {
-      add(e[i], (e[i + 1] & ~kRunEnd) - e[i] + 1);
-      ++i;
-    } else {
-      add(e[i], 1);
-    }
-  }
-  if (count > 0) visit(first, count);
+void RowList::ForEachPiece(Visit&& visit) const {
+  if (HasFlushed()) flushed()->ForEach([&visit](uint32_t row) { visit(row, row); });
+  bitmap::ForEachPiece(entries(), size_, visit);
 }
 
 // One RowList per dense key id.
