@@ -1,6 +1,8 @@
-// PageBlock (rooms carved from one system block), AdviseHugePages and ZeroedArray.
+// PageBlock (rooms carved from one system block), AdviseHugePages, ZeroedArray and
+// GrowingVector.
 #include <gtest/gtest.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 #endif
 
+#include "memory/growing_vector.h"
 #include "memory/huge_pages.h"
 #include "memory/page_block.h"
 #include "memory/zeroed_array.h"
@@ -192,6 +195,44 @@ TEST(ZeroedArrayTest, ZerosWithOnlyWrittenPagesResident) {
     EXPECT_FALSE(words);
     EXPECT_TRUE(moved);
   }
+}
+
+// A GrowingVector keeps its elements through every growth, and (Linux) a buffer of a page or
+// more that it outgrows or releases is no longer mapped: its pages stop counting at once.
+TEST(GrowingVectorTest, OutgrownAndReleasedBuffersAreUnmapped) {
+  GrowingVector<uint64_t> values;
+  std::vector<const void*> outgrown;
+  std::vector<size_t> outgrown_bytes;
+  for (uint64_t i = 0; i < 100000; ++i) {
+    if (values.size() == values.capacity() && !values.empty()) {
+      outgrown.push_back(values.data());
+      outgrown_bytes.push_back(values.capacity() * sizeof(uint64_t));
+    }
+    values.push_back(i * 3);
+  }
+  for (uint64_t i = 0; i < values.size(); ++i) ASSERT_EQ(values[i], i * 3) << i;
+  const void* last = values.data();
+  const size_t last_bytes = values.capacity() * sizeof(uint64_t);
+  ReleaseVector(&values);
+  EXPECT_TRUE(values.empty());
+  EXPECT_EQ(values.capacity(), 0u);
+#if defined(__linux__)
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  outgrown.push_back(last);
+  outgrown_bytes.push_back(last_bytes);
+  size_t checked = 0;
+  for (size_t k = 0; k < outgrown.size(); ++k) {
+    if (outgrown_bytes[k] < PageMappingAllocator<uint64_t>::kMapMinBytes) continue;
+    // Mapped buffers start on a page; mincore fails with ENOMEM where nothing is mapped.
+    ASSERT_EQ(reinterpret_cast<uintptr_t>(outgrown[k]) % page, 0u) << k;
+    unsigned char resident = 0;
+    errno = 0;
+    EXPECT_EQ(mincore(const_cast<void*>(outgrown[k]), page, &resident), -1) << k;
+    EXPECT_EQ(errno, ENOMEM) << k;
+    ++checked;
+  }
+  EXPECT_GE(checked, 7u);  // 4 KiB .. 1 MiB
+#endif
 }
 
 #if defined(__SANITIZE_ADDRESS__)
