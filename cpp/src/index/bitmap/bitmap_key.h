@@ -95,6 +95,16 @@ inline uint64_t DoubleBits(double v) {  // canonical NaN
   return static_cast<uint64_t>(java::DoubleToLongBits(v));
 }
 
+// Keys of at most 4 bytes (BOOLEAN .. INT, FLOAT) in 32 bits: their low half, and back.
+inline bool KeyBitsFit32(KeyKind kind) {
+  return kind != KeyKind::kLong && kind != KeyKind::kDouble && kind != KeyKind::kString;
+}
+inline uint32_t NarrowKeyBits(uint64_t bits) { return static_cast<uint32_t>(bits); }
+inline uint64_t WidenKeyBits(KeyKind kind, uint32_t bits) {
+  // Integers are sign-extended (IntegerBits), a float's bits are its 32 (FloatBits).
+  return kind == KeyKind::kFloat ? bits : IntegerBits(static_cast<int32_t>(bits));
+}
+
 // The bits of a fixed-size key encoded at `p` (FixedKeySize(kind) readable bytes; not for
 // kString), canonicalised as DecodeKey does. Inline: lookups decode keys in tight loops.
 inline uint64_t DecodeFixedKeyBits(KeyKind kind, const uint8_t* p) {

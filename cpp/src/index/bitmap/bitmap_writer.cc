@@ -614,7 +614,12 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   // only its lookup table and replay go now.
   if (numeric_ != nullptr) {
     const uint32_t* order = meta_ids();
-    if (order == nullptr) {  // meta order is id order: the keys as they are
+    if (KeyBitsFit32(kind)) {
+      meta_bits32_.resize(key_count);
+      for (size_t i = 0; i < key_count; ++i) {
+        meta_bits32_[i] = NarrowKeyBits(keys.key(IdAt(order, i)).bits);
+      }
+    } else if (order == nullptr) {  // meta order is id order: the keys as they are
       meta_bits_ = numeric_->TakeKeys();
     } else {
       meta_bits_.resize(key_count);
@@ -692,6 +697,9 @@ MetaKeys BitmapIndexWriter::MetaKeysInOrder() const {
   if (strings_ != nullptr) {
     return MetaKeys::OfDictionary(*strings_, meta_ids(), key_count_);
   }
+  if (KeyBitsFit32(mapping_.kind)) {  // the dictionary is gone by now
+    return MetaKeys::Numeric32(mapping_.kind, meta_bits32_.data(), meta_bits32_.size());
+  }
   return MetaKeys::Numeric(meta_bits_.data(), meta_bits_.size());
 }
 
@@ -725,6 +733,7 @@ void BitmapIndexWriter::SerializeTo(uint8_t* out) {
                      MetaEntries(meta_ids(), key_offsets_.data(), key_bytes_.data()), out);
   strings_.reset();
   memory::ReleaseVector(&meta_bits_);
+  memory::ReleaseVector(&meta_bits32_);
   memory::ReleaseVector(&sorted_ids_);
   memory::ReleaseVector(&java_order_);
   memory::ReleaseVector(&key_bytes_);

@@ -197,6 +197,10 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   std::vector<uint32_t> sorted_ids_;  // empty when the ids are sorted already
   size_t key_count_ = 0;
   memory::GrowingVector<uint64_t> meta_bits_;
+  // Keys of at most 4 bytes are kept in 4 (KeyBitsFit32): the meta's keys lie beside the
+  // payload until it is written (a sorted column of 1,000 INT keys: a page of a 28.6 KB
+  // index's budget).
+  memory::GrowingVector<uint32_t> meta_bits32_;
   std::vector<uint32_t> key_bytes_;    // by key id: its bitmap's bytes (0: none in the body)
   std::vector<uint32_t> key_offsets_;  // by key id: where its bitmap starts in the body
   // The rare keys with a body, and those of them whose rows SerializeRareKeys gathers.

@@ -36,6 +36,14 @@ class MetaKeys {
     keys.count_ = count;
     return keys;
   }
+  // Keys of `kind` (KeyBitsFit32) as their low 32 bits (NarrowKeyBits).
+  static MetaKeys Numeric32(KeyKind kind, const uint32_t* bits, size_t count) {
+    MetaKeys keys;
+    keys.kind_ = kind;
+    keys.bits32_ = bits;
+    keys.count_ = count;
+    return keys;
+  }
   // `ids` null: the dictionary's ids in order.
   static MetaKeys OfDictionary(const WriterKeys& dictionary, const uint32_t* ids, size_t count) {
     MetaKeys keys;
@@ -51,12 +59,14 @@ class MetaKeys {
       return dictionary_->key(IdAt(ids_, i));
     }
     KeyRef key;
-    key.bits = bits_[i];
+    key.bits = bits32_ != nullptr ? WidenKeyBits(kind_, bits32_[i]) : bits_[i];
     return key;
   }
 
  private:
   const uint64_t* bits_ = nullptr;
+  const uint32_t* bits32_ = nullptr;
+  KeyKind kind_ = KeyKind::kInt;  // of bits32_
   const WriterKeys* dictionary_ = nullptr;
   const uint32_t* ids_ = nullptr;
   size_t count_ = 0;
