@@ -15,7 +15,7 @@
 //   when freed. Handing back the whole pages inside a block this small returns too little of
 //   it: a sorted INT column of 1,000 keys (a 28.6 KB index) kept 20 KiB of 4-16 KiB buffers
 //   resident. The price is a page fault per page written in every build (a 100k-row INT
-//   c=1k file: about 40 us of 0.8 ms).
+//   c=1k file: 40-60 us of 0.8 ms).
 // Below a page, the heap as it is.
 #pragma once
 
