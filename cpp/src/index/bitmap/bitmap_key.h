@@ -97,7 +97,7 @@ inline uint64_t DoubleBits(double v) {  // canonical NaN
 
 // Keys of at most 4 bytes (BOOLEAN .. INT, FLOAT) in 32 bits: their low half, and back.
 inline bool KeyBitsFit32(KeyKind kind) {
-  return kind != KeyKind::kLong && kind != KeyKind::kDouble && kind != KeyKind::kString;
+  return kind != KeyKind::kString && FixedKeySize(kind) <= 4;
 }
 inline uint32_t NarrowKeyBits(uint64_t bits) { return static_cast<uint32_t>(bits); }
 inline uint64_t WidenKeyBits(KeyKind kind, uint32_t bits) {

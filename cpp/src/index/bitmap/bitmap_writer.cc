@@ -608,24 +608,23 @@ Result<size_t> BitmapIndexWriter::PrepareSerialize() {
   // The meta lists keys in HashMap order (V1) or sorted (V2); keys that came in ascending
   // order are sorted by id already and need no list.
   if (options_.version == 2 && !keys.IdsAreSorted()) sorted_ids_ = keys.SortedIds();
-  // Numeric keys are taken out of their dictionary in meta order, and the dictionary (slots,
-  // keys, HashMap replay: tens of MB with a million keys) goes before the plan is built.
+  // Numeric keys are taken out of their dictionary, which (slots, HashMap replay: tens of MB
+  // with a million keys) goes before they are put in meta order and the plan is built.
   // String keys stay in theirs until the meta is written (the meta's keys are read from it);
   // only its lookup table and replay go now.
   if (numeric_ != nullptr) {
+    memory::GrowingVector<uint64_t> by_id = numeric_->TakeKeys();
+    numeric_.reset();
     const uint32_t* order = meta_ids();
     if (KeyBitsFit32(kind)) {
       meta_bits32_.resize(key_count);
-      for (size_t i = 0; i < key_count; ++i) {
-        meta_bits32_[i] = NarrowKeyBits(keys.key(IdAt(order, i)).bits);
-      }
+      for (size_t i = 0; i < key_count; ++i) meta_bits32_[i] = NarrowKeyBits(by_id[IdAt(order, i)]);
     } else if (order == nullptr) {  // meta order is id order: the keys as they are
-      meta_bits_ = numeric_->TakeKeys();
+      meta_bits_ = std::move(by_id);
     } else {
       meta_bits_.resize(key_count);
-      for (size_t i = 0; i < key_count; ++i) meta_bits_[i] = keys.key(IdAt(order, i)).bits;
+      for (size_t i = 0; i < key_count; ++i) meta_bits_[i] = by_id[order[i]];
     }
-    numeric_.reset();
   } else {
     strings_->ReleaseLookup();
   }
