@@ -21,6 +21,7 @@ from pyfileindex._native import (
     UnsupportedError,
     croaring_version,
     library_version,
+    simd_level,
 )
 from pyfileindex.api import build_index, open_index
 
@@ -43,6 +44,7 @@ __all__ = [
     "library_version",
     "open_index",
     "parse_predicate",
+    "simd_level",
 ]
 
 

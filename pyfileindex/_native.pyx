@@ -76,6 +76,7 @@ cdef extern from "pyfileindex/status.h" namespace "pyfileindex" nogil:
 cdef extern from "pyfileindex/build_info.h" namespace "pyfileindex":
     const char* LibraryVersion()
     const char* CRoaringVersion()
+    const char* SimdLevelInUse()
 
 cdef extern from "pyfileindex/data_type.h" namespace "pyfileindex" nogil:
     cdef enum class TypeRoot(uint8_t):
@@ -249,6 +250,12 @@ def library_version() -> str:
 def croaring_version() -> str:
     """Version of the CRoaring compiled into the native library, e.g. "5.2.2"."""
     return CRoaringVersion().decode("ascii")
+
+
+def simd_level() -> str:
+    """The widest SIMD kernels in use, chosen at run time from the CPU: "scalar", "avx2",
+    "avx512" or "avx512-icelake" (lowered by the PYFILEINDEX_SIMD environment variable)."""
+    return SimdLevelInUse().decode("ascii")
 
 
 # ---- conversions -------------------------------------------------------------------------------

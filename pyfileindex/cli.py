@@ -636,12 +636,15 @@ def _fail(message: str) -> None:
 
 
 def _version() -> str:
+    """The package version, then what the native core was built with and runs on."""
     try:
         from importlib.metadata import version
 
-        return version("pyfileindex")
+        package = version("pyfileindex")
     except Exception:  # not installed: fall back to the native library's own version
-        return str(_native("__version__"))
+        package = str(_native("__version__"))
+    return (f"{package} (native {_native('library_version')()}, "
+            f"CRoaring {_native('croaring_version')()}, SIMD {_native('simd_level')()})")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -1,5 +1,6 @@
 #include "pyfileindex/build_info.h"
 
+#include "cpu/cpu_features.h"
 #include "roaring.h"
 
 #ifndef PYFILEINDEX_VERSION
@@ -13,5 +14,7 @@ const char* LibraryVersion() { return PYFILEINDEX_VERSION; }
 // Read from the header this library was compiled against, so it names the CRoaring that is
 // actually linked in (the amalgamation is built into pyfileindex_core).
 const char* CRoaringVersion() { return ROARING_VERSION; }
+
+const char* SimdLevelInUse() { return cpu::SimdLevelName(cpu::Features().Level()); }
 
 }  // namespace pyfileindex

@@ -15,4 +15,9 @@ PYFILEINDEX_EXPORT const char* LibraryVersion();
 /// calling program links.
 PYFILEINDEX_EXPORT const char* CRoaringVersion();
 
+/// The widest SIMD kernels this process uses, chosen at run time from the CPU (and lowered
+/// by the PYFILEINDEX_SIMD environment variable when set): "scalar", "avx2", "avx512" or
+/// "avx512-icelake". Always "scalar" off x86-64. A static string; never null.
+PYFILEINDEX_EXPORT const char* SimdLevelInUse();
+
 }  // namespace pyfileindex

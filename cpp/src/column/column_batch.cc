@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <limits>
 
-#if defined(__x86_64__)
+#include "cpu/cpu_features.h"
+
+#if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
 #endif
 
@@ -28,13 +30,13 @@ size_t CopyValidViewsScalar(const ColumnBatch& batch, int64_t begin, int64_t n,
   return batch.KeepValid(begin, n, [in, out](size_t slot, int64_t i) { out[slot] = in[i]; });
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(PFI_X86_KERNELS)
 
 // A view is two 64-bit words: four rows fill a register, whose compress mask doubles each of
 // their validity bits. The compress works in a register and the store writes all of it (a
 // compress straight to memory is microcoded on some CPUs, AMD Zen 4: ~100 cycles), up to four
 // views past the kept ones: the slack the caller leaves.
-__attribute__((target("avx512f,popcnt"))) size_t CopyValidViewsAvx512(const ColumnBatch& batch,
+PFI_TARGET_AVX512 size_t CopyValidViewsAvx512(const ColumnBatch& batch,
                                                                         int64_t begin, int64_t n,
                                                                         std::string_view* out) {
   static_assert(sizeof(std::string_view) == 16, "a view is two words");
@@ -61,7 +63,7 @@ __attribute__((target("avx512f,popcnt"))) size_t CopyValidViewsAvx512(const Colu
 }
 
 CopyViewsFn PickCopyViews() {
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt")) {
+  if (cpu::Features().HasAvx512()) {
     return CopyValidViewsAvx512;
   }
   return CopyValidViewsScalar;
@@ -69,7 +71,7 @@ CopyViewsFn PickCopyViews() {
 
 // Sixteen offsets a register, compressed by the rows' validity bits and stored whole (see
 // CopyValidViewsAvx512): up to sixteen past the kept ones, the caller's slack.
-__attribute__((target("avx512f,popcnt"))) size_t ValidRowOffsetsAvx512(const ColumnBatch& batch,
+PFI_TARGET_AVX512 size_t ValidRowOffsetsAvx512(const ColumnBatch& batch,
                                                                         int64_t begin, int64_t n,
                                                                         uint32_t* out) {
   const __m512i step = _mm512_set1_epi32(16);
@@ -95,7 +97,7 @@ __attribute__((target("avx512f,popcnt"))) size_t ValidRowOffsetsAvx512(const Col
 using RowOffsetsFn = size_t (*)(const ColumnBatch&, int64_t, int64_t, uint32_t*);
 
 RowOffsetsFn PickRowOffsets() {
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("popcnt")) {
+  if (cpu::Features().HasAvx512()) {
     return ValidRowOffsetsAvx512;
   }
   return nullptr;

@@ -9,9 +9,10 @@
 
 #include "io/bit_count.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "cpu/cpu_features.h"
+
+#if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
-#define PFI_XXH64_X86 1  // the AVX-512 and AVX2 kernels, chosen at run time
 #endif
 
 namespace pyfileindex::hash {
@@ -177,7 +178,7 @@ OffsetValues<Offset> ArrowValues(const char* data, const Offset* offsets) {
 }
 }  // namespace
 
-#if defined(PFI_XXH64_X86)
+#if defined(PFI_X86_KERNELS)
 namespace {
 // A vector kernel: the hashes of kLanes values below 32 bytes each (a lane of size 0 reads
 // nothing), written to out[0, kLanes).
@@ -262,7 +263,6 @@ void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_
 // masked load of its own bytes (no byte past it is touched, none can fault), eight values are
 // transposed so that register w holds every value's word w, and each step of the algorithm
 // applies to the lanes whose length calls for it: no sorting by length.
-#define PFI_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,bmi2")))
 // GCC 12's AVX-512 headers start some intrinsics from an "undefined" register, which
 // -Wmaybe-uninitialized reports inside the header.
 #pragma GCC diagnostic push
@@ -271,9 +271,9 @@ void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_
 namespace {
 namespace avx512 {
 
-PFI_AVX512 inline __m512i Splat(uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
+PFI_TARGET_AVX512 inline __m512i Splat(uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
 
-PFI_AVX512 inline __m512i MulV(__m512i a, uint64_t prime) {
+PFI_TARGET_AVX512 inline __m512i MulV(__m512i a, uint64_t prime) {
   return _mm512_mullo_epi64(a, Splat(prime));
 }
 
@@ -285,7 +285,7 @@ constexpr size_t kChains = 4;
 constexpr size_t kLanes = 8 * kChains;
 
 // `sizes` < 32 each; writes the kLanes hashes to out[0, kLanes).
-PFI_AVX512 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* sizes,
+PFI_TARGET_AVX512 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* sizes,
                                uint64_t* out) {
   const __m512i w01 = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
   const __m512i w23 = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
@@ -376,15 +376,15 @@ PFI_AVX512 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* s
 }
 
 // Eight offsets widened to 64-bit lanes (offsets do not decrease from 0: unsigned).
-PFI_AVX512 inline __m512i LoadOffsets(const int32_t* p) {
+PFI_TARGET_AVX512 inline __m512i LoadOffsets(const int32_t* p) {
   return _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
 }
-PFI_AVX512 inline __m512i LoadOffsets(const int64_t* p) { return _mm512_loadu_si512(p); }
+PFI_TARGET_AVX512 inline __m512i LoadOffsets(const int64_t* p) { return _mm512_loadu_si512(p); }
 
 // What LanesOneByOne makes for a whole group (`offsets` at its first value), from Arrow's
 // offsets eight lanes at a time: made one by one they took a fifth of the hashing time.
 template <typename Offset>
-PFI_AVX512 uint32_t OffsetLanes(const char* data, const Offset* offsets,
+PFI_TARGET_AVX512 uint32_t OffsetLanes(const char* data, const Offset* offsets,
                                 const uint8_t** pointers, uint64_t* sizes) {
   const __m512i base = Splat(reinterpret_cast<uintptr_t>(data));
   uint32_t long_values = 0;
@@ -411,20 +411,19 @@ void HashOffsetsInLanes(const char* data, const Offset* offsets, size_t count, u
 }  // namespace
 
 namespace detail {
-PFI_AVX512 void Xxh64ManyAvx512(const std::string_view* values, size_t count, uint64_t* out) {
+PFI_TARGET_AVX512 void Xxh64ManyAvx512(const std::string_view* values, size_t count, uint64_t* out) {
   HashInLanes<avx512::kLanes>(avx512::HashShortLanes, ViewValues{values}, count, out);
 }
-PFI_AVX512 void Xxh64ManyAvx512(const char* data, const int32_t* offsets, size_t count,
+PFI_TARGET_AVX512 void Xxh64ManyAvx512(const char* data, const int32_t* offsets, size_t count,
                                 uint64_t* out) {
   avx512::HashOffsetsInLanes(data, offsets, count, out);
 }
-PFI_AVX512 void Xxh64ManyAvx512(const char* data, const int64_t* offsets, size_t count,
+PFI_TARGET_AVX512 void Xxh64ManyAvx512(const char* data, const int64_t* offsets, size_t count,
                                 uint64_t* out) {
   avx512::HashOffsetsInLanes(data, offsets, count, out);
 }
 }  // namespace detail
 #pragma GCC diagnostic pop
-#undef PFI_AVX512
 
 // The same lanes with AVX2, four values a register: for CPUs without AVX-512, or whose
 // hypervisor hides it (the production Zen 4 VMs report avx2 and bmi2 only). AVX2 has neither a
@@ -433,17 +432,16 @@ PFI_AVX512 void Xxh64ManyAvx512(const char* data, const int64_t* offsets, size_t
 // (two were 10% slower). On 12-20 byte values 10.6 -> 7.8 ns a value against the scalar
 // grouped path (on a busy 2.6 GHz Zen 4 VM). Hashing the values grouped by exact length with
 // a kernel per length (no blends, no wasted steps) was slower: 12 ns.
-#define PFI_AVX2 __attribute__((target("avx2,bmi2")))
 namespace {
 namespace avx2 {
 
-PFI_AVX2 inline __m256i Splat(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
+PFI_TARGET_AVX2 inline __m256i Splat(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
 
 // a * prime (mod 2^64) from 32-bit halves: lo*lo + ((hi*lo + lo*hi) << 32); hi*hi only
 // reaches bits past 64. Both cross products come from one 32-bit multiply against the prime's
 // swapped halves: on Zen (the target) vpmulld is as fast as vpmuludq, and this was 5% faster
 // than a third vpmuludq.
-PFI_AVX2 inline __m256i MulV(__m256i a, uint64_t prime) {
+PFI_TARGET_AVX2 inline __m256i MulV(__m256i a, uint64_t prime) {
   const __m256i prime_lo = Splat(prime & 0xFFFFFFFFu);
   const __m256i swapped = Splat((prime << 32) | (prime >> 32));
   const __m256i cross = _mm256_mullo_epi32(a, swapped);  // (lo*hi, hi*lo) mod 2^32 each
@@ -453,22 +451,22 @@ PFI_AVX2 inline __m256i MulV(__m256i a, uint64_t prime) {
 }
 
 // Same for a < 2^32 (only each lane's low half is read): a*hi is the only cross term.
-PFI_AVX2 inline __m256i MulLowHalf(__m256i a, uint64_t prime) {
+PFI_TARGET_AVX2 inline __m256i MulLowHalf(__m256i a, uint64_t prime) {
   return _mm256_add_epi64(_mm256_mul_epu32(a, Splat(prime & 0xFFFFFFFFu)),
                           _mm256_slli_epi64(_mm256_mul_epu32(a, Splat(prime >> 32)), 32));
 }
 
 template <int kBits>
-PFI_AVX2 inline __m256i RotateLeftV(__m256i x) {
+PFI_TARGET_AVX2 inline __m256i RotateLeftV(__m256i x) {
   return _mm256_or_si256(_mm256_slli_epi64(x, kBits), _mm256_srli_epi64(x, 64 - kBits));
 }
 
 // Lanes of `mask` (all ones or all zeros each) from `yes`, the others from `no`.
-PFI_AVX2 inline __m256i Select(__m256i mask, __m256i yes, __m256i no) {
+PFI_TARGET_AVX2 inline __m256i Select(__m256i mask, __m256i yes, __m256i no) {
   return _mm256_blendv_epi8(no, yes, mask);
 }
 
-PFI_AVX2 inline bool AnyLane(__m256i mask) {
+PFI_TARGET_AVX2 inline bool AnyLane(__m256i mask) {
   return _mm256_movemask_pd(_mm256_castsi256_pd(mask)) != 0;
 }
 
@@ -479,7 +477,7 @@ PFI_AVX2 inline bool AnyLane(__m256i mask) {
 // extra bytes is intended, so ASan does not check this load (the copy is checked).
 constexpr uintptr_t kMinPageSize = 4096;
 
-PFI_AVX2 __attribute__((no_sanitize_address)) inline __m256i LoadShort(const uint8_t* p,
+PFI_TARGET_AVX2 __attribute__((no_sanitize_address)) inline __m256i LoadShort(const uint8_t* p,
                                                                         size_t size) {
   if (size == 0) return _mm256_setzero_si256();  // `p` may be null or point anywhere
   const uintptr_t last_byte = reinterpret_cast<uintptr_t>(p) + size - 1;
@@ -497,7 +495,7 @@ constexpr size_t kLanes = 4 * kChains;
 
 // `sizes` < 32 each (0 for a lane to skip); writes the kLanes hashes to out[0, kLanes).
 // The steps follow avx512::HashShortLanes, a blend by a compare mask in place of a mask register.
-PFI_AVX2 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* sizes,
+PFI_TARGET_AVX2 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* sizes,
                              uint64_t* out) {
   __m256i words[kChains][4];
   __m256i size[kChains];
@@ -593,20 +591,19 @@ PFI_AVX2 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* siz
 }  // namespace
 
 namespace detail {
-PFI_AVX2 void Xxh64ManyAvx2(const std::string_view* values, size_t count, uint64_t* out) {
+PFI_TARGET_AVX2 void Xxh64ManyAvx2(const std::string_view* values, size_t count, uint64_t* out) {
   HashInLanes<avx2::kLanes>(avx2::HashShortLanes, ViewValues{values}, count, out);
 }
-PFI_AVX2 void Xxh64ManyAvx2(const char* data, const int32_t* offsets, size_t count,
+PFI_TARGET_AVX2 void Xxh64ManyAvx2(const char* data, const int32_t* offsets, size_t count,
                             uint64_t* out) {
   HashInLanes<avx2::kLanes>(avx2::HashShortLanes, ArrowValues(data, offsets), count, out);
 }
-PFI_AVX2 void Xxh64ManyAvx2(const char* data, const int64_t* offsets, size_t count,
+PFI_TARGET_AVX2 void Xxh64ManyAvx2(const char* data, const int64_t* offsets, size_t count,
                             uint64_t* out) {
   HashInLanes<avx2::kLanes>(avx2::HashShortLanes, ArrowValues(data, offsets), count, out);
 }
 }  // namespace detail
-#undef PFI_AVX2
-#endif  // PFI_XXH64_X86
+#endif  // PFI_X86_KERNELS
 
 namespace detail {
 
@@ -652,18 +649,9 @@ void Xxh64ManySorted(const char* data, const int64_t* offsets, size_t count, uin
   Xxh64ManySortedOffsets(data, offsets, count, out);
 }
 
-#if defined(PFI_XXH64_X86)
-bool HasAvx512Kernel() {
-  __builtin_cpu_init();  // may run before libgcc's own constructor has
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-         __builtin_cpu_supports("bmi2");
-}
-
-bool HasAvx2Kernel() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
-}
+#if defined(PFI_X86_KERNELS)
+bool HasAvx512Kernel() { return cpu::Features().HasAvx512(); }
+bool HasAvx2Kernel() { return cpu::Features().HasAvx2(); }
 #else
 bool HasAvx512Kernel() { return false; }
 bool HasAvx2Kernel() { return false; }

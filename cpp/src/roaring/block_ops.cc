@@ -2,7 +2,9 @@
 
 #include <cstring>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "cpu/cpu_features.h"
+
+#if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
 #endif
 
@@ -182,31 +184,30 @@ constexpr BlockOps kBaseline = {Cardinality, CardinalityOfBytes, CardinalityAndR
                                 AndFlipped,  AndFlippedAt,       TakePositions,      SetValues,
                                 "baseline"};
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define PFI_AVX2 __attribute__((target("avx2,bmi2,popcnt")))
-PFI_AVX2 uint32_t CardinalityAvx2(const uint64_t* words) {
+#if defined(PFI_X86_KERNELS)
+PFI_TARGET_AVX2 uint32_t CardinalityAvx2(const uint64_t* words) {
   return CardinalityOfBytesBody<true>(reinterpret_cast<const uint8_t*>(words));
 }
-PFI_AVX2 uint32_t CardinalityOfBytesAvx2(const uint8_t* words) {
+PFI_TARGET_AVX2 uint32_t CardinalityOfBytesAvx2(const uint8_t* words) {
   return CardinalityOfBytesBody<true>(words);
 }
-PFI_AVX2 void CardinalityAndRunsAvx2(const uint64_t* words, uint32_t* card, uint32_t* runs) {
+PFI_TARGET_AVX2 void CardinalityAndRunsAvx2(const uint64_t* words, uint32_t* card, uint32_t* runs) {
   CardinalityAndRunsBody<true>(words, card, runs);
 }
-PFI_AVX2 void PositionsAvx2(const uint64_t* words, uint16_t* out) {
+PFI_TARGET_AVX2 void PositionsAvx2(const uint64_t* words, uint16_t* out) {
   PositionsBody<true>(words, out);
 }
-PFI_AVX2 uint32_t TakePositionsAvx2(uint64_t* words, uint8_t* flags, uint16_t* out) {
+PFI_TARGET_AVX2 uint32_t TakePositionsAvx2(uint64_t* words, uint8_t* flags, uint16_t* out) {
   return TakePositionsBody(words, flags, out, WordPositions<true>);
 }
-PFI_AVX2 void SetValuesAvx2(uint64_t* words, const uint8_t* values, uint32_t count) {
+PFI_TARGET_AVX2 void SetValuesAvx2(uint64_t* words, const uint8_t* values, uint32_t count) {
   SetValuesBody(words, values, count);
 }
-PFI_AVX2 uint32_t AndFlippedAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
+PFI_TARGET_AVX2 uint32_t AndFlippedAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
                                   uint64_t* out) {
   return AndFlippedBody<true>(s, flip, e, out);
 }
-PFI_AVX2 uint32_t AndFlippedAtAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
+PFI_TARGET_AVX2 uint32_t AndFlippedAtAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
                                     uint64_t* out, const uint16_t* idx, uint32_t n) {
   return AndFlippedAtBody<true>(s, flip, e, out, idx, n);
 }
@@ -218,8 +219,7 @@ constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityOfBytesAvx2, Cardinality
 // from bytes and of every block committed, takes 128 vector counts instead of 1024 scalar ones
 // (the scalar popcnt issues once a cycle). Positions are extracted by compressing bytes (below);
 // the other loops keep their AVX2 variants.
-#define PFI_AVX512 __attribute__((target("avx512f,avx512vpopcntdq,avx2,bmi2,popcnt")))
-PFI_AVX512 uint32_t CardinalityOfBytesAvx512(const uint8_t* words) {
+PFI_TARGET_AVX512_ICELAKE uint32_t CardinalityOfBytesAvx512(const uint8_t* words) {
   __m512i sum[2] = {_mm512_setzero_si512(), _mm512_setzero_si512()};
   for (int w = 0; w < kWords; w += 16) {
     sum[0] = _mm512_add_epi64(sum[0], _mm512_popcnt_epi64(_mm512_loadu_si512(words + 8 * w)));
@@ -233,7 +233,7 @@ PFI_AVX512 uint32_t CardinalityOfBytesAvx512(const uint8_t* words) {
   for (uint64_t lane : lanes) total += lane;
   return static_cast<uint32_t>(total);
 }
-PFI_AVX512 uint32_t CardinalityAvx512(const uint64_t* words) {
+PFI_TARGET_AVX512_ICELAKE uint32_t CardinalityAvx512(const uint64_t* words) {
   return CardinalityOfBytesAvx512(reinterpret_cast<const uint8_t*>(words));
 }
 
@@ -245,8 +245,6 @@ PFI_AVX512 uint32_t CardinalityAvx512(const uint64_t* words) {
 // positions from random values, best of 2000 (scalar AVX2 variant -> this): 650 values in
 // flagged words 1458 -> 1123 ns, 2000: 7136 -> 2024; a whole block of 100 values 1525 -> 416,
 // of 4096 9715 -> 2231.
-#define PFI_AVX512_POSITIONS \
-  PFI_AVX512 __attribute__((target("avx512bw,avx512vbmi,avx512vbmi2")))
 // Byte 2k of a widened half is packed byte k (low half) or 32 + k (high half).
 struct WideningTables {
   alignas(64) uint8_t bytes[3][64];
@@ -261,7 +259,7 @@ struct WideningTables {
 constexpr WideningTables kWidening;
 constexpr uint64_t kEvenBytes = 0x5555555555555555ULL;
 
-PFI_AVX512_POSITIONS PFI_INLINE uint16_t* WordPositionsAvx512(uint64_t w, int i,
+PFI_TARGET_AVX512_ICELAKE PFI_INLINE uint16_t* WordPositionsAvx512(uint64_t w, int i,
                                                                uint16_t* out) {
   const __m512i base = _mm512_set1_epi16(static_cast<int16_t>(i * 64));
   const uint32_t count = static_cast<uint32_t>(__builtin_popcountll(w));
@@ -283,7 +281,7 @@ PFI_AVX512_POSITIONS PFI_INLINE uint16_t* WordPositionsAvx512(uint64_t w, int i,
 }
 // Only the nonzero words, found 64 at a time: a compress costs more than a zero word's scalar
 // pass, and a block of at most 4096 values (an array to be) leaves most words zero.
-PFI_AVX512_POSITIONS void PositionsAvx512(const uint64_t* words, uint16_t* out) {
+PFI_TARGET_AVX512_ICELAKE void PositionsAvx512(const uint64_t* words, uint16_t* out) {
   for (uint32_t chunk = 0; chunk < kBlockWords; chunk += 64) {
     uint64_t nonzero = 0;
     for (uint32_t k = 0; k < 8; ++k) {
@@ -296,7 +294,7 @@ PFI_AVX512_POSITIONS void PositionsAvx512(const uint64_t* words, uint16_t* out) 
     }
   }
 }
-PFI_AVX512_POSITIONS uint32_t TakePositionsAvx512(uint64_t* words, uint8_t* flags,
+PFI_TARGET_AVX512_ICELAKE uint32_t TakePositionsAvx512(uint64_t* words, uint8_t* flags,
                                                    uint16_t* out) {
   return TakePositionsBody(words, flags, out, WordPositionsAvx512);
 }
@@ -306,19 +304,10 @@ constexpr BlockOps kAvx512 = {CardinalityAvx512, CardinalityOfBytesAvx512, Cardi
                               TakePositionsAvx512, SetValuesAvx2,       "avx512"};
 
 std::vector<const BlockOps*> Supported() {
-  __builtin_cpu_init();
+  const cpu::CpuFeatures& cpu = cpu::Features();
   std::vector<const BlockOps*> out = {&kBaseline};
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2") ||
-      !__builtin_cpu_supports("popcnt")) {
-    return out;
-  }
-  out.push_back(&kAvx2);
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq") &&
-      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vbmi") &&
-      __builtin_cpu_supports("avx512vbmi2") &&
-      __builtin_cpu_supports("bmi2")) {
-    out.push_back(&kAvx512);
-  }
+  if (cpu.HasAvx2()) out.push_back(&kAvx2);
+  if (cpu.HasAvx512Icelake()) out.push_back(&kAvx512);
   return out;
 }
 #else

@@ -1,8 +1,9 @@
 #include "index/bloom_filter/bloom_probes.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "cpu/cpu_features.h"
+
+#if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
-#define PFI_BLOOM_AVX2 1
 #endif
 
 namespace pyfileindex::index::bloom_filter {
@@ -21,7 +22,7 @@ void BloomProbes::AddManyScalar(const uint64_t* hashes, size_t count, uint8_t* b
   }
 }
 
-#if defined(PFI_BLOOM_AVX2)
+#if defined(PFI_X86_KERNELS)
 // Positions eight hashes at a time. Per hash and probe the scalar path spends about ten
 // instructions on the position (two 64-bit multiplies for the remainder) and five on setting
 // the bit; here the remainder takes eight lanes a few instructions, and the bits are set from
@@ -37,7 +38,7 @@ class BloomProbesAvx2 {
            shape.num_bits_ / 8 < BloomProbes::kPrefetchMinBytes;
   }
 
-  __attribute__((target("avx2"))) static void AddMany(const BloomProbes& shape,
+  PFI_TARGET_AVX2 static void AddMany(const BloomProbes& shape,
                                                       const uint64_t* hashes, size_t count,
                                                       uint8_t* bits) {
     const int32_t k = shape.num_hash_functions_;
@@ -94,15 +95,9 @@ class BloomProbesAvx2 {
   }
 };
 
-namespace {
-bool HasAvx2() {
-  __builtin_cpu_init();  // may run before libgcc's own constructor has
-  return __builtin_cpu_supports("avx2");
-}
-}  // namespace
 
 void BloomProbes::AddMany(const uint64_t* hashes, size_t count, uint8_t* bits) const {
-  static const bool avx2 = HasAvx2();
+  static const bool avx2 = cpu::Features().HasAvx2();
   if (avx2 && BloomProbesAvx2::Suits(*this)) {
     BloomProbesAvx2::AddMany(*this, hashes, count, bits);
   } else {

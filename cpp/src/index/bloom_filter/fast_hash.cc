@@ -3,9 +3,10 @@
 #include <cmath>
 #include <limits>
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "cpu/cpu_features.h"
+
+#if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
-#define PFI_WANG64_AVX2 1
 #endif
 
 namespace pyfileindex::index::bloom_filter {
@@ -16,16 +17,16 @@ void Wang64ManyScalar(uint64_t* keys, size_t n) {
   for (size_t i = 0; i < n; ++i) keys[i] = Wang64(static_cast<int64_t>(keys[i]));
 }
 
-#if defined(PFI_WANG64_AVX2)
+#if defined(PFI_X86_KERNELS)
 // Wang64 on four keys a register. AVX2 has no 64-bit arithmetic shift right: the sign is
 // spread with a compare and shifted into the top bits.
 template <int kBits>
-__attribute__((target("avx2"))) inline __m256i ShiftRightArithmetic(__m256i x) {
+PFI_TARGET_AVX2 inline __m256i ShiftRightArithmetic(__m256i x) {
   const __m256i sign = _mm256_cmpgt_epi64(_mm256_setzero_si256(), x);
   return _mm256_or_si256(_mm256_srli_epi64(x, kBits), _mm256_slli_epi64(sign, 64 - kBits));
 }
 
-__attribute__((target("avx2"))) void Wang64ManyAvx2(uint64_t* keys, size_t n) {
+PFI_TARGET_AVX2 void Wang64ManyAvx2(uint64_t* keys, size_t n) {
   const __m256i ones = _mm256_set1_epi64x(-1);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -44,15 +45,14 @@ __attribute__((target("avx2"))) void Wang64ManyAvx2(uint64_t* keys, size_t n) {
 
 using Wang64ManyFn = void (*)(uint64_t*, size_t);
 Wang64ManyFn PickWang64Many() {
-  __builtin_cpu_init();  // may run before libgcc's own constructor has
-  return __builtin_cpu_supports("avx2") ? Wang64ManyAvx2 : Wang64ManyScalar;
+  return cpu::Features().HasAvx2() ? Wang64ManyAvx2 : Wang64ManyScalar;
 }
 #endif
 
 }  // namespace
 
 void Wang64Many(uint64_t* keys, size_t n) {
-#if defined(PFI_WANG64_AVX2)
+#if defined(PFI_X86_KERNELS)
   static const Wang64ManyFn many = PickWang64Many();
   many(keys, n);
 #else

@@ -2,9 +2,10 @@
 
 #include "io/endian.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "cpu/cpu_features.h"
+
+#if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
-#define PFI_SCAN_AVX2 1
 #endif
 
 namespace pyfileindex::index::slice_scan {
@@ -68,15 +69,14 @@ PFI_INLINE uint32_t StepBody(const uint8_t* __restrict s, uint64_t* __restrict a
   return live;
 }
 
-#if defined(PFI_SCAN_AVX2)
-#define PFI_AVX2 __attribute__((target("avx2")))
+#if defined(PFI_X86_KERNELS)
 
-PFI_AVX2 inline __m256i Splat(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
+PFI_TARGET_AVX2 inline __m256i Splat(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
 
 // One set's update over four words; returns the set after it, adding the rows that leave it
 // on the inside of the range to `gained` (kIn).
 template <bool kIn>
-PFI_AVX2 inline __m256i UpdateSet(uint64_t* set, __m256i slice, __m256i flip, __m256i gain,
+PFI_TARGET_AVX2 inline __m256i UpdateSet(uint64_t* set, __m256i slice, __m256i flip, __m256i gain,
                                   __m256i done, __m256i* gained) {
   const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(set));
   const __m256i keep = _mm256_xor_si256(slice, flip);
@@ -95,7 +95,7 @@ PFI_AVX2 inline __m256i UpdateSet(uint64_t* set, __m256i slice, __m256i flip, __
 // instructions per 8 words, half the step's time); here the empty words are counted per lane
 // and summed once.
 template <bool kA, bool kB, bool kIn>
-PFI_AVX2 uint32_t Avx2StepBody(const uint8_t* __restrict s, uint64_t* __restrict a,
+PFI_TARGET_AVX2 uint32_t Avx2StepBody(const uint8_t* __restrict s, uint64_t* __restrict a,
                                uint64_t* __restrict b, uint64_t* __restrict in,
                                const StepMasks& m, const uint8_t* next) {
   const __m256i a_flip = Splat(m.a_flip), a_gain = Splat(m.a_gain), a_done = Splat(m.a_done);
@@ -168,8 +168,8 @@ PFI_INLINE uint32_t StepSparseBody(const uint8_t* s, uint64_t* a, uint64_t* b, u
 
 PFI_SCAN_OPS(Baseline, , StepBody)
 
-#if defined(PFI_SCAN_AVX2)
-PFI_SCAN_OPS(Avx2, PFI_AVX2, Avx2StepBody)
+#if defined(PFI_X86_KERNELS)
+PFI_SCAN_OPS(Avx2, PFI_TARGET_AVX2, Avx2StepBody)
 #endif
 
 }  // namespace
@@ -183,9 +183,8 @@ const ScanOps& ScanOpsForCpu() {
 namespace detail {
 const ScanOps& BaselineScanOps() { return kBaseline; }
 const ScanOps* Avx2ScanOps() {
-#if defined(PFI_SCAN_AVX2)
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") ? &kAvx2 : nullptr;
+#if defined(PFI_X86_KERNELS)
+  return cpu::Features().HasAvx2() ? &kAvx2 : nullptr;
 #else
   return nullptr;
 #endif
