@@ -8,20 +8,15 @@ build from an sdist, which already carries the files and so needs no network at 
 Two things only a backend hook can do:
 - an isolated build environment has no pip, so a checkout without CRoaring asks for pip as
   one more build requirement (an sdist, complete already, does not);
-- the sdist is written after CRoaring is in place, so it carries it, and the wheel's license
-  files (CRoaring's among them) are found when scikit-build-core looks for them, which is
-  before CMake would have run the fetch itself.
+- the sdist is written after CRoaring is in place, so it carries it, and the license files
+  the metadata names (CRoaring's among them) exist when scikit-build-core looks for them,
+  which is before CMake would have run the fetch itself.
 """
 
 from __future__ import annotations
 
 import fetch_croaring
 from scikit_build_core import build as _scikit_build
-
-# Hooks that need nothing vendored are scikit-build-core's own.
-prepare_metadata_for_build_editable = _scikit_build.prepare_metadata_for_build_editable
-prepare_metadata_for_build_wheel = _scikit_build.prepare_metadata_for_build_wheel
-
 
 def _croaring_vendored() -> bool:
     return fetch_croaring.is_complete(fetch_croaring.DEFAULT_DEST)
@@ -52,6 +47,17 @@ def get_requires_for_build_wheel(config_settings=None):
 
 def get_requires_for_build_editable(config_settings=None):
     return _with_pip_if_fetching(_scikit_build.get_requires_for_build_editable(config_settings))
+
+
+# The metadata names CRoaring's license file, so it is vendored before metadata too.
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    _vendor_croaring()
+    return _scikit_build.prepare_metadata_for_build_wheel(metadata_directory, config_settings)
+
+
+def prepare_metadata_for_build_editable(metadata_directory, config_settings=None):
+    _vendor_croaring()
+    return _scikit_build.prepare_metadata_for_build_editable(metadata_directory, config_settings)
 
 
 def build_sdist(sdist_directory, config_settings=None):

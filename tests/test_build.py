@@ -1,5 +1,6 @@
 """The installed package and its native extension are usable (build infrastructure checks)."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,20 @@ def test_console_script_entry_point_is_installed() -> None:
 def test_shared_dir_is_beside_the_project(shared_dir: Path, golden_dir: Path) -> None:
     assert shared_dir == (PROJECT_ROOT / ".." / "shared").resolve()
     assert golden_dir.parent == shared_dir
+
+
+def test_simd_level_follows_the_cpu_under_the_environment_cap(tmp_path: Path) -> None:
+    levels = ["scalar", "avx2", "avx512", "avx512-icelake"]
+    assert pyfileindex.simd_level() in levels
+    probe = "import pyfileindex; print(pyfileindex.simd_level())"
+
+    def level_under(cap: str) -> str:
+        env = dict(os.environ, PYFILEINDEX_SIMD=cap)
+        return subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, check=True).stdout.strip()
+
+    native = levels.index(pyfileindex.simd_level()) if "PYFILEINDEX_SIMD" not in os.environ \
+        else levels.index(level_under("avx512-icelake"))
+    for cap in levels:  # a cap lowers the level to itself, and never raises it
+        assert level_under(cap) == levels[min(levels.index(cap), native)]
+    assert level_under("no-such-level") == levels[native]  # a typo caps nothing

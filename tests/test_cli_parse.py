@@ -55,9 +55,15 @@ class TestUsage:
         assert out.startswith(f"usage: pyfileindex {command}")
 
     def test_version(self, capsys):
+        from importlib.metadata import version
+
+        import pyfileindex
+
         status, out, _ = run(capsys, "--version")
         assert status == 0
-        assert out.startswith("pyfileindex ") and len(out.split()) == 2
+        assert out == (f"pyfileindex {version('pyfileindex')} "
+                       f"(native {pyfileindex.library_version()}, CRoaring 5.2.2, "
+                       f"SIMD {pyfileindex.simd_level()})\n")
 
     def test_no_command(self, capsys):
         status, out, err = run(capsys)

@@ -116,8 +116,15 @@ class Cluster:
         self._watchdog.cancel()
 
 
+# An executor environment packed by `pyfileindex spark pack` from a fresh virtual environment
+# that installed the portable wheel (`./dev wheel` makes it; `./dev test` passes it here).
+WHEEL_ARCHIVE_ENV = "PYFILEINDEX_SPARK_ARCHIVE"
+
+
 @pytest.fixture(scope="module")
 def archive():
+    if os.environ.get(WHEEL_ARCHIVE_ENV):
+        return os.environ[WHEEL_ARCHIVE_ENV]
     from pyfileindex.spark.packing import pack_environment
     # Under build/ (git-ignored): reused while the environment's packages do not change.
     project = Path(__file__).resolve().parents[1]
@@ -160,10 +167,24 @@ def test_write_index_read_on_a_standalone_cluster_survives_a_lost_worker(
     from pyfileindex.spark.write import write_dataframe
 
     _wait_for(lambda: _executors(spark) == 2, 120, "two executors")
-    # The executors run the packed environment, not this interpreter.
-    pythons = spark.range(2, numPartitions=2).rdd.map(lambda _: __import__("sys").executable) \
-        .collect()
-    assert all("environment" in p for p in pythons), pythons
+    # The executors run the packed environment, not this interpreter (and, given a packed
+    # wheel environment, the portable wheel's native core).
+    def executor_pyfileindex(_):  # nested: shipped by value, not imported by the executors
+        """The executor's Python, its pyfileindex, and the tags of the wheel it came from."""
+        import sys
+        from importlib.metadata import distribution
+
+        import pyfileindex
+        wheel = distribution("pyfileindex").read_text("WHEEL") or ""
+        tags = [line.split(":", 1)[1].strip() for line in wheel.splitlines()
+                if line.startswith("Tag:")]
+        return sys.executable, pyfileindex.__file__, tags
+
+    found = spark.range(2, numPartitions=2).rdd.map(executor_pyfileindex).collect()
+    for python, module, tags in found:
+        assert "environment" in python and "environment" in module, (python, module)
+        if os.environ.get(WHEEL_ARCHIVE_ENV):
+            assert tags and all("manylinux" in tag for tag in tags), tags
 
     path = str(tmp_path / "wh" / "demo.db" / "events")
     written = write_dataframe(spark_demo.events_dataframe(spark, ROWS, FILES), path,
