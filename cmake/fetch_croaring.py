@@ -69,7 +69,12 @@ def download_sdist(workdir: Path) -> Path:
         f"{PACKAGE}=={PACKAGE_VERSION}", "-d", str(workdir),
     ]
     log("running: " + " ".join(cmd))
-    env = dict(os.environ, PIP_NO_INPUT="1")
+    # Run from a build backend (cmake/build_backend.py), this process carries the hook
+    # runner's variables naming *our* backend and backend path; the pip below prepares the
+    # pyroaring sdist's metadata through its own hooks, which would inherit them.
+    env = {name: value for name, value in os.environ.items()
+           if not name.startswith(("_PYPROJECT_HOOKS_", "PEP517_"))}
+    env["PIP_NO_INPUT"] = "1"
     result = subprocess.run(cmd, env=env)
     if result.returncode != 0:
         raise FetchError(f"pip download failed with exit code {result.returncode}")

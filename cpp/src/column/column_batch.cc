@@ -37,8 +37,8 @@ size_t CopyValidViewsScalar(const ColumnBatch& batch, int64_t begin, int64_t n,
 // compress straight to memory is microcoded on some CPUs, AMD Zen 4: ~100 cycles), up to four
 // views past the kept ones: the slack the caller leaves.
 PFI_TARGET_AVX512 size_t CopyValidViewsAvx512(const ColumnBatch& batch,
-                                                                        int64_t begin, int64_t n,
-                                                                        std::string_view* out) {
+                                              int64_t begin, int64_t n,
+                                              std::string_view* out) {
   static_assert(sizeof(std::string_view) == 16, "a view is two words");
   static constexpr uint8_t kDoubled[16] = {0x00, 0x03, 0x0C, 0x0F, 0x30, 0x33, 0x3C, 0x3F,
                                            0xC0, 0xC3, 0xCC, 0xCF, 0xF0, 0xF3, 0xFC, 0xFF};
@@ -72,8 +72,8 @@ CopyViewsFn PickCopyViews() {
 // Sixteen offsets a register, compressed by the rows' validity bits and stored whole (see
 // CopyValidViewsAvx512): up to sixteen past the kept ones, the caller's slack.
 PFI_TARGET_AVX512 size_t ValidRowOffsetsAvx512(const ColumnBatch& batch,
-                                                                        int64_t begin, int64_t n,
-                                                                        uint32_t* out) {
+                                               int64_t begin, int64_t n,
+                                               uint32_t* out) {
   const __m512i step = _mm512_set1_epi32(16);
   __m512i offsets = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   size_t kept = 0;

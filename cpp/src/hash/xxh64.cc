@@ -271,7 +271,9 @@ void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_
 namespace {
 namespace avx512 {
 
-PFI_TARGET_AVX512 inline __m512i Splat(uint64_t v) { return _mm512_set1_epi64(static_cast<long long>(v)); }
+PFI_TARGET_AVX512 inline __m512i Splat(uint64_t v) {
+  return _mm512_set1_epi64(static_cast<long long>(v));
+}
 
 PFI_TARGET_AVX512 inline __m512i MulV(__m512i a, uint64_t prime) {
   return _mm512_mullo_epi64(a, Splat(prime));
@@ -286,7 +288,7 @@ constexpr size_t kLanes = 8 * kChains;
 
 // `sizes` < 32 each; writes the kLanes hashes to out[0, kLanes).
 PFI_TARGET_AVX512 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* sizes,
-                               uint64_t* out) {
+                                      uint64_t* out) {
   const __m512i w01 = _mm512_set_epi64(13, 9, 5, 1, 12, 8, 4, 0);
   const __m512i w23 = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
   __m512i words[kChains][4];
@@ -385,7 +387,7 @@ PFI_TARGET_AVX512 inline __m512i LoadOffsets(const int64_t* p) { return _mm512_l
 // offsets eight lanes at a time: made one by one they took a fifth of the hashing time.
 template <typename Offset>
 PFI_TARGET_AVX512 uint32_t OffsetLanes(const char* data, const Offset* offsets,
-                                const uint8_t** pointers, uint64_t* sizes) {
+                                       const uint8_t** pointers, uint64_t* sizes) {
   const __m512i base = Splat(reinterpret_cast<uintptr_t>(data));
   uint32_t long_values = 0;
   for (size_t g = 0; g < kLanes; g += 8) {
@@ -411,15 +413,16 @@ void HashOffsetsInLanes(const char* data, const Offset* offsets, size_t count, u
 }  // namespace
 
 namespace detail {
-PFI_TARGET_AVX512 void Xxh64ManyAvx512(const std::string_view* values, size_t count, uint64_t* out) {
+PFI_TARGET_AVX512 void Xxh64ManyAvx512(const std::string_view* values, size_t count,
+                                       uint64_t* out) {
   HashInLanes<avx512::kLanes>(avx512::HashShortLanes, ViewValues{values}, count, out);
 }
 PFI_TARGET_AVX512 void Xxh64ManyAvx512(const char* data, const int32_t* offsets, size_t count,
-                                uint64_t* out) {
+                                       uint64_t* out) {
   avx512::HashOffsetsInLanes(data, offsets, count, out);
 }
 PFI_TARGET_AVX512 void Xxh64ManyAvx512(const char* data, const int64_t* offsets, size_t count,
-                                uint64_t* out) {
+                                       uint64_t* out) {
   avx512::HashOffsetsInLanes(data, offsets, count, out);
 }
 }  // namespace detail
@@ -435,7 +438,9 @@ PFI_TARGET_AVX512 void Xxh64ManyAvx512(const char* data, const int64_t* offsets,
 namespace {
 namespace avx2 {
 
-PFI_TARGET_AVX2 inline __m256i Splat(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
+PFI_TARGET_AVX2 inline __m256i Splat(uint64_t v) {
+  return _mm256_set1_epi64x(static_cast<long long>(v));
+}
 
 // a * prime (mod 2^64) from 32-bit halves: lo*lo + ((hi*lo + lo*hi) << 32); hi*hi only
 // reaches bits past 64. Both cross products come from one 32-bit multiply against the prime's
@@ -478,7 +483,7 @@ PFI_TARGET_AVX2 inline bool AnyLane(__m256i mask) {
 constexpr uintptr_t kMinPageSize = 4096;
 
 PFI_TARGET_AVX2 __attribute__((no_sanitize_address)) inline __m256i LoadShort(const uint8_t* p,
-                                                                        size_t size) {
+                                                                              size_t size) {
   if (size == 0) return _mm256_setzero_si256();  // `p` may be null or point anywhere
   const uintptr_t last_byte = reinterpret_cast<uintptr_t>(p) + size - 1;
   const uintptr_t last_loaded = reinterpret_cast<uintptr_t>(p) + 31;
@@ -496,7 +501,7 @@ constexpr size_t kLanes = 4 * kChains;
 // `sizes` < 32 each (0 for a lane to skip); writes the kLanes hashes to out[0, kLanes).
 // The steps follow avx512::HashShortLanes, a blend by a compare mask in place of a mask register.
 PFI_TARGET_AVX2 void HashShortLanes(const uint8_t* const* pointers, const uint64_t* sizes,
-                             uint64_t* out) {
+                                    uint64_t* out) {
   __m256i words[kChains][4];
   __m256i size[kChains];
   __m256i h[kChains];
@@ -595,11 +600,11 @@ PFI_TARGET_AVX2 void Xxh64ManyAvx2(const std::string_view* values, size_t count,
   HashInLanes<avx2::kLanes>(avx2::HashShortLanes, ViewValues{values}, count, out);
 }
 PFI_TARGET_AVX2 void Xxh64ManyAvx2(const char* data, const int32_t* offsets, size_t count,
-                            uint64_t* out) {
+                                   uint64_t* out) {
   HashInLanes<avx2::kLanes>(avx2::HashShortLanes, ArrowValues(data, offsets), count, out);
 }
 PFI_TARGET_AVX2 void Xxh64ManyAvx2(const char* data, const int64_t* offsets, size_t count,
-                            uint64_t* out) {
+                                   uint64_t* out) {
   HashInLanes<avx2::kLanes>(avx2::HashShortLanes, ArrowValues(data, offsets), count, out);
 }
 }  // namespace detail

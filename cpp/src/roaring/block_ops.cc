@@ -204,11 +204,11 @@ PFI_TARGET_AVX2 void SetValuesAvx2(uint64_t* words, const uint8_t* values, uint3
   SetValuesBody(words, values, count);
 }
 PFI_TARGET_AVX2 uint32_t AndFlippedAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
-                                  uint64_t* out) {
+                                        uint64_t* out) {
   return AndFlippedBody<true>(s, flip, e, out);
 }
 PFI_TARGET_AVX2 uint32_t AndFlippedAtAvx2(const uint8_t* s, uint64_t flip, const uint64_t* e,
-                                    uint64_t* out, const uint16_t* idx, uint32_t n) {
+                                          uint64_t* out, const uint16_t* idx, uint32_t n) {
   return AndFlippedAtBody<true>(s, flip, e, out, idx, n);
 }
 constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityOfBytesAvx2, CardinalityAndRunsAvx2,
@@ -260,7 +260,7 @@ constexpr WideningTables kWidening;
 constexpr uint64_t kEvenBytes = 0x5555555555555555ULL;
 
 PFI_TARGET_AVX512_ICELAKE PFI_INLINE uint16_t* WordPositionsAvx512(uint64_t w, int i,
-                                                               uint16_t* out) {
+                                                                   uint16_t* out) {
   const __m512i base = _mm512_set1_epi16(static_cast<int16_t>(i * 64));
   const uint32_t count = static_cast<uint32_t>(__builtin_popcountll(w));
   const __m512i packed =
@@ -295,7 +295,7 @@ PFI_TARGET_AVX512_ICELAKE void PositionsAvx512(const uint64_t* words, uint16_t* 
   }
 }
 PFI_TARGET_AVX512_ICELAKE uint32_t TakePositionsAvx512(uint64_t* words, uint8_t* flags,
-                                                   uint16_t* out) {
+                                                       uint16_t* out) {
   return TakePositionsBody(words, flags, out, WordPositionsAvx512);
 }
 

@@ -39,8 +39,8 @@ class BloomProbesAvx2 {
   }
 
   PFI_TARGET_AVX2 static void AddMany(const BloomProbes& shape,
-                                                      const uint64_t* hashes, size_t count,
-                                                      uint8_t* bits) {
+                                      const uint64_t* hashes, size_t count,
+                                      uint8_t* bits) {
     const int32_t k = shape.num_hash_functions_;
     // c / num_bits for c < 2^31 as (c * magic) >> shift (BloomProbes::quotient_magic_): exact,
     // in 64-bit lanes from 32-bit multiplies. A double-precision quotient (which needs a

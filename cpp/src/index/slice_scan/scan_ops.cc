@@ -71,13 +71,15 @@ PFI_INLINE uint32_t StepBody(const uint8_t* __restrict s, uint64_t* __restrict a
 
 #if defined(PFI_X86_KERNELS)
 
-PFI_TARGET_AVX2 inline __m256i Splat(uint64_t v) { return _mm256_set1_epi64x(static_cast<long long>(v)); }
+PFI_TARGET_AVX2 inline __m256i Splat(uint64_t v) {
+  return _mm256_set1_epi64x(static_cast<long long>(v));
+}
 
 // One set's update over four words; returns the set after it, adding the rows that leave it
 // on the inside of the range to `gained` (kIn).
 template <bool kIn>
 PFI_TARGET_AVX2 inline __m256i UpdateSet(uint64_t* set, __m256i slice, __m256i flip, __m256i gain,
-                                  __m256i done, __m256i* gained) {
+                                         __m256i done, __m256i* gained) {
   const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(set));
   const __m256i keep = _mm256_xor_si256(slice, flip);
   __m256i kept = _mm256_and_si256(x, keep);
@@ -96,8 +98,8 @@ PFI_TARGET_AVX2 inline __m256i UpdateSet(uint64_t* set, __m256i slice, __m256i f
 // and summed once.
 template <bool kA, bool kB, bool kIn>
 PFI_TARGET_AVX2 uint32_t Avx2StepBody(const uint8_t* __restrict s, uint64_t* __restrict a,
-                               uint64_t* __restrict b, uint64_t* __restrict in,
-                               const StepMasks& m, const uint8_t* next) {
+                                      uint64_t* __restrict b, uint64_t* __restrict in,
+                                      const StepMasks& m, const uint8_t* next) {
   const __m256i a_flip = Splat(m.a_flip), a_gain = Splat(m.a_gain), a_done = Splat(m.a_done);
   const __m256i b_flip = Splat(m.b_flip), b_gain = Splat(m.b_gain), b_done = Splat(m.b_done);
   const __m256i zero = _mm256_setzero_si256();
