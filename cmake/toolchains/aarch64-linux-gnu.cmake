@@ -19,8 +19,8 @@ set(CMAKE_CXX_COMPILER ${_pfi_triple}-g++)
 # already knows where they are, so CMAKE_SYSROOT stays unset).
 set(_pfi_target_root /usr/${_pfi_triple})
 set(CMAKE_FIND_ROOT_PATH ${_pfi_target_root})
-# Programs (python3, nm via CMAKE_NM is found from the compiler's prefix) run on the build
-# machine; libraries, headers and packages must be the target's.
+# Programs found (python3) run on the build machine; libraries, headers and packages must be
+# the target's. CMake takes nm and objdump from the compiler's prefix (aarch64-linux-gnu-nm).
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
