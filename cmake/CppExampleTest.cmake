@@ -2,7 +2,8 @@
 #   STEP=install  fresh `cmake --install MAIN_BUILD_DIR --prefix PREFIX`; checks what landed
 #   STEP=example  configures examples/cpp_engine against PREFIX with find_package (LINKAGE
 #                 shared or static), builds it, runs it on GOLDEN_INDEX and compares its
-#                 output with examples/cpp_engine/expected_output.txt
+#                 output with examples/cpp_engine/expected_output.txt; EMULATOR (its
+#                 arguments separated by "|") runs it when the build is a cross build
 cmake_minimum_required(VERSION 3.18)
 
 function(run_checked)
@@ -102,7 +103,8 @@ elseif(STEP STREQUAL "example")
     endif()
   endif()
 
-  execute_process(COMMAND "${program}" "${GOLDEN_INDEX}"
+  string(REPLACE "|" ";" emulator "${EMULATOR}")  # empty unless cross-compiled
+  execute_process(COMMAND ${emulator} "${program}" "${GOLDEN_INDEX}"
                   RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE error)
   if(NOT result EQUAL 0)
     message(FATAL_ERROR "cpp_engine exited with ${result}\nstdout:\n${output}\nstderr:\n${error}")

@@ -39,6 +39,11 @@ foreach(_kind static shared)
 endforeach()
 
 string(JOIN " " _sanitize_flags_string ${_pyfileindex_sanitize_flags})
+# A cross build runs the example under its emulator (a list: "|" keeps it one argument).
+set(_example_emulator "")
+if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+  string(REPLACE ";" "|" _example_emulator "${CMAKE_CROSSCOMPILING_EMULATOR}")
+endif()
 set(_example_prefix "${PROJECT_BINARY_DIR}/cpp-package-test/install")
 set(_example_args
   "-DPREFIX=${_example_prefix}"
@@ -49,7 +54,8 @@ set(_example_args
   "-DCXX_COMPILER=${CMAKE_CXX_COMPILER}"
   "-DSANITIZE_FLAGS=${_sanitize_flags_string}"
   "-DOBJDUMP=${CMAKE_OBJDUMP}"
-  "-DGOLDEN_INDEX=${_golden_index}")
+  "-DGOLDEN_INDEX=${_golden_index}"
+  "-DEMULATOR=${_example_emulator}")
 add_test(NAME CppPackage.install
   COMMAND "${CMAKE_COMMAND}" ${_example_args} -DSTEP=install
           -P "${PROJECT_SOURCE_DIR}/cmake/CppExampleTest.cmake")

@@ -63,7 +63,9 @@ TEST(CpuFeaturesTest, NamesRoundTrip) {
 TEST(CpuFeaturesTest, ProcessFeaturesFollowTheEnvironmentCap) {
   const char* cap = std::getenv("PYFILEINDEX_SIMD");
   SimdLevel level = SimdLevel::kAvx512Icelake;
-  if (cap != nullptr) ASSERT_TRUE(ParseSimdLevel(cap, &level)) << cap;
+  if (cap != nullptr) {
+    ASSERT_TRUE(ParseSimdLevel(cap, &level)) << cap;
+  }
   const SimdLevel expected = CappedAt(HardwareFeatures(), level).Level();
   EXPECT_EQ(Features().Level(), expected);
   EXPECT_LE(Features().Level(), HardwareFeatures().Level());

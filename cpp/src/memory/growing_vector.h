@@ -16,7 +16,8 @@
 //   it: a sorted INT column of 1,000 keys (a 28.6 KB index) kept 20 KiB of 4-16 KiB buffers
 //   resident. The price is a page fault per page written in every build (a 100k-row INT
 //   c=1k file: 40-60 us of 0.8 ms).
-// Below a page, the heap as it is.
+// Below a page, the heap as it is: mapped alone, a smaller buffer would still take a whole
+// page once written (on 64 KiB pages no size is mapped at all).
 #pragma once
 
 #include <cstddef>
@@ -40,7 +41,9 @@ class GrowingVectorAllocator {
   template <typename U>
   GrowingVectorAllocator(const GrowingVectorAllocator<U>&) noexcept {}  // NOLINT: rebinding
 
-  static bool Maps(size_t bytes) { return bytes >= kMapMinBytes && bytes < kMapMaxBytes; }
+  static bool Maps(size_t bytes) {
+    return bytes >= kMapMinBytes && bytes >= PageSize() && bytes < kMapMaxBytes;
+  }
 
   T* allocate(size_t n) {
     if (!Maps(n * sizeof(T))) return std::allocator<T>().allocate(n);

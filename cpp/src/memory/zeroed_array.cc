@@ -11,12 +11,17 @@
 
 namespace pyfileindex::memory {
 
-#if defined(__linux__)
-namespace {
 size_t PageSize() {
+#if defined(__linux__)
   static const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   return page;
+#else
+  return size_t{4} << 10;
+#endif
 }
+
+#if defined(__linux__)
+namespace {
 size_t RoundUpToPages(size_t bytes) { return (bytes + PageSize() - 1) / PageSize() * PageSize(); }
 
 // Under AddressSanitizer an index past the end must not land silently in the mapping's

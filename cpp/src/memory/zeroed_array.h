@@ -15,6 +15,10 @@
 
 namespace pyfileindex::memory {
 
+// The size of the system's pages, the unit mmap maps in: 4 KiB on x86-64, but 16 or 64 KiB
+// on some aarch64 kernels.
+size_t PageSize();
+
 // Zero-filled, untouched memory of `bytes` (> 0), or nullptr; release with FreeZeroed.
 void* AllocateZeroed(size_t bytes);
 void FreeZeroed(void* data, size_t bytes);
