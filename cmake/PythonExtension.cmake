@@ -32,6 +32,11 @@ add_custom_command(
   VERBATIM)
 
 Python3_add_library(_native MODULE WITH_SOABI "${_native_cpp}")
+# The suffix scikit-build-core packages (it follows SETUPTOOLS_EXT_SUFFIX when cross-compiling);
+# FindPython's SOABI is always the build machine interpreter's.
+if(SKBUILD_SOABI)
+  set_property(TARGET _native PROPERTY SUFFIX ".${SKBUILD_SOABI}${CMAKE_SHARED_MODULE_SUFFIX}")
+endif()
 target_link_libraries(_native PRIVATE pyfileindex_core)
 # Generated code: Cython's output is not ours to warn about.
 target_compile_options(_native PRIVATE -w)
