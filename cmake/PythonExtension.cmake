@@ -32,6 +32,11 @@ add_custom_command(
   VERBATIM)
 
 Python3_add_library(_native MODULE WITH_SOABI "${_native_cpp}")
+# The suffix scikit-build-core packages (it follows SETUPTOOLS_EXT_SUFFIX when cross-compiling);
+# FindPython's SOABI is always the build machine interpreter's.
+if(SKBUILD_SOABI)
+  set_property(TARGET _native PROPERTY SUFFIX ".${SKBUILD_SOABI}${CMAKE_SHARED_MODULE_SUFFIX}")
+endif()
 target_link_libraries(_native PRIVATE pyfileindex_core)
 # Generated code: Cython's output is not ours to warn about.
 target_compile_options(_native PRIVATE -w)
@@ -39,9 +44,16 @@ set_target_properties(_native PROPERTIES
   CXX_VISIBILITY_PRESET hidden
   VISIBILITY_INLINES_HIDDEN ON)
 if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-  # Keep the static core's symbols (CRoaring's roaring_* among them) out of the module's
-  # dynamic symbol table, so they can never clash with another module's copy (pyroaring).
-  target_link_options(_native PRIVATE "LINKER:--exclude-libs,ALL")
+  # Export PyInit__native only: the static core's symbols (CRoaring's roaring_* among them)
+  # and a statically linked C++ runtime stay out of the module's dynamic symbol table, so they
+  # can never clash with another module's copy (pyroaring, pyarrow's libstdc++). A version
+  # script rather than --exclude-libs, which zig's linker (the portable wheel) does not know.
+  set(_native_version_script "${CMAKE_CURRENT_BINARY_DIR}/pyfileindex/_native.map")
+  # CONFIGURE writes only when the text changes, so a reconfigure does not relink.
+  file(CONFIGURE OUTPUT "${_native_version_script}"
+       CONTENT "{\n  global: PyInit__native;\n  local: *;\n};\n")
+  target_link_options(_native PRIVATE "LINKER:--version-script=${_native_version_script}")
+  set_property(TARGET _native APPEND PROPERTY LINK_DEPENDS "${_native_version_script}")
 endif()
 
 install(TARGETS _native LIBRARY DESTINATION pyfileindex)

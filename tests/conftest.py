@@ -13,6 +13,9 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SHARED_DIR = (PROJECT_ROOT / ".." / "shared").resolve()
 GOLDEN_DIR = SHARED_DIR / "golden"
 
+# tests/smoke runs against an installed wheel in its own venv (`./dev wheel-smoke`), never here.
+collect_ignore = ["smoke"]
+
 # `python -m pytest` run from the project root puts the source tree first on sys.path, and its
 # pyfileindex/ has no compiled extension. The tests must import the installed package.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != PROJECT_ROOT]
