@@ -26,12 +26,23 @@ KIND_ADD = 0
 def open_table(table_path: str, options: Optional[dict] = None) -> FileStoreTable:
     """Open a table directory written by Java or Python Paimon; `options` configure its
     file IO as catalog options do (e.g. `fs.s3.endpoint` for a table on S3)."""
-    from .store import redact_text
+    from .store import missing_bucket, redact_text
+    options = dict(options or {})
     try:
-        return FileStoreTable.from_path(str(table_path), dict(options or {}))
+        return FileStoreTable.from_path(str(table_path), options)
     except (ValueError, RuntimeError, OSError) as exc:
-        message = redact_text(f"cannot open Paimon table at {table_path}: {exc}",
-                              (options or {}).items())
+        reason = str(exc)
+        try:
+            from pypaimon.common.file_io import FileIO
+            from pypaimon.common.options import Options
+            bucket = missing_bucket(FileIO.get(str(table_path), Options(options)),
+                                    str(table_path))
+        except (ValueError, RuntimeError, OSError):
+            bucket = None
+        if bucket is not None:
+            reason = f"bucket '{bucket}' not found"
+        message = redact_text(f"cannot open Paimon table at {table_path}: {reason}",
+                              options.items())
         raise PaimonMetadataError(message) from None
 
 

@@ -79,7 +79,7 @@ def redact(text: str, file_io) -> str:
     return text
 
 
-def _missing_bucket(file_io, path: str) -> Optional[str]:
+def missing_bucket(file_io, path: str) -> Optional[str]:
     """The bucket of `path` when the store says it does not exist, else None."""
     parsed = urlparse(str(path))
     if not is_object_store(path) or not parsed.netloc:
@@ -99,7 +99,7 @@ def store_error(file_io, action: str, path: str, exc: BaseException) -> StoreErr
     """A StoreError for `action` ('read', 'write', ...) on `path` failing with `exc`."""
     reason = str(exc) or type(exc).__name__
     if isinstance(exc, FileNotFoundError):
-        bucket = _missing_bucket(file_io, path)
+        bucket = missing_bucket(file_io, path)
         reason = (f"bucket '{bucket}' not found" if bucket is not None
                   else "not found")
     return StoreError(redact(f"cannot {action} {describe(path)}: {reason}", file_io))
