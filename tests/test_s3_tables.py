@@ -380,3 +380,54 @@ def test_store_helpers_name_objects_and_tell_stores_apart():
     assert not is_object_store("hdfs://nn/x") and not is_object_store("C:/x")
     assert describe("s3://bkt/a/b.index") == "object 'a/b.index' in bucket 'bkt' (s3://bkt)"
     assert describe(os.path.join("/tmp", "x")) == "'/tmp/x'"
+
+
+# ------------------------------------------------------------------------ ranged reads
+
+THREE_INDEXES = {"file-index.bitmap.columns": "category", "file-index.bsi.columns": "id",
+                 "file-index.range-bitmap.columns": "score",
+                 "file-index.in-manifest-threshold": "1b"}
+
+
+def _server_requests(s3_server, key: str) -> int:
+    """Requests for `key` in the server's access log so far."""
+    text = s3_server.log_path.read_text(errors="replace")
+    return sum(1 for line in text.splitlines() if f"/{key} HTTP" in line or f"/{key}?" in line)
+
+
+@pytest.mark.parametrize("predicate,column_type", [("id = 17", "bsi"),
+                                                   ("score > 30.0", "range-bitmap")])
+def test_planning_on_s3_fetches_the_header_and_only_the_body_it_needs(
+        tmp_path, s3_server, s3_warehouse, predicate, column_type):
+    from pyfileindex import IndexReader
+    from pyfileindex.paimon.ranged import HEADER_PROBE
+
+    twin = Twin(tmp_path, s3_warehouse, "ranged", THREE_INDEXES)
+    twin.write(events(0, 20_000))
+    twin.write(events(20_000, 20_000))
+    meta = PaimonTableMetadata(table=twin.table("s3"))
+    sidecar_keys = [meta.filesystem_path(f.index_file_paths[0]).split("/", 1)[1]
+                    for f in meta.data_files()]
+    before = [_server_requests(s3_server, key) for key in sidecar_keys]
+    plans = {where: plan_read(table, predicate) for where, table in twin.each()}
+    after = [_server_requests(s3_server, key) for key in sidecar_keys]
+    assert plan_facts(plans["s3"]) == plan_facts(plans["local"])
+    assert all(f.index_fetch is None for f in plans["local"].files)  # local: whole reads
+
+    for file_plan, key, was, now in zip(plans["s3"].files, sidecar_keys, before, after):
+        fetch = file_plan.index_fetch
+        whole = meta.index_bytes(file_plan.file)
+        entries = IndexReader(whole).entries
+        assert sorted({e.column for e in entries}) == ["category", "id", "score"]
+        (body,) = [e for e in entries if e.index_type == column_type]
+        print(f"{predicate}: sidecar {fetch.size} B, header {fetch.header} B, "
+              f"{fetch.requests} requests, {fetch.fetched} B fetched "
+              f"({100 * fetch.fetched / fetch.size:.1f}%), needed body {body.length} B")
+        assert fetch.size == len(whole) > 4 * HEADER_PROBE
+        assert fetch.bodies == 1
+        # Opening (size) + the header probe + the one body, never the whole sidecar.
+        assert fetch.requests == (3 if body.offset + body.length > HEADER_PROBE else 2)
+        assert fetch.fetched <= HEADER_PROBE + body.length < fetch.size
+        assert now - was == fetch.requests  # the server saw exactly those requests
+    rows = {where: sorted_rows(read_plan(plan)) for where, plan in plans.items()}
+    assert rows["s3"] == rows["local"] and rows["s3"]
