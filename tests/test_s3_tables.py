@@ -302,7 +302,7 @@ def test_orphan_cleanup_removes_a_leftover_object_on_s3(tmp_path, s3_server, s3_
     for snapshot_id in (1, 2):
         for f in meta.data_files(snapshot_id):
             assert meta.index_bytes(f) is not None
-    assert assert_same_answers(twin, ["level = 3"]) >= 0
+    assert_same_answers(twin, ["level = 3"])
 
 
 # ------------------------------------------------------------------------ errors
@@ -372,6 +372,16 @@ def test_an_object_that_vanishes_after_planning_is_named(tmp_path, s3_server, s3
         read_plan(plan)
     assert f"object '{key}' in bucket '{bucket}'" in str(info.value)
     _no_secret(str(info.value), s3_server.secret_key)
+
+
+def test_credentials_are_scrubbed_from_store_messages():
+    from pyfileindex.paimon.store import redact_text
+    options = {"fs.s3.accessKeyId": "AKIAEXAMPLE123", "fs.s3.accessKeySecret": "s3cr3t/Value+",
+               "fs.s3.endpoint": "http://127.0.0.1:1", "s3.session-token": "tok-123456",
+               "fs.s3.region": "us-east-1"}
+    text = redact_text("key AKIAEXAMPLE123 secret s3cr3t/Value+ token tok-123456 at "
+                       "http://127.0.0.1:1 in us-east-1", options.items())
+    assert text == "key *** secret *** token *** at http://127.0.0.1:1 in us-east-1"
 
 
 def test_store_helpers_name_objects_and_tell_stores_apart():
