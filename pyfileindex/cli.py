@@ -224,8 +224,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--archive", default=None, metavar="FILE",
                       help="packed environment for the executors (see 'spark pack')")
     demo.add_argument("--warehouse", default=None, metavar="DIR",
-                      help="where to write the table (default: a temporary directory, "
+                      help="where to write the table, a directory or a URI such as "
+                           "s3://bucket/warehouse (default: a temporary directory, "
                            "removed afterwards)")
+    demo.add_argument("--catalog-option", action="append", default=[], type=_parse_option,
+                      dest="catalog_option", metavar="KEY=VALUE",
+                      help="pypaimon catalog / file-system option for the warehouse, e.g. "
+                           "fs.s3.endpoint=URL (repeatable)")
     demo.add_argument("--keep", action="store_true", help="keep the table afterwards")
     demo.add_argument("--golden", metavar="DIR", nargs="?", const="", default=None,
                       help="run the golden-table demo instead, on DIR (default: shared/golden/"
@@ -235,7 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
     spark = commands.add_parser(
         "spark", help="write, index and query Paimon tables on Spark",
         description="The pyfileindex pipeline on Spark. TABLE is a table directory "
-                    "<warehouse>/<database>.db/<table>.")
+                    "<warehouse>/<database>.db/<table>, local or on an object store "
+                    "(s3://bucket/warehouse/db.db/t, with --catalog-option fs.s3.*=...).")
     spark_commands = spark.add_subparsers(dest="spark_command", metavar="SPARK_COMMAND")
 
     def spark_common(sub, session: bool = True):
@@ -246,6 +252,11 @@ def build_parser() -> argparse.ArgumentParser:
                              help="packed environment for the executors (see 'spark pack')")
             sub.add_argument("--conf", action="append", default=[], type=_parse_option,
                              metavar="KEY=VALUE", help="Spark configuration (repeatable)")
+            sub.add_argument("--catalog-option", action="append", default=[],
+                             type=_parse_option, dest="catalog_option", metavar="KEY=VALUE",
+                             help="pypaimon catalog / file-system option for the table, on "
+                                  "the driver and every executor, e.g. "
+                                  "fs.s3.endpoint=http://127.0.0.1:9000 (repeatable)")
 
     spark_write = spark_commands.add_parser(
         "write", help="append data files (Parquet, ORC, JSON, CSV) to a table, with indexes")
@@ -552,7 +563,7 @@ def _cmd_demo(args) -> int:
         if files > rows:
             files = rows
         return spark_commands.demo(rows, files, args.master, args.warehouse, args.keep,
-                                   args.archive)
+                                   args.archive, catalog_options=dict(args.catalog_option))
     return _golden_demo(args.golden)
 
 
@@ -582,13 +593,14 @@ def _cmd_spark_write(args) -> int:
     from pyfileindex.spark import commands as spark_commands
     return spark_commands.write(args.table, args.input, args.input_format, dict(args.option),
                                 args.partition_key, args.tasks, args.master, args.archive,
-                                dict(args.conf))
+                                dict(args.conf), catalog_options=dict(args.catalog_option))
 
 
 def _cmd_spark_index(args) -> int:
     from pyfileindex.spark import commands as spark_commands
     return spark_commands.index(args.table, dict(args.option), args.tasks, args.master,
-                                args.archive, dict(args.conf))
+                                args.archive, dict(args.conf),
+                                catalog_options=dict(args.catalog_option))
 
 
 def _cmd_spark_query(args) -> int:
@@ -604,7 +616,8 @@ def _cmd_spark_query(args) -> int:
         raise UsageError("give a PREDICATE, --top-n or --limit", f"{PROG} spark query")
     return spark_commands.query(args.table, args.predicate, columns, args.top_n, args.limit,
                                 args.show, args.output, args.compare, args.master,
-                                args.archive, dict(args.conf))
+                                args.archive, dict(args.conf),
+                                catalog_options=dict(args.catalog_option))
 
 
 def _cmd_spark_pack(args) -> int:

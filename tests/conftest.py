@@ -46,3 +46,27 @@ def golden_dir(shared_dir: Path) -> Path:
     if not GOLDEN_DIR.is_dir():
         raise FileNotFoundError(f"golden data not found at {GOLDEN_DIR}")
     return GOLDEN_DIR
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """A moto S3 server on 127.0.0.1 for the whole session (tests/s3_server.py); killed after."""
+    pytest.importorskip("moto.server", reason="moto[server] (the test extra) is not installed")
+    from s3_server import S3Server
+
+    server = S3Server(tmp_path_factory.mktemp("moto")).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def s3_warehouse(s3_server, request):
+    """Catalog options of a fresh bucket (one per test) on the session's S3 server."""
+    import re
+    import uuid
+
+    name = re.sub(r"[^a-z0-9-]", "-", request.node.name.lower())[:40].strip("-")
+    bucket = s3_server.create_bucket(f"{name}-{uuid.uuid4().hex[:8]}")
+    return s3_server.catalog_options(bucket)

@@ -1,7 +1,8 @@
 """The cluster check: a Spark standalone master and two workers on 127.0.0.1, started from
 the pyspark installation, run write -> index -> read with the packed environment. One
 worker is killed during the index job; the job completes, the committed indexes equal a
-local (single-process) build byte for byte, and every query equals plain Spark.
+local (single-process) build byte for byte, and every query equals plain Spark. Before
+that, both workers run the pipeline on a table on the S3 test server.
 
 Every process is a child with a time limit, stopped by its own process (group) id.
 """
@@ -158,6 +159,39 @@ def _executors(spark) -> int:
 
 def _index_map(meta):
     return {f.file_name: meta.index_bytes(f) for f in meta.data_files()}
+
+
+@pytest.mark.s3
+def test_s3_table_on_a_standalone_cluster(spark, cluster, s3_server, tmp_path):
+    """Both workers write, index and read a table on the S3 test server: the catalog
+    options reach every executor, and the answers equal the same table on local disk."""
+    from pyfileindex.spark.index import index_table
+    from pyfileindex.spark.read import read_table
+    from pyfileindex.spark.write import write_dataframe
+
+    _wait_for(lambda: _executors(spark) == 2, 120, "two executors")
+    options = s3_server.catalog_options(s3_server.create_bucket("cluster"))
+    tables = {"local": (str(tmp_path / "wh" / "demo.db" / "events"), {}),
+              "s3": (f"{options.pop('warehouse')}/demo.db/events", options)}
+    for where, (path, catalog_options) in tables.items():
+        written = write_dataframe(spark_demo.events_dataframe(spark, ROWS, FILES), path,
+                                  spark_demo.WRITE_OPTIONS, progress=False,
+                                  catalog_options=catalog_options)
+        assert (written.rows, written.files) == (ROWS, FILES), where
+        indexed = index_table(spark, path, {"file-index.bsi.columns": "event_id"},
+                              num_tasks=FILES, progress=False, catalog_options=catalog_options)
+        assert indexed.files_rewritten == FILES, where
+    metas = {where: PaimonTableMetadata(path, options=catalog_options)
+             for where, (path, catalog_options) in tables.items()}
+    assert sorted(_index_map(metas["s3"]).values()) == sorted(_index_map(metas["local"]).values())
+    for text in QUERIES[:3]:
+        got = {where: read_table(spark, path, text, distribute_min_sidecars=1, num_tasks=2,
+                                 catalog_options=catalog_options)
+               for where, (path, catalog_options) in tables.items()}
+        assert got["s3"].files_skipped == got["local"].files_skipped, text
+        rows = {where: sorted(tuple(r) for r in result.dataframe.select("event_id").collect())
+                for where, result in got.items()}
+        assert rows["s3"] == rows["local"], text
 
 
 def test_write_index_read_on_a_standalone_cluster_survives_a_lost_worker(

@@ -23,13 +23,27 @@ from .errors import PaimonMetadataError
 KIND_ADD = 0
 
 
-def open_table(table_path: str) -> FileStoreTable:
-    """Open a filesystem table directory written by Java or Python Paimon."""
+def open_table(table_path: str, options: Optional[dict] = None) -> FileStoreTable:
+    """Open a table directory written by Java or Python Paimon; `options` configure its
+    file IO as catalog options do (e.g. `fs.s3.endpoint` for a table on S3)."""
+    from .store import missing_bucket, redact_text
+    options = dict(options or {})
     try:
-        return FileStoreTable.from_path(str(table_path))
+        return FileStoreTable.from_path(str(table_path), options)
     except (ValueError, RuntimeError, OSError) as exc:
-        raise PaimonMetadataError(
-            f"cannot open Paimon table at {table_path}: {exc}") from exc
+        reason = str(exc)
+        try:
+            from pypaimon.common.file_io import FileIO
+            from pypaimon.common.options import Options
+            bucket = missing_bucket(FileIO.get(str(table_path), Options(options)),
+                                    str(table_path))
+        except (ValueError, RuntimeError, OSError):
+            bucket = None
+        if bucket is not None:
+            reason = f"bucket '{bucket}' not found"
+        message = redact_text(f"cannot open Paimon table at {table_path}: {reason}",
+                              options.items())
+        raise PaimonMetadataError(message) from None
 
 
 def latest_snapshot(table: FileStoreTable):
@@ -129,13 +143,47 @@ def resolve_index_file_path(table: FileStoreTable, partition: Sequence[Any],
 
 def read_file_bytes(table: FileStoreTable, path: str) -> bytes:
     """Whole content of a file through the table's FileIO."""
+    from .store import store_error
     try:
         with table.file_io.new_input_stream(path) as stream:
             return stream.read()
-    except FileNotFoundError as exc:
-        raise PaimonMetadataError(f"file not found: {path}") from exc
     except OSError as exc:
-        raise PaimonMetadataError(f"cannot read {path}: {exc}") from exc
+        raise store_error(table.file_io, "read", path, exc) from None
+
+
+def arrow_filesystem(file_io, path: str):
+    """(pyarrow FileSystem, path on it) behind the file IO that serves `path`, or
+    (None, None) when that file IO has none.
+
+    pypaimon's local, S3/OSS/GCS and HDFS file IOs each keep a pyarrow filesystem as
+    `.filesystem`; the resolving and caching file IOs delegate to one of them.
+    """
+    import pyarrow.fs as pafs
+
+    for _ in range(4):  # unwrap at most a few delegating layers
+        if hasattr(file_io, "_get_fileio"):  # ResolvingFileIO: one file IO per scheme
+            file_io = file_io._get_fileio(path)
+        elif hasattr(file_io, "_delegate"):  # CachingFileIO
+            file_io = file_io._delegate
+        else:
+            break
+    filesystem = getattr(file_io, "filesystem", None)
+    if not isinstance(filesystem, pafs.FileSystem):
+        return None, None
+    return filesystem, file_io.to_filesystem_path(path)
+
+
+def file_io_secrets(file_io) -> List[str]:
+    """Values of the file IO's options that are credentials (keys, secrets, tokens)."""
+    properties = getattr(file_io, "properties", None)
+    if properties is None and hasattr(file_io, "_delegate"):
+        properties = getattr(file_io._delegate, "properties", None)
+    if properties is None:
+        return []
+    items = properties.to_map().items() if hasattr(properties, "to_map") else dict(
+        properties).items()
+    from .store import credential_values
+    return credential_values(items)
 
 
 def file_exists(table: FileStoreTable, path: str) -> bool:

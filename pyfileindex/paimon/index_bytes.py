@@ -45,3 +45,20 @@ def read_index_bytes(table, data_file: DataFile) -> Optional[bytes]:
     if path is None:
         return None
     return _pypaimon.read_file_bytes(table, path)
+
+
+def load_index(table, data_file: DataFile, columns=None):
+    """(index buffer or None, IndexFetch or None) for evaluating predicates on `columns`
+    (file-side names; None: any). A sidecar on an object store is fetched by ranged
+    reads, its header and only the bodies of `columns` (ranged.py); otherwise the whole
+    index is read, with no fetch to report."""
+    if data_file.embedded_index is not None:
+        return bytes(data_file.embedded_index), None
+    path = index_sidecar_path(data_file)
+    if path is None:
+        return None, None
+    from .store import is_object_store
+    if not is_object_store(path):
+        return _pypaimon.read_file_bytes(table, path), None
+    from .ranged import fetch_index
+    return fetch_index(table.file_io, path, columns)

@@ -30,6 +30,8 @@ class FilePlan:
     index_source: Optional[str] = None  # "embedded", "sidecar" or None
     group: Optional[int] = None  # data evolution: row-id range group of the file
     read_columns: Optional[Tuple[str, ...]] = None  # data evolution: columns taken from it
+    # A sidecar read by ranged reads (object stores): requests and bytes (ranged.IndexFetch).
+    index_fetch: Any = None
 
     @property
     def live_rows(self) -> int:

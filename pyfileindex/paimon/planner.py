@@ -14,8 +14,9 @@ Per table kind:
   index is asked only about the columns it is the newest writer of (as Java's
   DataEvolutionSplitRead.skipByFileIndex), and the group's selection is the intersection.
 
-Index bytes come from the manifest when embedded, else from the sidecar; sidecars of
-many files are read and evaluated on a thread pool (native evaluation releases the GIL).
+Index bytes come from the manifest when embedded, else from the sidecar (on an object
+store by ranged reads: the header, then only the bodies of the queried columns); sidecars
+of many files are read and evaluated on a thread pool (native evaluation releases the GIL).
 """
 
 import os
@@ -28,6 +29,7 @@ from pyfileindex.predicate import Predicate
 
 from . import _pypaimon
 from .evaluator import REMAIN, ROWS, SKIP, IndexAnswer, TopN, evaluate_file, live_rows
+from .index_bytes import load_index
 from .manifest import DataFile
 from .options import file_index_read_enabled
 from .plan import DATA_EVOLUTION, FILES, MERGE, FilePlan, ReadPlan
@@ -179,8 +181,17 @@ def _plan_files(meta, files, current, schemas, bound, top, limit, use_index, max
         file_predicate = translate_to_file(bound, current, file_schema)
         file_top = _top_n_for_file(top, current, file_schema)
         extra = (file_top.column,) if file_top is not None else ()
+        columns = set(file_predicate.columns()) if file_predicate is not None else set()
+        columns.update(extra)
+        fetches = []
+
+        def load():
+            data, fetch = load_index(meta.table, data_file, columns)
+            fetches.append(fetch)
+            return data
+
         answer = evaluate_file(
-            lambda: meta.index_bytes(data_file),
+            load,
             _fields_for(file_schema, file_predicate, extra),
             data_file.row_count, data_file.deletion_vector, file_predicate,
             top_n=file_top if bound is None else None,
@@ -188,7 +199,8 @@ def _plan_files(meta, files, current, schemas, bound, top, limit, use_index, max
         if top is not None and bound is None and file_top is None:
             answer = IndexAnswer(REMAIN)
         skipped, selection = _selection(answer, data_file)
-        return FilePlan(data_file, skipped, selection, answer.kind, meta.index_source(data_file))
+        return FilePlan(data_file, skipped, selection, answer.kind, meta.index_source(data_file),
+                        index_fetch=fetches[0] if fetches else None)
 
     return _map(plan_one, files, max_workers)
 

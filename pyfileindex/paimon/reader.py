@@ -1,6 +1,6 @@
 """read_plan: a ReadPlan into one Arrow table of exactly the rows the query asks for.
 
-Only surviving files are opened (Parquet or ORC, through pyarrow), only the needed
+Only surviving files are opened (Parquet or ORC, through pyarrow and the table's file IO), only the needed
 columns are read, row selections are applied with `take`, and columns are projected to
 the table's current schema by field id (renamed columns found under their old names,
 added columns filled with nulls, changed types cast). The predicate is then applied as
@@ -23,6 +23,7 @@ from .errors import PaimonMetadataError
 from .plan import DATA_EVOLUTION, MERGE, FilePlan, ReadPlan
 from .predicates import base_columns
 from .schema import SchemaInfo
+from .store import read_columns
 
 VALUE_KIND = "_VALUE_KIND"
 _LIVE_KINDS = (0, 2)  # INSERT, UPDATE_AFTER
@@ -155,22 +156,7 @@ def _schema_of(plan: ReadPlan, schema_id: int) -> SchemaInfo:
 
 
 def _read_file(plan: ReadPlan, data_file, names: List[str]) -> pa.Table:
-    path = data_file.path
-    fmt = path.rsplit(".", 1)[-1].lower()
-    source = _pypaimon.filesystem_path(plan.table, path)
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-        parquet = pq.ParquetFile(source)
-        present = set(parquet.schema_arrow.names)
-        table = parquet.read(columns=[n for n in names if n in present])
-    elif fmt == "orc":
-        import pyarrow.orc as orc
-        reader = orc.ORCFile(source)
-        present = set(reader.schema.names)
-        table = reader.read(columns=[n for n in names if n in present])
-    else:
-        raise PaimonMetadataError(
-            f"reading {fmt!r} data files is not supported (file {data_file.file_name})")
+    table = read_columns(plan.table.file_io, data_file.path, names)
     if table.num_rows != data_file.row_count:
         raise PaimonMetadataError(
             f"{data_file.file_name}: manifest says {data_file.row_count} rows, file has "

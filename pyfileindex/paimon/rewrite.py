@@ -37,6 +37,7 @@ from .errors import PaimonMetadataError
 from .manifest import INDEX_FILE_SUFFIX, DataFile
 from .predicates import PredicateLike, bind_to_schema
 from .schema import SchemaInfo
+from .store import delete_file, is_object_store, list_files, put_new_object, read_columns
 from .table import PaimonTableMetadata
 from .writer import FileIndexSpec, open_table, write_temporary
 
@@ -68,14 +69,7 @@ def next_index_file_name(name: str) -> str:
 
 def _file_rows(meta: PaimonTableMetadata, data_file: DataFile, columns: Sequence[str],
                dictionary_columns: Sequence[str] = ()) -> pa.Table:
-    path = meta.filesystem_path(data_file.path)
-    if path.endswith(".orc"):
-        import pyarrow.orc as orc
-        return orc.ORCFile(path).read(columns=list(columns))
-    import pyarrow.parquet as pq
-    # Dictionary-encoded where Parquet keeps them so: no string per row is materialized.
-    return pq.ParquetFile(path, read_dictionary=list(dictionary_columns) or None).read(
-        columns=list(columns))
+    return read_columns(meta.table.file_io, data_file.path, columns, dictionary_columns)
 
 
 def build_file_index(table, data_file: DataFile) -> Optional[bytes]:
@@ -121,10 +115,19 @@ def store_sidecar(file_io, data_file: DataFile, index: bytes) -> Tuple[str, str]
     that exists: the bytes go to a temporary name, renamed only onto a name found free
     (not every filesystem's rename refuses to replace a file); a taken name (an older
     snapshot's sidecar, a concurrent attempt at the same file) moves on to the next
-    number."""
+    number. On object stores (no rename) the sidecar is put as one object under the
+    first name found free."""
     current = data_file.index_file_names
     name = next_index_file_name(current[0]) if current else data_file.file_name + INDEX_FILE_SUFFIX
     path = data_file.meta.aligned_file_path(name)
+    if is_object_store(path):
+        for _ in range(MAX_SIDECAR_NAMES):
+            if put_new_object(file_io, path, index):
+                return name, path
+            name = next_index_file_name(name)
+            path = data_file.meta.aligned_file_path(name)
+        raise PaimonMetadataError(f"no free sidecar name for {data_file.file_name} after "
+                                  f"{MAX_SIDECAR_NAMES} tries (last: {name})")
     temp = write_temporary(file_io, path, index)
     try:
         for _ in range(MAX_SIDECAR_NAMES):
@@ -250,8 +253,11 @@ def remove_orphan_index_files(table, older_than_seconds: float = 86400.0,
                               dry_run: bool = False) -> List[str]:
     """Delete `*.index` sidecars that no snapshot on disk references and that are older
     than `older_than_seconds` (so files of writes not yet committed survive), as
-    Paimon's orphan-file cleanup does. Returns the paths removed (or to remove)."""
+    Paimon's orphan-file cleanup does. Listing, times and deletes go through the table's
+    file IO. Returns the paths removed (or to remove): local paths for a local table,
+    URIs (`s3://bucket/key`) on an object store."""
     meta = PaimonTableMetadata(table=open_table(table))
+    file_io = meta.table.file_io
     referenced = set()
     directories = set()
     manager = meta.table.snapshot_manager()
@@ -262,21 +268,32 @@ def remove_orphan_index_files(table, older_than_seconds: float = 86400.0,
         if manager.get_snapshot_by_id(snapshot_id) is None:
             continue
         for f in meta.data_files(snapshot_id, with_deletion_vectors=False):
-            directories.add(os.path.dirname(meta.filesystem_path(f.path)))
+            directories.add(f.path.rsplit("/", 1)[0])
             for path in f.extra_file_paths:
-                referenced.add(os.path.normpath(meta.filesystem_path(path)))
+                referenced.add(_file_key(meta, path))
     cutoff = time.time() - older_than_seconds
     removed = []
     for directory in sorted(directories):
-        if not os.path.isdir(directory):
-            continue
-        for name in sorted(os.listdir(directory)):
-            path = os.path.normpath(os.path.join(directory, name))
-            if not name.endswith(INDEX_FILE_SUFFIX) or path in referenced:
+        for name, mtime in sorted(list_files(file_io, directory)):
+            path = f"{directory}/{name}"
+            if not name.endswith(INDEX_FILE_SUFFIX) or _file_key(meta, path) in referenced:
                 continue
-            if os.path.getmtime(path) > cutoff:
-                continue
-            removed.append(path)
+            if mtime is None or mtime > cutoff:
+                continue  # an unknown age counts as new: never delete what may be in use
+            removed.append(_reported_path(meta, path))
             if not dry_run:
-                os.remove(path)
+                delete_file(file_io, path)
     return removed
+
+
+def _file_key(meta: PaimonTableMetadata, path: str) -> str:
+    """One spelling per file: its path on the table's filesystem, normalized."""
+    key = meta.filesystem_path(path)
+    return key if is_object_store(path) else os.path.normpath(key)
+
+
+def _reported_path(meta: PaimonTableMetadata, path: str) -> str:
+    if is_object_store(path):
+        scheme = path.split(":", 1)[0]
+        return f"{scheme}://{meta.filesystem_path(path)}"
+    return os.path.normpath(meta.filesystem_path(path))

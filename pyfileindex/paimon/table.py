@@ -19,26 +19,29 @@ from .snapshot import load_snapshot
 class PaimonTableMetadata:
     """Metadata of one Paimon table directory.
 
-    Give either `table_path` (a filesystem table directory such as
-    `<warehouse>/<db>.db/<table>`) or an already opened pypaimon table
-    (`FileStoreTable`, e.g. from `catalog.get_table(...)`).
+    Give either `table_path` (a table directory such as `<warehouse>/<db>.db/<table>`,
+    local or a URI like `s3://bucket/warehouse/db.db/t`, with `options` configuring its
+    file IO as catalog options do, e.g. `fs.s3.endpoint`) or an already opened pypaimon
+    table (`FileStoreTable`, e.g. from `catalog.get_table(...)`).
     """
 
-    def __init__(self, table_path: Optional[str] = None, table=None):
+    def __init__(self, table_path: Optional[str] = None, table=None,
+                 options: Optional[Dict[str, str]] = None):
         if (table_path is None) == (table is None):
             raise ValueError("give exactly one of table_path or table")
         if table is None:
-            table = _pypaimon.open_table(os.fspath(table_path))
+            table = _pypaimon.open_table(os.fspath(table_path), options)
         self.table = table
 
     @classmethod
-    def from_warehouse(cls, warehouse, identifier: str) -> "PaimonTableMetadata":
+    def from_warehouse(cls, warehouse, identifier: str,
+                       options: Optional[Dict[str, str]] = None) -> "PaimonTableMetadata":
         """Open `<database>.<table>` of a filesystem warehouse, laid out as
         `<warehouse>/<database>.db/<table>` (Paimon's filesystem catalog)."""
         database, dot, name = identifier.partition(".")
         if not dot or not database or not name:
             raise ValueError(f"identifier must be 'database.table', got {identifier!r}")
-        return cls(os.path.join(os.fspath(warehouse), f"{database}.db", name))
+        return cls(f"{os.fspath(warehouse).rstrip('/')}/{database}.db/{name}", options=options)
 
     @property
     def path(self) -> str:

@@ -4,8 +4,8 @@ For every data file pypaimon writes, the index is built natively over the same r
 the same order with the table's `file-index.*` options. A container of at most
 `file-index.in-manifest-threshold` bytes (default 500) is embedded in the manifest entry
 (`_EMBEDDED_FILE_INDEX`); a larger one is written as `<data file>.index` next to the data
-file (temp name, then rename) and listed in `_EXTRA_FILES`, before any commit can
-reference it. How the hook sits in pypaimon: see _pypaimon_write.py.
+file (temp name then rename; on object stores one complete object, see store.py) and
+listed in `_EXTRA_FILES`, before any commit can reference it. How the hook sits in pypaimon: see _pypaimon_write.py.
 """
 
 import os
@@ -24,6 +24,7 @@ from .options import (declared_columns, declares_indexes, in_manifest_threshold,
                       rename_index_columns)
 from .predicates import schema_fields
 from .schema import SchemaInfo, schema_info_from_pypaimon
+from .store import describe, is_object_store, put_new_object
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,16 @@ def write_file_atomically(file_io, path: str, data: bytes) -> None:
         raise
 
 
+def write_new_file(file_io, path: str, data: bytes) -> None:
+    """Publish `data` as the new file `path`, whole or not at all; an error if the name
+    is taken (an existing file is never replaced)."""
+    if is_object_store(path):
+        if not put_new_object(file_io, path, data):
+            raise PaimonMetadataError(f"{describe(path)} already exists; it is not replaced")
+    else:
+        write_file_atomically(file_io, path, data)
+
+
 def _attacher(file_io, spec: FileIndexSpec):
     def attach(meta, index: bytes, data_file_path: str) -> Optional[str]:
         if spec.embeds(index):
@@ -129,7 +140,7 @@ def _attacher(file_io, spec: FileIndexSpec):
             return None
         name = meta.file_name + INDEX_FILE_SUFFIX
         path = meta.aligned_file_path(name)
-        write_file_atomically(file_io, path, index)
+        write_new_file(file_io, path, index)
         meta.extra_files = list(meta.extra_files or []) + [name]
         return path
     return attach

@@ -16,7 +16,8 @@ def _session(master: Optional[str], archive: Optional[str], conf: Dict[str, str]
 
 def write(table: str, inputs: Sequence[str], input_format: str, options: Dict[str, str],
           partition_keys: Sequence[str], tasks: Optional[int], master: Optional[str],
-          archive: Optional[str], conf: Dict[str, str], out=sys.stdout) -> int:
+          archive: Optional[str], conf: Dict[str, str], out=sys.stdout,
+          catalog_options: Optional[Dict[str, str]] = None) -> int:
     from .write import write_dataframe
     if input_format not in READERS:
         raise ValueError(f"--format must be one of {', '.join(READERS)}")
@@ -25,7 +26,8 @@ def write(table: str, inputs: Sequence[str], input_format: str, options: Dict[st
     if input_format == "csv":
         reader = reader.option("header", "true").option("inferSchema", "true")
     df = getattr(reader, input_format)(*inputs)
-    result = write_dataframe(df, table, options, partition_keys, tasks)
+    result = write_dataframe(df, table, options, partition_keys, tasks,
+                             catalog_options=catalog_options)
     print(f"wrote {result.rows:,} rows into {result.files} data files "
           f"({result.bytes / 2**20:.1f} MB) in {result.seconds:.1f} s; snapshot "
           f"{result.snapshot_id}", file=out)
@@ -33,10 +35,12 @@ def write(table: str, inputs: Sequence[str], input_format: str, options: Dict[st
 
 
 def index(table: str, options: Dict[str, str], tasks: Optional[int], master: Optional[str],
-          archive: Optional[str], conf: Dict[str, str], out=sys.stdout) -> int:
+          archive: Optional[str], conf: Dict[str, str], out=sys.stdout,
+          catalog_options: Optional[Dict[str, str]] = None) -> int:
     from .index import index_table
     spark = _session(master, archive, conf)
-    result = index_table(spark, table, options, num_tasks=tasks)
+    result = index_table(spark, table, options, num_tasks=tasks,
+                         catalog_options=catalog_options)
     print(f"{result.files_rewritten}/{result.files_total} data files re-indexed by "
           f"{result.tasks} tasks ({result.bytes_read / 2**20:.1f} MB read) in "
           f"{result.seconds:.1f} s; snapshot {result.snapshot_id}", file=out)
@@ -46,7 +50,7 @@ def index(table: str, options: Dict[str, str], tasks: Optional[int], master: Opt
 def query(table: str, predicate: Optional[str], columns: Optional[List[str]], top_n,
           limit: Optional[int], show: int, output: Optional[str], compare: bool,
           master: Optional[str], archive: Optional[str], conf: Dict[str, str],
-          out=sys.stdout) -> int:
+          out=sys.stdout, catalog_options: Optional[Dict[str, str]] = None) -> int:
     from pyspark.sql import functions as F
 
     from .demo import _fingerprint
@@ -56,7 +60,8 @@ def query(table: str, predicate: Optional[str], columns: Optional[List[str]], to
     top = None if top_n is None else (top_n.column, top_n.limit, top_n.descending,
                                       top_n.nulls_first)
     start = time.monotonic()
-    result = read_table(spark, table, predicate or None, columns, top, limit)
+    result = read_table(spark, table, predicate or None, columns, top, limit,
+                        catalog_options=catalog_options)
     print(f"plan: {result.plan.summary()} in {result.plan_seconds:.2f} s", file=out)
     df = result.dataframe
     if output:
@@ -73,7 +78,7 @@ def query(table: str, predicate: Optional[str], columns: Optional[List[str]], to
         return 0
     if top is not None or limit is not None:
         raise ValueError("--compare checks predicate reads; drop --top-n and --limit")
-    plain = plain_filter(spark, table, result.plan.predicate)
+    plain = plain_filter(spark, table, result.plan.predicate, catalog_options)
     if columns:
         plain = plain.select(*[F.col(quoted_name(c)) for c in columns])
     equal = _fingerprint(df) == _fingerprint(plain)
@@ -91,6 +96,8 @@ def pack(output: str, out=sys.stdout) -> int:
 
 
 def demo(rows: int, files: int, master: Optional[str], warehouse: Optional[str],
-         keep: bool, archive: Optional[str]) -> int:
+         keep: bool, archive: Optional[str],
+         catalog_options: Optional[Dict[str, str]] = None) -> int:
     from .demo import run_demo
-    return run_demo(rows, files, master, warehouse, keep, archive)
+    return run_demo(rows, files, master, warehouse, keep, archive,
+                    catalog_options=catalog_options)

@@ -127,17 +127,18 @@ def _top_values(df, column: str, n: int, descending: bool, nulls_first: bool):
 
 
 def run_query(spark, table_path: str, label: str, predicate: str,
-              top_n: Optional[tuple]) -> QueryOutcome:
+              top_n: Optional[tuple], catalog_options=None) -> QueryOutcome:
     from .read import plain_filter, read_table
     start = time.monotonic()
-    result = read_table(spark, table_path, predicate or None, top_n=top_n)
+    result = read_table(spark, table_path, predicate or None, top_n=top_n,
+                        catalog_options=catalog_options)
     if top_n is None:
         pruned = _fingerprint(result.dataframe)
     else:
         pruned = [r[top_n[0]] for r in result.dataframe.select(top_n[0]).collect()]
     pruned_seconds = time.monotonic() - start
     start = time.monotonic()
-    plain_df = plain_filter(spark, table_path, predicate or None)
+    plain_df = plain_filter(spark, table_path, predicate or None, catalog_options)
     if top_n is None:
         plain = _fingerprint(plain_df)
     else:
@@ -153,9 +154,12 @@ def run_query(spark, table_path: str, label: str, predicate: str,
 
 def run_demo(rows: int = DEFAULT_ROWS, files: int = DEFAULT_FILES, master: Optional[str] = None,
              warehouse: Optional[str] = None, keep: bool = False, archive: Optional[str] = None,
-             out=sys.stdout) -> int:
-    """Run the demo; returns 0 when every query equals plain Spark, else 1."""
+             out=sys.stdout, catalog_options=None) -> int:
+    """Run the demo; returns 0 when every query equals plain Spark, else 1. `warehouse`
+    may be a URI on an object store (s3://bucket/warehouse) with `catalog_options`
+    configuring its file IO (fs.s3.*)."""
     from . import session as spark_session
+    from . import tables
     from .index import index_table
     from .write import write_dataframe
 
@@ -163,8 +167,9 @@ def run_demo(rows: int = DEFAULT_ROWS, files: int = DEFAULT_FILES, master: Optio
         raise ValueError(f"--rows ({rows}) must be at least the number of files ({files})")
     owned = warehouse is None
     warehouse = warehouse or tempfile.mkdtemp(prefix="pyfileindex-demo-")
-    table_path = os.path.join(os.path.abspath(warehouse), TABLE)
-    if os.path.exists(table_path):
+    catalog_options = dict(catalog_options or {})
+    table_path = tables.table_location(f"{os.fspath(warehouse).rstrip('/')}/{TABLE}")
+    if tables.table_exists(table_path, catalog_options):
         raise ValueError(f"{table_path} exists already; pick an empty --warehouse")
 
     def say(text=""):
@@ -179,12 +184,13 @@ def run_demo(rows: int = DEFAULT_ROWS, files: int = DEFAULT_FILES, master: Optio
         say(f"\n1. write {rows:,} events into {files} data files with bitmap + bloom-filter "
             "indexes")
         written = write_dataframe(events_dataframe(spark, rows, files), table_path,
-                                  WRITE_OPTIONS)
+                                  WRITE_OPTIONS, catalog_options=catalog_options)
         say(f"   {written.rows:,} rows, {written.files} files, "
             f"{written.bytes / 2**20:.1f} MB in {written.seconds:.1f} s "
             f"(snapshot {written.snapshot_id})")
         say("\n2. add range-bitmap indexes on score and ts (distributed index rewrite)")
-        indexed = index_table(spark, table_path, INDEX_OPTIONS)
+        indexed = index_table(spark, table_path, INDEX_OPTIONS,
+                              catalog_options=catalog_options)
         say(f"   {indexed.files_rewritten}/{indexed.files_total} files re-indexed by "
             f"{indexed.tasks} tasks, {indexed.bytes_read / 2**20:.1f} MB read, "
             f"{indexed.index_bytes / 2**20:.1f} MB of indexes in {indexed.seconds:.1f} s "
@@ -195,7 +201,7 @@ def run_demo(rows: int = DEFAULT_ROWS, files: int = DEFAULT_FILES, master: Optio
         say(header)
         outcomes = []
         for label, predicate, top_n in demo_queries(rows):
-            o = run_query(spark, table_path, label, predicate, top_n)
+            o = run_query(spark, table_path, label, predicate, top_n, catalog_options)
             outcomes.append(o)
             say(f"   {o.label:<26} {f'{o.files_skipped}/{o.files_total}':>14} "
                 f"{o.rows_selected:>14,} {o.rows_returned:>10,} {o.pruned_seconds:>9.2f} "

@@ -4,13 +4,12 @@ The driver lists the live data files of the latest snapshot (optionally only som
 partitions) and splits them into groups; one Spark task per group reads its files'
 indexed columns and builds their indexes natively under the table's current options.
 The task stores each changed index itself (a new sidecar, temporary name then a rename
-that never replaces a file) and returns only small rows: the embedded bytes or the
+that never replaces a file; one complete object on an object store) and returns only small rows: the embedded bytes or the
 sidecar's name. The driver commits one COMPACT snapshot. Sidecars of a failed commit are
 deleted; a task attempt that fails in Python deletes its own; one that dies, or whose
 result Spark discards, leaves unreferenced sidecars (remove_orphan_index_files).
 """
 
-import os
 import pickle
 import time
 from dataclasses import dataclass
@@ -39,15 +38,14 @@ class IndexResult:
 
 
 def _index_task(table_path: str, groups_broadcast, counters: Optional[Counters],
-                pause_per_file: float):
+                pause_per_file: float, catalog_options: tables.CatalogOptions = None):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pyfileindex.paimon import PaimonTableMetadata
         from pyfileindex.paimon.rewrite import delete_files
         from pyfileindex.paimon.writer import FileIndexSpec
         from pyfileindex.spark.worker_memory import keep_freed_heap
         keep_freed_heap()  # one file's scratch serves the next without fresh page faults
         groups = pickle.loads(groups_broadcast.value)
-        meta = PaimonTableMetadata(table_path)
+        meta = tables.open_metadata(table_path, catalog_options)
         threshold = FileIndexSpec.for_schema(meta.schema()).threshold
         published: List[str] = []
         try:
@@ -108,18 +106,20 @@ def _groups(files: Sequence, num_tasks: int) -> List[List]:
 def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = None,
                 partitions: Optional[Sequence[Mapping]] = None, where=None,
                 num_tasks: Optional[int] = None, progress: bool = True,
-                pause_per_file: float = 0.0) -> IndexResult:
+                pause_per_file: float = 0.0,
+                catalog_options: tables.CatalogOptions = None) -> IndexResult:
     """Rebuild the file indexes of the table at `table_path` on the executors and commit
     them once. `options` are set on the table first (e.g. new `file-index.*`
     declarations). `num_tasks` defaults to the number of files, at most four times
-    Spark's default parallelism. `pause_per_file` slows tasks down (failure tests)."""
-    from pyfileindex.paimon import PaimonTableMetadata
+    Spark's default parallelism. `pause_per_file` slows tasks down (failure tests).
+    `catalog_options` configure the table's file IO, in every task too."""
     from pyfileindex.paimon.rewrite import commit_rebuilt, files_to_rebuild
 
-    table_path = os.path.abspath(os.fspath(table_path))
+    table_path = tables.table_location(table_path)
+    catalog_options = dict(catalog_options or {})
     if options:
-        tables.set_table_options(table_path, options)
-    meta = PaimonTableMetadata(table_path)
+        tables.set_table_options(table_path, options, catalog_options)
+    meta = tables.open_metadata(table_path, catalog_options)
     snapshot, files = files_to_rebuild(meta, partitions, where)
     sc = spark.sparkContext
     tasks = num_tasks or min(len(files), 4 * sc.defaultParallelism)
@@ -131,7 +131,8 @@ def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = N
             broadcast = sc.broadcast(pickle.dumps(groups))
             ids = spark.range(len(groups), numPartitions=len(groups))
             rows = ids.mapInArrow(_index_task(table_path, broadcast, counters,
-                                              pause_per_file), RESULT_DDL).collect()
+                                              pause_per_file, catalog_options),
+                                  RESULT_DDL).collect()
             broadcast.unpersist()
         rebuilt = [(files[r["position"]], _stored(r))
                    for r in sorted(rows, key=lambda r: r["position"]) if r["changed"]]

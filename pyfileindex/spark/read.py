@@ -10,7 +10,6 @@ DataFrame always equals Spark's own `filter` over the same data. TopN and LIMIT 
 applied by Spark on top.
 """
 
-import os
 import pickle
 import time
 from dataclasses import dataclass
@@ -49,12 +48,12 @@ class ReadResult:
         return self.plan.rows_selected
 
 
-def _plan_task(table_path: str, snapshot_id: int, groups_broadcast, bound, top, limit):
+def _plan_task(table_path: str, snapshot_id: int, groups_broadcast, bound, top, limit,
+               catalog_options: tables.CatalogOptions = None):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pyfileindex.paimon import PaimonTableMetadata
         from pyfileindex.paimon.planner import _plan_files, _Schemas
         groups = pickle.loads(groups_broadcast.value)
-        meta = PaimonTableMetadata(table_path)
+        meta = tables.open_metadata(table_path, catalog_options)
         current = meta.schema()
         schemas = _Schemas(meta, current)
         for batch in batches:
@@ -70,10 +69,11 @@ def _plan_task(table_path: str, snapshot_id: int, groups_broadcast, bound, top, 
 
 
 def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
-               distribute_min_sidecars: int = DISTRIBUTE_MIN_SIDECARS):
+               distribute_min_sidecars: int = DISTRIBUTE_MIN_SIDECARS,
+               catalog_options: tables.CatalogOptions = None):
     """A pyfileindex.paimon.ReadPlan; sidecar indexes are evaluated on the executors
     when at least `distribute_min_sidecars` files have one."""
-    from pyfileindex.paimon import PaimonTableMetadata, plan_read
+    from pyfileindex.paimon import plan_read
     from pyfileindex.paimon.evaluator import TopN
     from pyfileindex.paimon.options import file_index_read_enabled
     from pyfileindex.paimon.plan import FILES, ReadPlan
@@ -82,7 +82,8 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
                                             table_mode)
     from pyfileindex.paimon.predicates import bind_to_schema
 
-    meta = PaimonTableMetadata(os.path.abspath(os.fspath(table_path)))
+    catalog_options = dict(catalog_options or {})
+    meta = tables.open_metadata(table_path, catalog_options)
     current = meta.schema()
     bound = bind_to_schema(predicate, current)
     if bound is not None:  # the rows Spark's own filter keeps, -0.0 == 0.0 included
@@ -112,7 +113,7 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
     broadcast = sc.broadcast(pickle.dumps([[files[i] for i in chunk] for chunk in chunks]))
     try:
         rows = spark.range(num_groups, numPartitions=num_groups).mapInArrow(
-            _plan_task(meta.path, snapshot.id, broadcast, bound, top, limit),
+            _plan_task(meta.path, snapshot.id, broadcast, bound, top, limit, catalog_options),
             PLAN_RESULT_DDL).collect()
     finally:
         broadcast.unpersist()
@@ -127,12 +128,13 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
                     predicate=bound, top_n=top, limit=limit, mode=FILES, files=plans)
 
 
-def _read_task(table_path: str, snapshot_id: int, units_broadcast, columns, out_schema):
+def _read_task(table_path: str, snapshot_id: int, units_broadcast, columns, out_schema,
+               catalog_options: tables.CatalogOptions = None):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pyfileindex.paimon import PaimonTableMetadata, read_plan
+        from pyfileindex.paimon import read_plan
         from pyfileindex.paimon.plan import ReadPlan
         units, schema, predicate, mode = pickle.loads(units_broadcast.value)
-        table = PaimonTableMetadata(table_path).table
+        table = tables.open_table(table_path, catalog_options)
         for batch in batches:
             for task_id in batch.column(0).to_pylist():
                 for unit in units[task_id]:
@@ -188,17 +190,21 @@ def _spark_schema(arrow_schema: pa.Schema):
 def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequence[str]] = None,
                top_n=None, limit: Optional[int] = None,
                distribute_min_sidecars: int = DISTRIBUTE_MIN_SIDECARS,
-               num_tasks: Optional[int] = None) -> ReadResult:
+               num_tasks: Optional[int] = None,
+               catalog_options: tables.CatalogOptions = None) -> ReadResult:
     """The rows of the table matching `predicate` (pyfileindex.predicate tree or SQL-like
     text), then TopN ((column, n[, descending[, nulls_first]])) and LIMIT, as a
     DataFrame; only surviving files and selected rows are read, by `num_tasks` Spark
-    tasks (default: two per core)."""
+    tasks (default: two per core). `catalog_options` configure the table's file IO (e.g.
+    fs.s3.* for an s3:// table), in every task too."""
     from pyspark.sql import functions as F
     from pyfileindex.paimon.plan import MERGE
 
-    table_path = os.path.abspath(os.fspath(table_path))
+    table_path = tables.table_location(table_path)
+    catalog_options = dict(catalog_options or {})
     start = time.monotonic()
-    plan = plan_table(spark, table_path, predicate, top_n, limit, distribute_min_sidecars)
+    plan = plan_table(spark, table_path, predicate, top_n, limit, distribute_min_sidecars,
+                      catalog_options)
     plan_seconds = time.monotonic() - start
     if plan.mode == MERGE:
         raise NotImplementedError("read_table reads append tables and primary-key tables "
@@ -215,7 +221,8 @@ def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequenc
         broadcast = sc.broadcast(payload)
         names = list(out_schema.names)
         df = spark.range(len(packed), numPartitions=len(packed)).mapInArrow(
-            _read_task(table_path, plan.snapshot_id, broadcast, names, out_schema),
+            _read_task(table_path, plan.snapshot_id, broadcast, names, out_schema,
+                       catalog_options),
             spark_schema)
     if plan.top_n is not None:
         column = F.col(quoted_name(plan.top_n.column))
@@ -231,31 +238,58 @@ def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequenc
     return ReadResult(df, plan, plan_seconds)
 
 
-def live_file_paths(table_path: str) -> List[str]:
+def live_file_paths(table_path: str, catalog_options: tables.CatalogOptions = None
+                    ) -> List[str]:
     """Filesystem paths of the latest snapshot's data files."""
-    from pyfileindex.paimon import PaimonTableMetadata
-    meta = PaimonTableMetadata(os.path.abspath(os.fspath(table_path)))
+    meta = tables.open_metadata(table_path, catalog_options)
     return [meta.filesystem_path(f.path) for f in meta.data_files()]
 
 
-def plain_scan(spark, table_path: str):
-    """Spark's own reader over the latest snapshot's data files (no file index): the
-    baseline `read_table` is compared with. Append tables written as Parquet."""
-    paths = live_file_paths(table_path)
-    if not paths:
+def _scan_task(table_path: str, paths_broadcast, out_schema: pa.Schema,
+               catalog_options: tables.CatalogOptions = None):
+    def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        from pyfileindex.paimon.store import read_columns
+        paths = pickle.loads(paths_broadcast.value)
+        file_io = tables.open_table(table_path, catalog_options).file_io
+        for batch in batches:
+            for index in batch.column(0).to_pylist():
+                data = read_columns(file_io, paths[index], out_schema.names)
+                for piece in data.to_batches(max_chunksize=65536):
+                    yield tables.conform_batch(piece, out_schema)
+    return task
+
+
+def plain_scan(spark, table_path: str, catalog_options: tables.CatalogOptions = None):
+    """Every row of the latest snapshot's data files, no file index: the baseline
+    `read_table` is compared with. Append tables written as Parquet. A local table is read
+    by Spark's own Parquet reader; a table on an object store (which Spark's reader cannot
+    reach without Hadoop's S3 connector) by one task per file through the table's file IO."""
+    from pyfileindex.paimon.store import is_object_store
+    catalog_options = dict(catalog_options or {})
+    meta = tables.open_metadata(table_path, catalog_options)
+    files = meta.data_files()
+    if not files:
         raise ValueError(f"table {table_path} has no data files")
-    if any(not p.endswith(".parquet") for p in paths):
+    if any(not f.path.endswith(".parquet") for f in files):
         raise NotImplementedError("plain_scan reads Parquet data files only")
-    return spark.read.parquet(*paths)
+    if not is_object_store(meta.path):
+        return spark.read.parquet(*[meta.filesystem_path(f.path) for f in files])
+    from pyfileindex.paimon import _pypaimon
+    out_schema = tables.nullable(_pypaimon.arrow_schema(meta.table.table_schema))
+    sc = spark.sparkContext
+    broadcast = sc.broadcast(pickle.dumps([f.path for f in files]))
+    return spark.range(len(files), numPartitions=len(files)).mapInArrow(
+        _scan_task(meta.path, broadcast, out_schema, catalog_options),
+        _spark_schema(out_schema))
 
 
-def plain_filter(spark, table_path: str, predicate):
+def plain_filter(spark, table_path: str, predicate,
+                 catalog_options: tables.CatalogOptions = None):
     """plain_scan filtered by Spark with the predicate (a tree or text), bound to the table's
     schema as read_table binds it."""
-    from pyfileindex.paimon import PaimonTableMetadata
     from pyfileindex.paimon.predicates import bind_to_schema
-    df = plain_scan(spark, table_path)
+    df = plain_scan(spark, table_path, catalog_options)
     if predicate is None:
         return df
-    schema = PaimonTableMetadata(os.path.abspath(os.fspath(table_path))).schema()
+    schema = tables.open_metadata(table_path, catalog_options).schema()
     return df.filter(spark_condition(bind_to_schema(predicate, schema), df.schema))

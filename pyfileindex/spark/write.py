@@ -11,7 +11,6 @@ exactly one successful attempt. An attempt that fails in Python deletes its file
 that dies leaves unreferenced files (Paimon's orphan cleanup removes them).
 """
 
-import os
 import pickle
 from dataclasses import dataclass
 from typing import Iterator, Mapping, Optional, Sequence
@@ -35,12 +34,13 @@ class WriteResult:
     seconds: float
 
 
-def _write_task(table_path: str, counters: Optional[Counters], names: Sequence[str]):
+def _write_task(table_path: str, counters: Optional[Counters], names: Sequence[str],
+                catalog_options: tables.CatalogOptions = None):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         from pyfileindex.paimon.writer import new_indexed_write
         from pyfileindex.spark.worker_memory import keep_freed_heap
         keep_freed_heap()  # one file's scratch serves the next without fresh page faults
-        table = tables.open_table(table_path)
+        table = tables.open_table(table_path, catalog_options)
         target = tables.table_arrow_schema(table)
         write, commit = new_indexed_write(table)
         rows = 0
@@ -81,15 +81,19 @@ def _arrow_schema_of(df) -> pa.Schema:
 
 def write_dataframe(df, table_path: str, options: Optional[Mapping[str, str]] = None,
                     partition_keys: Sequence[str] = (), num_tasks: Optional[int] = None,
-                    progress: bool = True) -> WriteResult:
+                    progress: bool = True,
+                    catalog_options: tables.CatalogOptions = None) -> WriteResult:
     """Append the rows of `df` to the Paimon table at `table_path` (created with `options`
     and `partition_keys` when it does not exist) and commit once. `num_tasks` repartitions
-    the DataFrame first (each task writes at least one data file)."""
-    table_path = os.path.abspath(os.fspath(table_path))
-    if not tables.table_exists(table_path):
-        tables.create_table(table_path, _arrow_schema_of(df), options, partition_keys)
+    the DataFrame first (each task writes at least one data file). `catalog_options`
+    configure the table's file IO (e.g. fs.s3.* for an s3:// table), in every task too."""
+    table_path = tables.table_location(table_path)
+    catalog_options = dict(catalog_options or {})
+    if not tables.table_exists(table_path, catalog_options):
+        tables.create_table(table_path, _arrow_schema_of(df), options, partition_keys,
+                            catalog_options)
     elif options:
-        tables.set_table_options(table_path, options)
+        tables.set_table_options(table_path, options, catalog_options)
     if num_tasks is not None:
         df = df.repartition(int(num_tasks))
     # mapInArrow resolves each column by its unquoted name, which fails for names with a
@@ -99,19 +103,21 @@ def write_dataframe(df, table_path: str, options: Optional[Mapping[str, str]] = 
     sc = df.sparkSession.sparkContext
     counters = Counters(sc)
     with Progress(sc, "write", counters, enabled=progress) as watch:
-        results = df.mapInArrow(_write_task(table_path, counters, names), RESULT_DDL).collect()
+        results = df.mapInArrow(_write_task(table_path, counters, names, catalog_options),
+                                RESULT_DDL).collect()
         messages = [m for r in results for m in pickle.loads(r["messages"])]
-        snapshot_id = commit_messages(table_path, messages)
+        snapshot_id = commit_messages(table_path, messages, catalog_options)
     return WriteResult(snapshot_id, sum(r["rows"] for r in results),
                        sum(r["files"] for r in results), sum(r["bytes"] for r in results),
                        watch.seconds)
 
 
-def commit_messages(table_path: str, messages) -> Optional[int]:
+def commit_messages(table_path: str, messages,
+                    catalog_options: tables.CatalogOptions = None) -> Optional[int]:
     """Commit every task's messages in one snapshot; on failure delete the files only
     if the commit certainly did not land."""
     from pyfileindex.paimon import _pypaimon_write
-    table = tables.open_table(table_path)
+    table = tables.open_table(table_path, catalog_options)
     if not any(m.new_files for m in messages):
         return None
     commit = table.new_batch_write_builder().new_commit()
