@@ -48,10 +48,24 @@ def golden_dir(shared_dir: Path) -> Path:
     return GOLDEN_DIR
 
 
+def module_spark(master: str, app_name: str):
+    """A module-scoped `spark` fixture: a local session for the module's tests, stopped after
+    them (Spark keeps one session a process, and the cluster tests need their own)."""
+
+    @pytest.fixture(scope="module")
+    def spark():
+        from pyfileindex.spark.session import spark_session
+        session = spark_session(master, app_name)
+        yield session
+        session.stop()
+
+    return spark
+
+
 @pytest.fixture(scope="session")
 def s3_server(tmp_path_factory):
-    """A moto S3 server on 127.0.0.1 for the whole session (tests/s3_server.py); killed after."""
-    pytest.importorskip("moto.server", reason="moto[server] (the test extra) is not installed")
+    """A moto S3 server on 127.0.0.1 for the whole session (tests/s3_server.py); killed after.
+    moto[server] comes with the test extra: without it the S3 tests fail, never skip."""
     from s3_server import S3Server
 
     server = S3Server(tmp_path_factory.mktemp("moto")).start()

@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from event_rows import EVENT_SCHEMA, events  # noqa: E402
 from golden_tables import table_dir  # noqa: E402
 
 import pyfileindex as pfi  # noqa: E402
@@ -303,25 +304,6 @@ def _catalog(tmp_path):
 
 
 ROWS = 300
-EVENT_SCHEMA = pa.schema([
-    ("id", pa.int64()), ("category", pa.string()), ("score", pa.float64()),
-    ("level", pa.int32()), ("ts", pa.timestamp("us")), ("tag", pa.string()),
-])
-
-
-def _events(start: int, count: int) -> pa.Table:
-    ids = np.arange(start, start + count)
-    return pa.table({
-        "id": pa.array(ids, pa.int64()),
-        "category": pa.array([f"c{i % 5}" for i in ids]),
-        "score": pa.array([None if i % 11 == 0 else float(i % 97) / 3 for i in ids]),
-        "level": pa.array([int(i % 7) for i in ids], pa.int32()),
-        "ts": pa.array([1_700_000_000_000_000 + int(i) * 1_000_000 for i in ids],
-                       pa.timestamp("us")),
-        "tag": pa.array([None if i % 3 == 0 else f"t{i % 13}" for i in ids]),
-    }, schema=EVENT_SCHEMA)
-
-
 def _create(catalog, name, options):
     from pypaimon import Schema
     catalog.create_table(f"db.{name}", Schema.from_pyarrow_schema(EVENT_SCHEMA, options=options),
@@ -354,8 +336,8 @@ WRITE_PREDICATES = [
 def test_write_then_plan_round_trip(tmp_path, kind):
     catalog = _catalog(tmp_path)
     table = _create(catalog, kind, INDEX_OPTIONS[kind])
-    assert write_table(table, _events(0, ROWS)) == 1
-    assert write_table(table, [_events(ROWS, 200).to_batches()[0]]) == 2
+    assert write_table(table, events(0, ROWS)) == 1
+    assert write_table(table, [events(ROWS, 200).to_batches()[0]]) == 2
     meta = PaimonTableMetadata(table=table)
     files = meta.data_files()
     assert len(files) == 2
@@ -384,7 +366,7 @@ def test_write_then_plan_round_trip(tmp_path, kind):
 def test_embedded_versus_sidecar_threshold(tmp_path):
     catalog = _catalog(tmp_path)
     small = _create(catalog, "small", {"file-index.bitmap.columns": "level"})
-    write_table(small, _events(0, 20))
+    write_table(small, events(0, 20))
     (f,) = PaimonTableMetadata(table=small).data_files()
     assert f.embedded_index is not None and len(f.embedded_index) <= 500
     assert f.extra_files == ()
@@ -392,13 +374,13 @@ def test_embedded_versus_sidecar_threshold(tmp_path):
 
     at = _create(catalog, "at", {"file-index.bitmap.columns": "level",
                                  "file-index.in-manifest-threshold": f"{exact} b"})
-    write_table(at, _events(0, 20))
+    write_table(at, events(0, 20))
     (f,) = PaimonTableMetadata(table=at).data_files()
     assert f.embedded_index is not None and len(f.embedded_index) == exact
 
     below = _create(catalog, "below", {"file-index.bitmap.columns": "level",
                                        "file-index.in-manifest-threshold": f"{exact - 1}"})
-    write_table(below, _events(0, 20))
+    write_table(below, events(0, 20))
     meta = PaimonTableMetadata(table=below)
     (f,) = meta.data_files()
     assert f.embedded_index is None
@@ -410,7 +392,7 @@ def test_embedded_versus_sidecar_threshold(tmp_path):
 
 def test_table_without_index_options_gets_no_index(tmp_path):
     table = _create(_catalog(tmp_path), "plain", {})
-    write_table(table, _events(0, 50))
+    write_table(table, events(0, 50))
     (f,) = PaimonTableMetadata(table=table).data_files()
     assert f.embedded_index is None and f.extra_files == ()
     assert_plan_matches_brute_force(table, "level = 2")
@@ -420,7 +402,7 @@ def _table_with_sidecars(tmp_path, name):
     """A table whose bitmap indexes go to sidecar files, after one commit of 40 events."""
     table = _create(_catalog(tmp_path), name, {"file-index.bitmap.columns": "category",
                                                "file-index.in-manifest-threshold": "1b"})
-    write_table(table, _events(0, 40))
+    write_table(table, events(0, 40))
     return table
 
 
@@ -430,7 +412,7 @@ def _second_write_with_commit(table, monkeypatch, commit, error_match):
     from pypaimon.write.table_commit import BatchTableCommit
     monkeypatch.setattr(BatchTableCommit, "commit", commit)
     with pytest.raises(OSError, match=error_match):
-        write_table(table, _events(40, 40))
+        write_table(table, events(40, 40))
     monkeypatch.undo()
     return PaimonTableMetadata(table=table)
 
@@ -491,8 +473,8 @@ class _TwoFileTable:
         self.catalog = _catalog(tmp_path)
         self.name = f"db.{name}"
         table = _create(self.catalog, name, {})
-        write_table(table, _events(0, 40))
-        write_table(table, _events(40, 30))
+        write_table(table, events(0, 40))
+        write_table(table, events(40, 30))
 
     def current(self):
         return self.catalog.get_table(self.name)
@@ -623,9 +605,9 @@ def test_rewrite_back_to_an_earlier_index_keeps_every_file(tmp_path):
     plan = plan_read(current(), "level = 3")
     assert len(plan.files) == 2 and plan.files_skipped == 0  # no index left to skip with
     got = read_plan(plan).column("id").to_pylist()
-    events = _events(0, 70)
-    assert sorted(got) == [i for i, level in zip(events["id"].to_pylist(),
-                                                 events["level"].to_pylist()) if level == 3]
+    rows = events(0, 70)
+    assert sorted(got) == [i for i, level in zip(rows["id"].to_pylist(),
+                                                 rows["level"].to_pylist()) if level == 3]
 
 
 def test_rewrite_only_selected_partitions(tmp_path):
@@ -656,7 +638,7 @@ def test_written_index_bytes_equal_java(tmp_path):
     from java_harness import shared_harness
     harness = shared_harness()
     table = _create(_catalog(tmp_path), "java", INDEX_OPTIONS["mixed"])
-    write_table(table, _events(0, 200))
+    write_table(table, events(0, 200))
     meta = PaimonTableMetadata(table=table)
     (data_file,) = meta.data_files()
     rows = pq.read_table(meta.filesystem_path(data_file.path))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 import pytest
+from conftest import module_spark
 
 pytest.importorskip("pyspark")
 
@@ -26,12 +27,7 @@ PREDICATES = ["event_id = 4321", "category = 'refund' AND country = 'DE'",
               "score > 99", "event_id < 0"]
 
 
-@pytest.fixture(scope="module")
-def spark():
-    from pyfileindex.spark.session import spark_session
-    session = spark_session("local[2]", "pyfileindex-s3-tests")
-    yield session
-    session.stop()
+spark = module_spark("local[2]", "pyfileindex-s3-tests")
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ import logging
 import os
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 import pytest
 
@@ -28,23 +27,16 @@ from pyfileindex.paimon import (
 )
 from pyfileindex.paimon.store import StoreError, describe, is_object_store
 
+from event_rows import EVENT_SCHEMA
+from event_rows import events as event_rows
+
 pytestmark = pytest.mark.s3
 
-SCHEMA = pa.schema([
-    ("id", pa.int64()), ("category", pa.string()), ("score", pa.float64()),
-    ("level", pa.int32()), ("tag", pa.string()),
-])
+SCHEMA = pa.schema([f for f in EVENT_SCHEMA if f.name != "ts"])
 
 
 def events(start: int, count: int) -> pa.Table:
-    ids = np.arange(start, start + count)
-    return pa.table({
-        "id": pa.array(ids, pa.int64()),
-        "category": pa.array([f"c{i % 5}" for i in ids]),
-        "score": pa.array([None if i % 11 == 0 else float(i % 97) / 3 for i in ids]),
-        "level": pa.array([int(i % 7) for i in ids], pa.int32()),
-        "tag": pa.array([None if i % 3 == 0 else f"t{i % 13}" for i in ids]),
-    }, schema=SCHEMA)
+    return event_rows(start, count, SCHEMA)
 
 
 PREDICATES = [

@@ -7,6 +7,7 @@ for a battery of predicates. One SparkSession for the whole module.
 import os
 
 import pytest
+from conftest import module_spark
 
 pytest.importorskip("pyspark")  # the [spark] extra; ./dev setup installs it
 
@@ -70,13 +71,8 @@ PREDICATES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def spark():
-    from pyfileindex.spark.session import spark_session
-    # local[2, 2]: two cores, and a failed task is retried once (the crash test).
-    session = spark_session("local[2,2]", "pyfileindex-tests")
-    yield session
-    session.stop()
+# local[2, 2]: two cores, and a failed task is retried once (the crash test).
+spark = module_spark("local[2,2]", "pyfileindex-tests")
 
 
 @pytest.fixture(scope="module")

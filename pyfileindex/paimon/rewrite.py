@@ -112,37 +112,44 @@ def store_sidecar(file_io, data_file: DataFile, index: bytes) -> Tuple[str, str]
     """Write `index` as a new sidecar of `data_file` and return its (name, path).
 
     The name follows Java's sequence after the file's current sidecar and is never one
-    that exists: the bytes go to a temporary name, renamed only onto a name found free
-    (not every filesystem's rename refuses to replace a file); a taken name (an older
-    snapshot's sidecar, a concurrent attempt at the same file) moves on to the next
-    number. On object stores (no rename) the sidecar is put as one object under the
-    first name found free."""
+    that exists; a taken name (an older snapshot's sidecar, a concurrent attempt at the
+    same file) moves on to the next number. On a filesystem the bytes go to a temporary
+    name, renamed only onto a name found free (not every filesystem's rename refuses to
+    replace a file); on an object store (no rename) they are put as one object."""
     current = data_file.index_file_names
     name = next_index_file_name(current[0]) if current else data_file.file_name + INDEX_FILE_SUFFIX
-    path = data_file.meta.aligned_file_path(name)
-    if is_object_store(path):
-        for _ in range(MAX_SIDECAR_NAMES):
-            if put_new_object(file_io, path, index):
-                return name, path
-            name = next_index_file_name(name)
-            path = data_file.meta.aligned_file_path(name)
-        raise PaimonMetadataError(f"no free sidecar name for {data_file.file_name} after "
-                                  f"{MAX_SIDECAR_NAMES} tries (last: {name})")
-    temp = write_temporary(file_io, path, index)
+    if is_object_store(data_file.meta.aligned_file_path(name)):
+        return _first_free_name(data_file, name,
+                                lambda path: put_new_object(file_io, path, index))
+    temp = write_temporary(file_io, data_file.meta.aligned_file_path(name), index)
     try:
-        for _ in range(MAX_SIDECAR_NAMES):
-            if not file_io.exists(path):
-                if file_io.rename(temp, path):
-                    return name, path
-                if not file_io.exists(path):
-                    raise PaimonMetadataError(f"cannot rename {temp} to {path}")
-            name = next_index_file_name(name)
-            path = data_file.meta.aligned_file_path(name)
-        raise PaimonMetadataError(f"no free sidecar name for {data_file.file_name} after "
-                                  f"{MAX_SIDECAR_NAMES} tries (last: {name})")
+        return _first_free_name(data_file, name,
+                                lambda path: _rename_if_free(file_io, temp, path))
     except BaseException:
         file_io.delete_quietly(temp)
         raise
+
+
+def _first_free_name(data_file: DataFile, name: str, publish) -> Tuple[str, str]:
+    """(name, path) of the first name from `name` on that `publish(path)` took (True); a
+    False means the name was taken."""
+    for _ in range(MAX_SIDECAR_NAMES):
+        path = data_file.meta.aligned_file_path(name)
+        if publish(path):
+            return name, path
+        name = next_index_file_name(name)
+    raise PaimonMetadataError(f"no free sidecar name for {data_file.file_name} after "
+                              f"{MAX_SIDECAR_NAMES} tries (last: {name})")
+
+
+def _rename_if_free(file_io, temp: str, path: str) -> bool:
+    if file_io.exists(path):
+        return False
+    if file_io.rename(temp, path):
+        return True
+    if file_io.exists(path):
+        return False  # taken between the check and the rename
+    raise PaimonMetadataError(f"cannot rename {temp} to {path}")
 
 
 def replaced_meta(data_file: DataFile, stored: StoredIndex):

@@ -66,17 +66,21 @@ def credential_values(items: Iterable[Tuple[str, object]]) -> List[str]:
     return values
 
 
-def redact_text(text: str, items: Iterable[Tuple[str, object]]) -> str:
-    """`text` with every credential value of the (key, value) options replaced."""
-    for secret in sorted(credential_values(items), key=len, reverse=True):
+def _scrub(text: str, secrets: Iterable[str]) -> str:
+    # Longest first: a secret that contains another is replaced whole.
+    for secret in sorted(secrets, key=len, reverse=True):
         text = text.replace(secret, _REDACTED)
     return text
+
+
+def redact_text(text: str, items: Iterable[Tuple[str, object]]) -> str:
+    """`text` with every credential value of the (key, value) options replaced."""
+    return _scrub(text, credential_values(items))
 
 
 def redact(text: str, file_io) -> str:
-    for secret in sorted(_pypaimon.file_io_secrets(file_io), key=len, reverse=True):
-        text = text.replace(secret, _REDACTED)
-    return text
+    """`text` with every credential value of the file IO's options replaced."""
+    return _scrub(text, _pypaimon.file_io_secrets(file_io))
 
 
 def missing_bucket(file_io, path: str) -> Optional[str]:

@@ -167,7 +167,6 @@ def run_demo(rows: int = DEFAULT_ROWS, files: int = DEFAULT_FILES, master: Optio
         raise ValueError(f"--rows ({rows}) must be at least the number of files ({files})")
     owned = warehouse is None
     warehouse = warehouse or tempfile.mkdtemp(prefix="pyfileindex-demo-")
-    catalog_options = dict(catalog_options or {})
     table_path = tables.table_location(f"{os.fspath(warehouse).rstrip('/')}/{TABLE}")
     if tables.table_exists(table_path, catalog_options):
         raise ValueError(f"{table_path} exists already; pick an empty --warehouse")

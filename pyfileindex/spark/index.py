@@ -116,7 +116,6 @@ def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = N
     from pyfileindex.paimon.rewrite import commit_rebuilt, files_to_rebuild
 
     table_path = tables.table_location(table_path)
-    catalog_options = dict(catalog_options or {})
     if options:
         tables.set_table_options(table_path, options, catalog_options)
     meta = tables.open_metadata(table_path, catalog_options)

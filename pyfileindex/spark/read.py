@@ -82,7 +82,6 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
                                             table_mode)
     from pyfileindex.paimon.predicates import bind_to_schema
 
-    catalog_options = dict(catalog_options or {})
     meta = tables.open_metadata(table_path, catalog_options)
     current = meta.schema()
     bound = bind_to_schema(predicate, current)
@@ -201,7 +200,6 @@ def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequenc
     from pyfileindex.paimon.plan import MERGE
 
     table_path = tables.table_location(table_path)
-    catalog_options = dict(catalog_options or {})
     start = time.monotonic()
     plan = plan_table(spark, table_path, predicate, top_n, limit, distribute_min_sidecars,
                       catalog_options)
@@ -238,13 +236,6 @@ def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequenc
     return ReadResult(df, plan, plan_seconds)
 
 
-def live_file_paths(table_path: str, catalog_options: tables.CatalogOptions = None
-                    ) -> List[str]:
-    """Filesystem paths of the latest snapshot's data files."""
-    meta = tables.open_metadata(table_path, catalog_options)
-    return [meta.filesystem_path(f.path) for f in meta.data_files()]
-
-
 def _scan_task(table_path: str, paths_broadcast, out_schema: pa.Schema,
                catalog_options: tables.CatalogOptions = None):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -265,7 +256,6 @@ def plain_scan(spark, table_path: str, catalog_options: tables.CatalogOptions = 
     by Spark's own Parquet reader; a table on an object store (which Spark's reader cannot
     reach without Hadoop's S3 connector) by one task per file through the table's file IO."""
     from pyfileindex.paimon.store import is_object_store
-    catalog_options = dict(catalog_options or {})
     meta = tables.open_metadata(table_path, catalog_options)
     files = meta.data_files()
     if not files:

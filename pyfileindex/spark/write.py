@@ -88,7 +88,6 @@ def write_dataframe(df, table_path: str, options: Optional[Mapping[str, str]] = 
     the DataFrame first (each task writes at least one data file). `catalog_options`
     configure the table's file IO (e.g. fs.s3.* for an s3:// table), in every task too."""
     table_path = tables.table_location(table_path)
-    catalog_options = dict(catalog_options or {})
     if not tables.table_exists(table_path, catalog_options):
         tables.create_table(table_path, _arrow_schema_of(df), options, partition_keys,
                             catalog_options)
