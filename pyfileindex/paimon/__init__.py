@@ -1,5 +1,6 @@
 """Paimon tables on pypaimon: metadata (snapshots, schemas, data files, index bytes,
-deletion vectors), read planning with file indexes, and writing tables with indexes.
+deletion vectors), read planning with file indexes, and writing tables with indexes;
+`prune` and `enable` make pypaimon's own read builders prune with the indexes.
 
 The metadata modules never import the native core; `plan_read`, `read_plan`,
 `write_table` and `rewrite_file_index` do (imported lazily).
@@ -39,6 +40,10 @@ _LAZY = {
     "rewrite_file_index": "rewrite",
     "remove_orphan_index_files": "rewrite",
     "build_file_index": "rewrite",
+    "prune": "splits",
+    "enable": "splits",
+    "disable": "splits",
+    "PrunedSplits": "splits",
 }
 
 
@@ -52,10 +57,14 @@ def __getattr__(name):
 
 __all__ = [
     "FilePlan",
+    "PrunedSplits",
     "ReadPlan",
     "TopN",
     "build_file_index",
+    "disable",
+    "enable",
     "plan_read",
+    "prune",
     "read_plan",
     "remove_orphan_index_files",
     "rewrite_file_index",

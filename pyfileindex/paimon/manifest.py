@@ -65,16 +65,22 @@ class DataFile:
 
 
 def _data_file_from_entry(table, entry) -> DataFile:
-    meta = entry.file
-    partition = _pypaimon.partition_dict(entry.partition)
-    path = _pypaimon.resolve_data_file_path(
-        table, tuple(partition.values()), entry.bucket, meta)
+    return data_file_from_meta(table, entry.partition, entry.bucket, entry.total_buckets,
+                               entry.file)
+
+
+def data_file_from_meta(table, partition_row, bucket: int, total_buckets: int,
+                        meta) -> DataFile:
+    """A DataFile (no deletion vector) from a pypaimon DataFileMeta and where it lives
+    (a manifest entry's, or a split's, partition row and bucket)."""
+    partition = _pypaimon.partition_dict(partition_row)
+    path = _pypaimon.resolve_data_file_path(table, tuple(partition.values()), bucket, meta)
     extra_files = tuple(meta.extra_files or ())
     write_cols = _pypaimon.optional_list(meta.write_cols)
     return DataFile(
         partition=partition,
-        bucket=entry.bucket,
-        total_buckets=entry.total_buckets,
+        bucket=bucket,
+        total_buckets=total_buckets,
         file_name=meta.file_name,
         path=path,
         external_path=meta.external_path,

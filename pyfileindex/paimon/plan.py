@@ -50,7 +50,7 @@ class ReadPlan:
     """The result of plan_read: files, row selections and counts.
 
     `predicate` is bound to the current `schema`; reading the plan always applies it
-    exactly, so index answers (supersets) never leak extra rows.
+    (or `exact_filter` when set) exactly, so index answers (supersets) never leak extra rows.
     """
 
     table: Any = field(repr=False)  # pypaimon FileStoreTable
@@ -61,6 +61,9 @@ class ReadPlan:
     limit: Optional[int]
     mode: str
     files: List[FilePlan]
+    # A pypaimon Predicate given to plan_read: read_plan filters with it exactly, since
+    # `predicate` (what the indexes were asked) may have left some of its leaves out.
+    exact_filter: Any = field(default=None, repr=False)
 
     def _units(self) -> List[FilePlan]:
         # A data-evolution group is one set of rows spread over several files.

@@ -127,17 +127,38 @@ def plan_read(table, predicate: PredicateLike = None, snapshot_id: Optional[int]
               max_workers: int = DEFAULT_MAX_WORKERS) -> ReadPlan:
     """Plan a read of `table` (path, pypaimon table or PaimonTableMetadata).
 
-    `predicate`: a pyfileindex.predicate tree or SQL-like text on the current schema.
+    `predicate`: a pyfileindex.predicate tree, SQL-like text or a pypaimon Predicate
+    (PredicateBuilder's), on the current schema.
     `top_n`: TopN or (column, n[, descending[, nulls_first]]); `limit`: row count.
     """
     meta = open_metadata(table)
     current = meta.schema()
-    bound = bind_to_schema(predicate, current)
+    bound, exact_filter = _bind_any(predicate, current)
     top = TopN.of(top_n)
     check_top_n_and_limit(current, top, limit)
     snapshot = meta.snapshot(snapshot_id)
-    return plan_snapshot_files(meta, current, bound, top, limit, snapshot,
+    if exact_filter is None:
+        return plan_snapshot_files(meta, current, bound, top, limit, snapshot,
+                                   meta.data_files(snapshot.id), max_workers)
+    # Rows the indexes cannot judge still go through the filter, so TopN and LIMIT must
+    # not cut files here (they would, with no index-answerable predicate left).
+    plan = plan_snapshot_files(meta, current, bound, None, None, snapshot,
                                meta.data_files(snapshot.id), max_workers)
+    plan.top_n, plan.exact_filter = top, exact_filter
+    plan.limit = None if limit is None else int(limit)
+    return plan
+
+
+def _bind_any(predicate, current: SchemaInfo):
+    """(bound tree for the indexes, exact pypaimon filter or None)."""
+    from .pypaimon_predicates import index_predicate, is_exact, is_pypaimon_predicate
+    if predicate is not None and is_pypaimon_predicate(predicate):
+        if is_exact(predicate, current):
+            return bind_to_schema(predicate, current), None
+        # Leaves no index answers drop out of what the indexes are asked (a superset);
+        # the read then applies the whole pypaimon predicate.
+        return index_predicate(predicate, current), predicate
+    return bind_to_schema(predicate, current), None
 
 
 def plan_snapshot_files(meta, current, bound, top, limit, snapshot, files: List[DataFile],

@@ -14,14 +14,15 @@ file's schema leaf by leaf (like Java's SchemaEvolutionUtil.devolveFilters):
   so REMAIN leaves are folded away; a tree that folds to nothing is REMAIN (None).
 """
 
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from pyfileindex.predicate import And, Leaf, Or, Predicate, bind_predicate, parse_predicate
 from pyfileindex.schema import INTEGRAL_RANGES, parse_type
 
 from .schema import FieldInfo, SchemaInfo
 
-PredicateLike = Union[str, Predicate, None]
+# SQL-like text, a pyfileindex tree, or a pypaimon Predicate (pypaimon_predicates.py).
+PredicateLike = Union[str, Predicate, Any, None]
 
 
 def schema_fields(schema: SchemaInfo) -> List[Tuple[str, str]]:
@@ -30,9 +31,15 @@ def schema_fields(schema: SchemaInfo) -> List[Tuple[str, str]]:
 
 
 def bind_to_schema(predicate: PredicateLike, schema: SchemaInfo) -> Optional[Predicate]:
-    """A DSL tree or SQL-like text, with literals typed for `schema`'s columns."""
+    """A DSL tree, SQL-like text or pypaimon Predicate, with literals typed for `schema`'s
+    columns. A pypaimon Predicate must have an exact equivalent here (PredicateError
+    otherwise); plan_read also takes the others."""
     if predicate is None:
         return None
+    if not isinstance(predicate, (str, Predicate)):
+        from .pypaimon_predicates import exact_predicate, is_pypaimon_predicate
+        if is_pypaimon_predicate(predicate):
+            return exact_predicate(predicate, schema)
     fields = schema_fields(schema)
     if isinstance(predicate, str):
         return parse_predicate(predicate, fields)

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from . import _pypaimon
+from . import _pypaimon, pypaimon_predicates
 from .arrow_filter import filter_table
 from .errors import PaimonMetadataError
 from .plan import DATA_EVOLUTION, MERGE, FilePlan, ReadPlan
@@ -36,6 +36,8 @@ def _needed_columns(plan: ReadPlan, columns: Optional[Sequence[str]]) -> List[st
         if name not in names:
             raise ValueError(f"column {name!r} is not in the table; columns: {', '.join(names)}")
     extra = base_columns(plan.predicate)
+    if plan.exact_filter is not None:
+        extra.extend(pypaimon_predicates.columns(plan.exact_filter))
     if plan.top_n is not None:
         extra.append(plan.top_n.column)
     return [n for n in names if n in set(wanted) | set(extra)]
@@ -60,7 +62,10 @@ def read_plan(plan: ReadPlan, columns: Optional[Sequence[str]] = None,
         schema = pa.schema([targets[n] for n in needed])
         pieces = [p for p in pieces if p is not None and p.num_rows]
         data = pa.concat_tables(pieces) if pieces else schema.empty_table()
-    data = filter_table(data, plan.predicate)
+    if plan.exact_filter is not None:
+        data = pypaimon_predicates.filter_table(data, plan.exact_filter, plan.schema)
+    else:
+        data = filter_table(data, plan.predicate)
     if plan.top_n is not None:
         order = "descending" if plan.top_n.descending else "ascending"
         placement = "at_start" if plan.top_n.nulls_first else "at_end"

@@ -1,0 +1,398 @@
+"""The pypaimon route: pypaimon predicates in the table layer, and pypaimon read builders
+pruned with the file indexes (pyfileindex.paimon.prune / enable).
+
+Every answer is checked against brute force: the leaf evaluated in plain Python over all
+rows, and pypaimon's own unpruned read of the same read builder.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from event_rows import EVENT_SCHEMA, events  # noqa: E402
+from golden_tables import table_dir  # noqa: E402
+
+from pyfileindex.paimon import (  # noqa: E402
+    PaimonTableMetadata,
+    disable,
+    enable,
+    plan_read,
+    prune,
+    read_plan,
+    write_table,
+)
+from pyfileindex.paimon.planner import open_metadata  # noqa: E402
+from pyfileindex.paimon.predicates import bind_to_schema  # noqa: E402
+from pyfileindex.paimon.pypaimon_predicates import index_predicate  # noqa: E402
+from pyfileindex.predicate import And, Leaf, Or, PredicateError  # noqa: E402
+
+# ---------------------------------------------------------------- helpers
+
+
+def _text_rows(table: pa.Table) -> list:
+    """Rows as sorted text tuples: a multiset that compares NaN and -0.0 by their text."""
+    names = table.column_names
+    rows = zip(*(table.column(n).to_pylist() for n in names)) if names else []
+    return sorted(tuple(repr(v) for v in row) for row in rows)
+
+
+def unpruned(builder) -> pa.Table:
+    return builder.new_read().to_arrow(builder.new_scan().plan().splits())
+
+
+def pruned(builder):
+    splits = prune(builder)
+    return builder.new_read().to_arrow(splits), splits
+
+
+def _builder(table, method=None, *args):
+    builder = table.new_read_builder()
+    if method is not None:
+        predicate = getattr(builder.new_predicate_builder(), method)(*args)
+        builder.with_filter(predicate)
+    return builder
+
+
+def _like(pattern: str):
+    regex = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in pattern)
+    return re.compile(regex + r"\Z", re.DOTALL)
+
+
+def _holds(method, args, row) -> bool:
+    """pypaimon leaf `method(field, *args)` on one row, in plain Python (SQL NULL rules)."""
+    if method == "and_predicates":
+        return all(_holds(m, a, row) for m, a in args[0])
+    if method == "or_predicates":
+        return any(_holds(m, a, row) for m, a in args[0])
+    field, *literals = args
+    value = row[field]
+    if method == "is_null":
+        return value is None
+    if value is None:
+        return False
+    if method == "is_not_null":
+        return True
+    tests = {
+        "equal": lambda: value == literals[0], "not_equal": lambda: value != literals[0],
+        "less_than": lambda: value < literals[0], "less_or_equal": lambda: value <= literals[0],
+        "greater_than": lambda: value > literals[0],
+        "greater_or_equal": lambda: value >= literals[0],
+        "is_in": lambda: value in literals[0], "is_not_in": lambda: value not in literals[0],
+        "between": lambda: literals[0] <= value <= literals[1],
+        "not_between": lambda: not literals[0] <= value <= literals[1],
+        "startswith": lambda: value.startswith(literals[0]),
+        "endswith": lambda: value.endswith(literals[0]),
+        "contains": lambda: literals[0] in value,
+        "like": lambda: _like(literals[0]).match(value) is not None,
+    }
+    return tests[method]()
+
+
+def _build(builder_pb, method, args):
+    if method in ("and_predicates", "or_predicates"):
+        return getattr(builder_pb, method)([_build(builder_pb, m, a) for m, a in args[0]])
+    return getattr(builder_pb, method)(*args)
+
+
+# ---------------------------------------------------------------- one events table
+
+
+def _catalog(tmp_path):
+    from pypaimon import CatalogFactory
+    catalog = CatalogFactory.create({"warehouse": str(tmp_path / "warehouse")})
+    catalog.create_database("db", False)
+    return catalog
+
+
+INDEXES = {"file-index.bitmap.columns": "category,level",
+           "file-index.bloom-filter.columns": "tag",
+           "file-index.range-bitmap.columns": "id,score,ts",
+           "file-index.in-manifest-threshold": "1b"}  # sidecars
+
+
+@pytest.fixture(scope="module")
+def events_table(tmp_path_factory):
+    from pypaimon import Schema
+    catalog = _catalog(tmp_path_factory.mktemp("route"))
+    catalog.create_table("db.events", Schema.from_pyarrow_schema(EVENT_SCHEMA, options=INDEXES),
+                         False)
+    table = catalog.get_table("db.events")
+    for start in (0, 300, 600):
+        write_table(table, events(start, 300))
+    return table
+
+
+TS = datetime.datetime(2023, 11, 14, 22, 18, 20)  # ts of id 500
+LEAVES = [
+    ("equal", ("id", 17)),
+    ("equal", ("category", "c2")),
+    ("not_equal", ("category", "c1")),
+    ("less_than", ("id", 40)),
+    ("less_or_equal", ("level", 2)),
+    ("greater_than", ("score", 30.0)),
+    ("greater_or_equal", ("ts", TS)),
+    ("is_null", ("score",)),
+    ("is_not_null", ("tag",)),
+    ("is_in", ("tag", ["t1", "t5"])),
+    ("is_not_in", ("category", ["c0", "c1"])),
+    ("between", ("id", 100, 120)),
+    ("not_between", ("level", 1, 5)),
+    ("startswith", ("tag", "t1")),
+    ("endswith", ("category", "3")),
+    ("contains", ("tag", "1")),
+    ("like", ("category", "c_")),
+    ("and_predicates", ([("equal", ("category", "c2")), ("less_than", ("id", 250))],)),
+    ("or_predicates", ([("equal", ("id", 5)), ("startswith", ("tag", "t12"))],)),
+    ("and_predicates", ([("startswith", ("tag", "t1")), ("between", ("id", 610, 700))],)),
+]
+POINT_LEAVES = [("equal", ("id", 17)), ("between", ("id", 100, 120))]
+
+
+@pytest.mark.parametrize("method,args", LEAVES, ids=[m for m, _ in LEAVES])
+def test_each_leaf_equals_brute_force(events_table, method, args):
+    everything = unpruned(events_table.new_read_builder())
+    rows = [dict(zip(everything.column_names, r))
+            for r in zip(*(c.to_pylist() for c in everything.columns))]
+    want = sorted(tuple(repr(v) for v in row.values()) for row in rows
+                  if _holds(method, args, row))
+
+    builder = events_table.new_read_builder()
+    predicate = _build(builder.new_predicate_builder(), method, args)
+    builder.with_filter(predicate)
+    assert _text_rows(unpruned(builder)) == want  # the brute force agrees with pypaimon
+
+    got, splits = pruned(builder)
+    assert _text_rows(got) == want, splits.summary()
+    assert _text_rows(read_plan(plan_read(events_table, predicate))) == want
+    if (method, args) in POINT_LEAVES:
+        assert splits.files_skipped == 2, splits.summary()
+        assert splits.rows_selected < 300
+
+
+def test_pattern_leaves_are_remain_never_skip(events_table):
+    schema = open_metadata(events_table).schema()
+    pb = events_table.new_read_builder().new_predicate_builder()
+    for leaf in (pb.startswith("tag", "zz"), pb.endswith("tag", "zz"),
+                 pb.contains("tag", "zz"), pb.like("tag", "zz%")):
+        assert index_predicate(leaf, schema) is None
+        assert index_predicate(pb.or_predicates([leaf, pb.equal("id", 1)]), schema) is None
+        assert index_predicate(pb.and_predicates([leaf, pb.equal("id", 1)]), schema) == \
+            Leaf("eq", "id", (1,))
+        builder = events_table.new_read_builder().with_filter(leaf)
+        splits = prune(builder)
+        assert splits.plan is None and "no index" in splits.summary()
+        assert builder.new_read().to_arrow(splits).num_rows == 0
+
+
+def test_between_and_not_between_become_ranges(events_table):
+    schema = open_metadata(events_table).schema()
+    pb = events_table.new_read_builder().new_predicate_builder()
+    assert index_predicate(pb.between("id", 3, 9), schema) == Leaf("between", "id", (3, 9))
+    assert index_predicate(pb.not_between("id", 3, 9), schema) == Or(
+        [Leaf("lt", "id", (3,)), Leaf("gt", "id", (9,))])
+    assert bind_to_schema(pb.is_in("tag", ["t1"]), schema) == Leaf("in", "tag", ("t1",))
+    with pytest.raises(PredicateError, match="startsWith"):
+        bind_to_schema(pb.startswith("tag", "t"), schema)
+
+
+def test_literals_no_index_can_judge_are_remain(events_table):
+    schema = open_metadata(events_table).schema()
+    pb = events_table.new_read_builder().new_predicate_builder()
+    assert index_predicate(pb.equal("level", 2.5), schema) is None  # INT column
+    assert index_predicate(pb.is_in("tag", ["t1", None]), schema) is None
+    assert index_predicate(pb.equal("score", 0.0), schema, pypaimon_reader=True) is None
+    assert index_predicate(pb.equal("score", float("nan")), schema,
+                           pypaimon_reader=True) is None
+    assert index_predicate(pb.equal("score", 0.0), schema) == Leaf("eq", "score", (0.0,))
+    with pytest.raises(PredicateError, match="unknown column"):
+        index_predicate(_foreign_leaf("nope"), schema)
+
+
+def _foreign_leaf(field):
+    from pypaimon.common.predicate import Predicate
+    return Predicate(method="equal", index=0, field=field, literals=[1])
+
+
+def test_projection_and_limit_are_honoured(events_table):
+    builder = events_table.new_read_builder().with_projection(["tag", "id"])
+    pb = builder.new_predicate_builder()
+    builder.with_filter(pb.or_predicates([pb.equal("id", 17), pb.equal("id", 650)]))
+    got, splits = pruned(builder)
+    assert got.column_names == ["tag", "id"]
+    assert _text_rows(got) == _text_rows(unpruned(builder))
+    assert sorted(got.column("id").to_pylist()) == [17, 650]
+    assert splits.files_skipped == 1
+
+    limited = events_table.new_read_builder().with_limit(3)
+    limited.with_filter(limited.new_predicate_builder().equal("category", "c4"))
+    got, _ = pruned(limited)
+    assert got.num_rows == 3 and set(got.column("category").to_pylist()) == {"c4"}
+
+
+def test_selected_rows_are_carried_to_the_reader(events_table):
+    builder = _builder(events_table, "between", "id", 100, 104)
+    splits = prune(builder)
+    assert len(splits) == 1
+    (split,) = splits
+    assert type(split).__name__ == "IndexedSplit"
+    assert split.row_count == 5  # only the index's rows are read
+    assert builder.new_read().to_arrow(splits).column("id").to_pylist() == [100, 101, 102,
+                                                                            103, 104]
+
+
+def test_enable_makes_the_tables_read_builders_prune_and_disable_undoes_it(events_table):
+    assert "new_read_builder" not in events_table.__dict__
+    enable(events_table)
+    try:
+        builder = _builder(events_table, "equal", "id", 650)
+        plan = builder.new_scan().plan()
+        assert plan.pruned.files_skipped == 2
+        assert builder.new_read().to_arrow(plan.splits()).column("id").to_pylist() == [650]
+        assert enable(events_table) is events_table  # twice is once
+    finally:
+        disable(events_table)
+    builder = _builder(events_table, "equal", "id", 650)
+    assert len(builder.new_scan().plan().splits()[0].files) == 3
+    assert "new_read_builder" not in events_table.__dict__
+
+
+# ---------------------------------------------------------------- golden tables (Java)
+
+GOLDEN_CASES = {
+    # deletion vectors on a primary-key table
+    "pk_with_bitmap_dv": [("equal", ("f0", "Alice")), ("equal", ("f1", 20)),
+                          ("is_in", ("key", [0, 4, 5])), ("greater_than", ("f1", 5)),
+                          ("startswith", ("f0", "A"))],
+    # schema evolution (renamed, retyped and added columns)
+    "append_with_bitmap_alter_table": [("equal", ("f4", "Alice")), ("equal", ("f1", 10)),
+                                       ("is_in", ("f1", [20, 30])), ("is_null", ("f5",)),
+                                       ("between", ("f1", 15, 30))],
+    "data_evolution_with_index": [("equal", ("f2", 104)), ("is_in", ("f2", [202, 12])),
+                                  ("equal", ("f0", "Bob")), ("is_null", ("f0",))],
+    "append_with_bsi_bitmap_bloomfilter": [("equal", ("f0", "Bob")), ("equal", ("f1", 100)),
+                                           ("is_null", ("f4",)), ("not_equal", ("f1", 100)),
+                                           ("not_between", ("f2", -2, 1))],
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_CASES))
+def test_golden_tables_prune_like_unpruned_reads(name):
+    table = PaimonTableMetadata(str(table_dir(name))).table
+    for method, args in GOLDEN_CASES[name]:
+        builder = _builder(table, method, *args)
+        got, splits = pruned(builder)
+        assert _text_rows(got) == _text_rows(unpruned(builder)), (name, method, args,
+                                                                  splits.summary())
+
+
+# ---------------------------------------------------------------- random tables
+
+
+def _pypaimon_literal(value):
+    if isinstance(value, np.datetime64):
+        return value.astype("datetime64[us]").astype(datetime.datetime)
+    return value
+
+
+def _to_pypaimon(node, pb, names):
+    """A pyfileindex tree from the random generator as a pypaimon Predicate."""
+    if isinstance(node, (And, Or)):
+        children = [_to_pypaimon(c, pb, names) for c in node.children]
+        return (pb.and_predicates if isinstance(node, And) else pb.or_predicates)(children)
+    column = names.get(node.column, node.column)
+    literals = [_pypaimon_literal(v) for v in node.literals]
+    calls = {"eq": pb.equal, "ne": pb.not_equal, "lt": pb.less_than,
+             "le": pb.less_or_equal, "gt": pb.greater_than, "ge": pb.greater_or_equal}
+    if node.op in calls:
+        return calls[node.op](column, literals[0])
+    if node.op in ("in", "not_in"):
+        return (pb.is_in if node.op == "in" else pb.is_not_in)(column, literals)
+    if node.op == "between":
+        return pb.between(column, *literals)
+    return (pb.is_null if node.op == "is_null" else pb.is_not_null)(column)
+
+
+def _random_table(catalog, rng, number):
+    """A random table (tests/spark_random_tables.py) written in three commits, maybe
+    partitioned, maybe with a column renamed and one added between commits, maybe with rows
+    deleted through deletion vectors afterwards. Returns
+    (table, generator columns, {generator name: current name})."""
+    from pypaimon import Schema
+    from pypaimon.schema.data_types import AtomicType
+    from pypaimon.schema.schema_change import SchemaChange
+    from spark_random_tables import random_table
+
+    rows = rng.choice([200, 900])
+    data, columns, options = random_table(rng, rows)
+    partitioned = rng.random() < 0.5
+    if partitioned:
+        data = data.append_column("part", pa.array([rng.randint(0, 1) for _ in range(rows)],
+                                                   pa.int32()))
+    # pypaimon writes deletion vectors only for row-tracked data-evolution tables.
+    deletes = rng.random() < 0.4
+    if deletes:
+        options = dict(options, **{"row-tracking.enabled": "true",
+                                   "data-evolution.enabled": "true",
+                                   "deletion-vectors.enabled": "true"})
+    name = f"db.t{number}"
+    catalog.create_table(name, Schema.from_pyarrow_schema(
+        data.schema, partition_keys=["part"] if partitioned else None, options=options), False)
+    third = rows // 3
+    write_table(catalog.get_table(name), data.slice(0, third))
+    renamed = {}
+    # pypaimon's rename leaves `file-index.*.columns` as they were: rename an unindexed one.
+    indexed = {entry.split("[")[0] for key, value in options.items()
+               if key.endswith(".columns") for entry in value.split(",")}
+    unindexed = [c.name for c in columns if c.name not in indexed]
+    if unindexed and rng.random() < 0.6:
+        old = rng.choice(unindexed)
+        renamed[old] = old + "_r"
+        catalog.alter_table(name, [SchemaChange.rename_column(old, old + "_r"),
+                                   SchemaChange.add_column("added", AtomicType("BIGINT"))],
+                            False)
+        data = data.rename_columns([renamed.get(n, n) for n in data.column_names])
+        data = data.append_column("added", pa.array(range(rows), pa.int64()))
+    table = catalog.get_table(name)
+    write_table(table, data.slice(third, third))
+    write_table(table, data.slice(2 * third))
+    if deletes:
+        writer = catalog.get_table(name).new_batch_write_builder()
+        commit = writer.new_commit()
+        commit.commit(writer.new_update().delete_by_row_id(rng.sample(range(rows), rows // 10)))
+        commit.close()
+    return catalog.get_table(name), columns, renamed
+
+
+@pytest.mark.parametrize("seed", [43, 2026, 7])
+def test_random_tables_prune_like_unpruned_reads(tmp_path, seed):
+    from spark_random_tables import random_predicate
+
+    rng = random.Random(seed)
+    catalog = _catalog(tmp_path)
+    checked = skipped_files = 0
+    for number in range(4):
+        table, columns, renamed = _random_table(catalog, rng, number)
+        plain = [c for c in columns if c.kind != "map"]  # pypaimon filters no map entries
+        if not plain:
+            continue
+        for _ in range(10):
+            builder = table.new_read_builder()
+            predicate = _to_pypaimon(random_predicate(rng, plain), builder.new_predicate_builder(),
+                                     renamed)
+            builder.with_filter(predicate)
+            got, splits = pruned(builder)
+            assert _text_rows(got) == _text_rows(unpruned(builder)), (predicate,
+                                                                      splits.summary())
+            checked += 1
+            skipped_files += splits.files_skipped
+    assert checked >= 20
+    assert skipped_files > 0  # the indexes did prune somewhere
