@@ -249,6 +249,15 @@ def test_selected_rows_are_carried_to_the_reader(events_table):
                                                                             103, 104]
 
 
+def test_row_ranges_coalesce_near_rows():
+    from pyfileindex.paimon.splits import coalesced_runs
+    rows = np.array([1, 2, 3, 7, 20, 21, 40], np.uint32)
+    assert coalesced_runs(rows) == [(1, 3), (7, 7), (20, 21), (40, 40)]
+    assert coalesced_runs(rows, 4) == [(1, 7), (20, 21), (40, 40)]
+    assert coalesced_runs(rows, 100) == [(1, 40)]
+    assert coalesced_runs(np.array([], np.uint32)) == []
+
+
 def test_enable_makes_the_tables_read_builders_prune_and_disable_undoes_it(events_table):
     assert "new_read_builder" not in events_table.__dict__
     enable(events_table)

@@ -31,10 +31,14 @@ from .planner import DEFAULT_MAX_WORKERS, plan_snapshot_files, table_mode
 from .pypaimon_predicates import index_predicate
 from .table import PaimonTableMetadata
 
-# Row ranges pay off for selective answers; for a file whose answer keeps more than this
-# share of its rows, reading it whole (and letting pypaimon filter) costs less than the
-# position bookkeeping pypaimon does per selected range.
+# pypaimon's reader turns every row range into a batch of its own, and a batch costs more
+# than reading a few thousand rows its filter then drops: selected rows closer than
+# RANGE_GAP_ROWS are read as one range. A file whose ranges would then still cover more
+# than MAX_RANGE_SHARE of its rows, or number more than MAX_RANGES_PER_FILE, is read whole
+# (pypaimon's filter pushdown into Parquet does the rest).
+RANGE_GAP_ROWS = 4096
 MAX_RANGE_SHARE = 0.5
+MAX_RANGES_PER_FILE = 64
 
 _Snapshot = namedtuple("_Snapshot", "id")
 FileKey = Tuple[tuple, int, str]  # (partition values, bucket, file name)
@@ -149,38 +153,46 @@ def _row_ranges(table, files, plans: List[Optional[FilePlan]]
     (row ids with row tracking, else positions in the files laid end to end); None when
     no file has a selective index answer worth carrying."""
     use_row_ids = _pypaimon_read.row_tracking_enabled(table)
-    if not any(_carries_rows(p) for p in plans):
+    per_file = [_file_ranges(p) for p in plans]
+    if all(r is None for r in per_file):
         return None
     ranges: List[Tuple[int, int]] = []
     offset = 0
-    for file_meta, plan in zip(files, plans):
+    for file_meta, file_ranges in zip(files, per_file):
         base = offset
         if use_row_ids:
             if file_meta.first_row_id is None:
                 return None
             base = int(file_meta.first_row_id)
-        if _carries_rows(plan):
-            ranges.extend(_runs(plan.selection, base))
-        elif file_meta.row_count:
-            ranges.append((base, base + int(file_meta.row_count) - 1))
+        if file_ranges is None:
+            file_ranges = [(0, int(file_meta.row_count) - 1)] if file_meta.row_count else []
+        ranges.extend((first + base, last + base) for first, last in file_ranges)
         offset += int(file_meta.row_count)
     return ranges
 
 
-def _carries_rows(plan: Optional[FilePlan]) -> bool:
-    return (plan is not None and plan.answer == ROWS and plan.selection is not None
-            and plan.selection.size <= MAX_RANGE_SHARE * plan.file.row_count)
+def _file_ranges(plan: Optional[FilePlan]) -> Optional[List[Tuple[int, int]]]:
+    """The file's selected rows as a few inclusive position ranges, or None to read it
+    whole."""
+    if plan is None or plan.answer != ROWS or plan.selection is None:
+        return None
+    ranges = coalesced_runs(plan.selection, RANGE_GAP_ROWS)
+    covered = sum(last - first + 1 for first, last in ranges)
+    if len(ranges) > MAX_RANGES_PER_FILE or covered > MAX_RANGE_SHARE * plan.file.row_count:
+        return None
+    return ranges
 
 
-def _runs(rows: np.ndarray, base: int) -> List[Tuple[int, int]]:
-    """Ascending row positions as inclusive (first, last) runs, shifted by `base`."""
+def coalesced_runs(rows: np.ndarray, gap: int = 1) -> List[Tuple[int, int]]:
+    """Ascending row positions as inclusive (first, last) ranges; positions at most `gap`
+    apart share a range (gap 1: exact runs of consecutive positions)."""
     if rows.size == 0:
         return []
     values = rows.astype(np.int64)
-    breaks = np.flatnonzero(np.diff(values) != 1)
+    breaks = np.flatnonzero(np.diff(values) > gap)
     starts = np.concatenate(([values[0]], values[breaks + 1]))
     ends = np.concatenate((values[breaks], [values[-1]]))
-    return [(int(a) + base, int(b) + base) for a, b in zip(starts, ends)]
+    return [(int(a), int(b)) for a, b in zip(starts, ends)]
 
 
 # ---- enable(table): the table's own read builders prune ----------------------------------
