@@ -215,6 +215,7 @@ def test_literals_no_index_can_judge_are_remain(events_table):
     assert index_predicate(pb.equal("score", 0.0), schema) == Leaf("eq", "score", (0.0,))
     with pytest.raises(PredicateError, match="unknown column"):
         index_predicate(_foreign_leaf("nope"), schema)
+    assert index_predicate(_foreign_leaf("_ROW_ID"), schema, pypaimon_reader=True) is None
 
 
 def _foreign_leaf(field):

@@ -111,6 +111,8 @@ def bound_leaf(node, schema: SchemaInfo, pypaimon_reader: bool = False
     if raw is None:
         return None
     if schema.field_by_name(node.field) is None:
+        if pypaimon_reader:
+            return None  # e.g. row tracking's _ROW_ID: pypaimon's reader knows it
         raise PredicateError(f"unknown column {node.field!r} in pypaimon predicate; columns: "
                              + ", ".join(f.name for f in schema.fields))
     try:
