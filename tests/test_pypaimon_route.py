@@ -248,6 +248,7 @@ def test_selected_rows_are_carried_to_the_reader(events_table):
     assert split.row_count == 5  # only the index's rows are read
     assert builder.new_read().to_arrow(splits).column("id").to_pylist() == [100, 101, 102,
                                                                             103, 104]
+    assert builder.new_read().to_pandas(splits)["id"].tolist() == [100, 101, 102, 103, 104]
 
 
 def test_row_ranges_coalesce_near_rows():
