@@ -233,6 +233,14 @@ def test_projection_and_limit_are_honoured(events_table):
     assert sorted(got.column("id").to_pylist()) == [17, 650]
     assert splits.files_skipped == 1
 
+    hidden = events_table.new_read_builder().with_projection(["tag"])  # filter column unread
+    everything = events_table.new_read_builder().new_predicate_builder()
+    hidden.with_filter(everything.between("id", 300, 302))
+    got, splits = pruned(hidden)
+    assert got.column_names == ["tag"] and got.num_rows == 3
+    assert _text_rows(got) == _text_rows(unpruned(hidden))
+    assert [type(s).__name__ for s in splits] == ["IndexedSplit"]
+
     limited = events_table.new_read_builder().with_limit(3)
     limited.with_filter(limited.new_predicate_builder().equal("category", "c4"))
     got, _ = pruned(limited)
