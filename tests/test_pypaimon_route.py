@@ -391,13 +391,21 @@ def _random_table(catalog, rng, number):
     return catalog.get_table(name), columns, renamed
 
 
-@pytest.mark.parametrize("seed", [43, 2026, 7])
-def test_random_tables_prune_like_unpruned_reads(tmp_path, seed):
+@pytest.mark.parametrize("seed,exact_ranges", [(43, False), (2026, False), (7, False),
+                                                (12, True), (11, True)])
+def test_random_tables_prune_like_unpruned_reads(tmp_path, monkeypatch, seed, exact_ranges):
+    """`exact_ranges`: every selective answer goes to the reader as exact row ranges (no
+    coalescing, no share or count limit), so the range paths see every kind of table."""
     from spark_random_tables import random_predicate
 
+    from pyfileindex.paimon import splits as splits_module
+    if exact_ranges:
+        monkeypatch.setattr(splits_module, "RANGE_GAP_ROWS", 1)
+        monkeypatch.setattr(splits_module, "MAX_RANGE_SHARE", 1.0)
+        monkeypatch.setattr(splits_module, "MAX_RANGES_PER_FILE", 10 ** 9)
     rng = random.Random(seed)
     catalog = _catalog(tmp_path)
-    checked = skipped_files = 0
+    checked = skipped_files = carried = 0
     for number in range(4):
         table, columns, renamed = _random_table(catalog, rng, number)
         plain = [c for c in columns if c.kind != "map"]  # pypaimon filters no map entries
@@ -413,8 +421,11 @@ def test_random_tables_prune_like_unpruned_reads(tmp_path, seed):
                                                                       splits.summary())
             checked += 1
             skipped_files += splits.files_skipped
+            carried += sum(type(s).__name__ == "IndexedSplit" for s in splits)
     assert checked >= 20
     assert skipped_files > 0  # the indexes did prune somewhere
+    if exact_ranges:
+        assert carried > 0
 
 
 def test_float_zeros_nan_and_fine_literals_prune_like_pypaimon_reads(tmp_path):
@@ -474,3 +485,27 @@ def test_partition_filter_and_filter_together(tmp_path):
     builder.with_filter(pb.equal("id", 2005))
     got, splits = pruned(builder)
     assert got.column("id").to_pylist() == [2005] and splits.files_skipped == 1
+
+
+def test_data_evolution_rows_go_to_the_reader_as_row_ids(tmp_path):
+    """Row-tracked data-evolution table with rows deleted through deletion vectors."""
+    from pypaimon import Schema
+    catalog = _catalog(tmp_path)
+    options = dict(INDEXES, **{"row-tracking.enabled": "true", "data-evolution.enabled": "true",
+                               "deletion-vectors.enabled": "true"})
+    catalog.create_table("db.de", Schema.from_pyarrow_schema(EVENT_SCHEMA, options=options),
+                         False)
+    for start in (0, 300):
+        write_table(catalog.get_table("db.de"), events(start, 300))
+    writer = catalog.get_table("db.de").new_batch_write_builder()
+    commit = writer.new_commit()
+    commit.commit(writer.new_update().delete_by_row_id([101, 350]))
+    commit.close()
+    table = catalog.get_table("db.de")
+    builder = _builder(table, "between", "id", 100, 103)
+    got, splits = pruned(builder)
+    assert sorted(got.column("id").to_pylist()) == [100, 102, 103]  # 101 deleted
+    assert _text_rows(got) == _text_rows(unpruned(builder))
+    assert splits.files_skipped == 1
+    (split,) = splits
+    assert [(r.from_, r.to) for r in split.row_ranges()] == [(100, 103)]

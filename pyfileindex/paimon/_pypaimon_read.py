@@ -61,6 +61,10 @@ def row_tracking_enabled(table) -> bool:
     return bool(table.options.row_tracking_enabled())
 
 
+def is_data_evolution(table) -> bool:
+    return bool(table.options.data_evolution_enabled())
+
+
 def reads_files_one_by_one(table, split) -> bool:
     """Does pypaimon read this split file by file at physical positions (its raw reader),
     where row ranges can be given? Not for merge reads nor data-evolution groups."""

@@ -13,7 +13,8 @@ What is pruned:
 * the splits are pypaimon's own plan (partition filter, buckets and stats already applied);
 * append tables and primary-key tables with deletion vectors: each file as plan_read
   evaluates it, deletion vectors included; row ranges for ROWS answers;
-* data-evolution tables: row-id groups the indexes rule out are dropped whole;
+* data-evolution tables: row-id groups the indexes rule out are dropped whole, and the
+  rows they select are carried as row-id ranges;
 * primary-key tables without deletion vectors: nothing (rows merge across files).
 """
 
@@ -140,11 +141,36 @@ def _prune_split(table, split, by_key: Dict[FileKey, FilePlan]):
     if not kept:
         return None
     pruned = split if len(kept) == len(split.files) else _pypaimon_read.keep_files(split, kept)
-    if not _pypaimon_read.reads_files_one_by_one(table, pruned):
-        return pruned
     kept_plans = [p for f, p in zip(split.files, plans) if f.file_name in kept]
-    ranges = _row_ranges(table, pruned.files, kept_plans)
+    if _pypaimon_read.is_data_evolution(table):
+        ranges = _row_id_group_ranges(pruned.files, kept_plans)
+    elif _pypaimon_read.reads_files_one_by_one(table, pruned):
+        ranges = _row_ranges(table, pruned.files, kept_plans)
+    else:
+        ranges = None
     return pruned if ranges is None else _pypaimon_read.with_row_ranges(pruned, ranges)
+
+
+def _row_id_group_ranges(files, plans: List[Optional[FilePlan]]
+                         ) -> Optional[List[Tuple[int, int]]]:
+    """Row-id ranges of a data-evolution split: each row-id group's selected rows (all
+    files of a group share the group's answer), or None when no group has a selective
+    answer worth carrying."""
+    groups: Dict[Tuple[int, int], Optional[List[Tuple[int, int]]]] = {}
+    for file_meta, plan in zip(files, plans):
+        if file_meta.first_row_id is None:
+            return None
+        key = (int(file_meta.first_row_id), int(file_meta.row_count))
+        if key not in groups or groups[key] is None:
+            groups[key] = _file_ranges(plan)
+    if all(r is None for r in groups.values()):
+        return None
+    ranges: List[Tuple[int, int]] = []
+    for (first, count), group_ranges in sorted(groups.items()):
+        if group_ranges is None:
+            group_ranges = [(0, count - 1)] if count else []
+        ranges.extend((a + first, b + first) for a, b in group_ranges)
+    return ranges
 
 
 def _row_ranges(table, files, plans: List[Optional[FilePlan]]
