@@ -193,6 +193,25 @@ def test_pattern_leaves_are_remain_never_skip(events_table):
         assert builder.new_read().to_arrow(splits).num_rows == 0
 
 
+def test_plan_read_applies_leaves_no_index_answers_before_top_n_and_limit(events_table):
+    pb = events_table.new_read_builder().new_predicate_builder()
+    starts = pb.startswith("tag", "t12")
+    either = pb.or_predicates([starts, pb.equal("id", 3)])
+    everything = unpruned(events_table.new_read_builder())
+    tags, ids = everything.column("tag").to_pylist(), everything.column("id").to_pylist()
+    matching = sorted(i for i, t in zip(ids, tags) if (t or "").startswith("t12"))
+    top = read_plan(plan_read(events_table, starts, top_n=("id", 3, True)))
+    assert top.column("id").to_pylist() == matching[::-1][:3]
+    assert read_plan(plan_read(events_table, starts, limit=4)).num_rows == 4
+    assert sorted(read_plan(plan_read(events_table, either)).column("id").to_pylist()) == \
+        sorted(matching + [3])
+
+
+def test_prune_rejects_what_is_not_a_read_builder(events_table):
+    with pytest.raises(TypeError, match="ReadBuilder"):
+        prune(events_table)
+
+
 def test_between_and_not_between_become_ranges(events_table):
     schema = open_metadata(events_table).schema()
     pb = events_table.new_read_builder().new_predicate_builder()

@@ -8,6 +8,11 @@ should break only here.
 from typing import Any, List, Optional, Sequence, Tuple
 
 
+def is_read_builder(value) -> bool:
+    from pypaimon.read.read_builder import ReadBuilder
+    return isinstance(value, ReadBuilder)
+
+
 def builder_table(read_builder):
     return read_builder.table
 

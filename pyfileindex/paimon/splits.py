@@ -76,6 +76,9 @@ def prune(read_builder, splits: Optional[Sequence] = None,
     Read the result with `read_builder.new_read()` as usual (to_arrow, to_pandas,
     to_duckdb, to_ray, ...): the rows are those of the unpruned read.
     """
+    if not _pypaimon_read.is_read_builder(read_builder):
+        raise TypeError("prune expects a pypaimon ReadBuilder (table.new_read_builder()), "
+                        f"got {type(read_builder).__name__}")
     table = _pypaimon_read.builder_table(read_builder)
     splits = list(_pypaimon_read.scan_splits(read_builder) if splits is None else splits)
     predicate = _pypaimon_read.builder_predicate(read_builder)
