@@ -50,31 +50,17 @@ def read_index_bytes(table, data_file: DataFile) -> Optional[bytes]:
 def load_index(table, data_file: DataFile, columns=None):
     """(index buffer or None, IndexFetch or None) for evaluating predicates on `columns`
     (file-side names; None: any). A sidecar on an object store is fetched by ranged
-    reads, its header and only the bodies of `columns` (ranged.py); a local one is
-    memory-mapped, so only the pages of the header and the bodies the evaluation parses
-    are read; otherwise the whole index is read, with no fetch to report."""
+    reads, its header and only the bodies of `columns` (ranged.py), with the fetch to
+    report; a local one is read the same way through the table's file IO, with no fetch
+    to report. (Not a memory map of the file: a sidecar truncated or replaced while a plan
+    reads it must fail with an error, not kill the process with SIGBUS.)"""
     if data_file.embedded_index is not None:
         return bytes(data_file.embedded_index), None
     path = index_sidecar_path(data_file)
     if path is None:
         return None, None
-    from .store import is_object_store, scheme_of
-    if scheme_of(path) in ("", "file"):
-        mapped = _map_local_file(_pypaimon.filesystem_path(table, path))
-        if mapped is not None:
-            return mapped, None
-    if not is_object_store(path):
-        return _pypaimon.read_file_bytes(table, path), None
     from .ranged import fetch_index
-    return fetch_index(table.file_io, path, columns)
+    from .store import is_object_store
+    buffer, fetch = fetch_index(table.file_io, path, columns)
+    return buffer, (fetch if is_object_store(path) else None)
 
-
-def _map_local_file(path: str):
-    """A read-only memory map of a local file, or None when it cannot be mapped (empty,
-    or not a regular file): the caller then reads it whole."""
-    import mmap
-    try:
-        with open(path, "rb") as handle:
-            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):
-        return None
