@@ -177,8 +177,8 @@ class NumericKeyDictionary final : public WriterKeys {
   };
   static constexpr uint64_t kWindowKeys = uint64_t{1} << 16;
   // The window opens (over the keys so far) once this many lookups went to the hash table:
-  // a sorted column looks a key up once per run, and 1000 keys spread over the window made
-  // its every page resident (148 KiB) for an index of 28 KiB.
+  // a sorted column looks a key up once per run, and a window opened for its few keys, spread
+  // over the whole window, would make every page of it resident: more than the index itself.
   static constexpr uint64_t kWindowAfterLookups = 4096;
   // The first lookup inserts the first key; the window is centred on it, so it opens later.
   static_assert(kWindowAfterLookups > 1, "the window opens once a key is in");
@@ -266,7 +266,7 @@ class StringKeyDictionary final : public WriterKeys {
   }
   // Once the table outgrows the caches, callers prefetch by the HashBytes of keys ahead:
   // first the slot, then (once that is cached) the bytes of the key in it, which a hit
-  // compares. Both are cache misses otherwise; the bytes were most of the lookup's time.
+  // compares. Both are cache misses otherwise, and the bytes' miss comes last, unhidden.
   // (No table while the keys are ascending: not large.)
   bool IsLarge() const { return slots_.size() > (size_t{1} << 16); }
   void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[static_cast<size_t>(h >> shift_)]); }

@@ -32,8 +32,8 @@ class PieceWriter {
   size_t written() const { return written_ + piece_.size(); }
 
  private:
-  // Small: the staging buffer's pages count at the build's peak (a 1,000-key meta of 12 KB
-  // written through a 32 KiB buffer touched 12 KiB of it beside the payload).
+  // Small: the staging buffer's pages count at the build's peak, beside the payload, and a
+  // small index's meta would touch as much of a larger buffer as it has bytes.
   static constexpr size_t kPieceBytes = size_t{4} << 10;
 
   void Flush() {

@@ -14,9 +14,9 @@ namespace pyfileindex::index::bitmap {
 namespace {
 // Capacities of 4k + 2 entries (16k + 8 bytes) fill malloc's 16-byte-aligned chunks exactly
 // (glibc: 8 bytes of header): a key with 10 rows takes a 64-byte chunk, not the 80 bytes that
-// 16 entries would; with a million such keys that is tens of MB. They double: growing by half
-// took twice the reallocations, which glibc serves from its slow paths (100k keys of ~100
-// rows: 18% of the build; doubling 3.5% faster, peak unchanged at 1.7x the index).
+// 16 entries would, a difference that adds up over a million such keys. They double: growing
+// by half takes twice the reallocations, which glibc serves from its slow paths, and doubling
+// leaves the peak where it was (the lists are freed before the payload is written).
 constexpr uint32_t kFirstCapacity = 6;
 static_assert(kFirstCapacity % 4 == 2, "a list's layout is read from its capacity (row_sets.h)");
 uint32_t GrownCapacity(uint32_t capacity) {
