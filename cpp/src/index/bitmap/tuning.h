@@ -44,6 +44,46 @@ inline constexpr int64_t kPrefetchRows = 16;
 // enough that the rooms are not grown by doubling many times.
 inline constexpr uint32_t kSpansBeforeReserving = 4;
 
+// --- key dictionaries (key_dictionary.{h,cc}) --------------------------------------------
+
+// A dictionary's hash table starts with 2^this slots: enough for a low-cardinality column
+// without growing, small enough that a writer per column costs little.
+inline constexpr unsigned kFirstTableSlotsLog2 = 10;
+// Past this many slots a table outgrows the caches: callers prefetch the slots (and, for
+// strings, the key bytes) of keys a few rows ahead.
+inline constexpr size_t kLargeTableSlots = size_t{1} << 16;
+// Integer keys of a small domain get a direct table (the window) over this many values:
+// a key's id in one load, no hashing; only the pages of values that occur become resident.
+inline constexpr uint64_t kWindowKeys = uint64_t{1} << 16;
+// The window opens (over the keys so far) once this many lookups went to the hash table:
+// a sorted column looks a key up once per run, and a window opened for its few keys, spread
+// over the whole window, would make every page of it resident: more than the index itself.
+inline constexpr uint64_t kWindowAfterLookups = 4096;
+// The first lookup inserts the first key; the window is centred on it, so it opens later.
+static_assert(kWindowAfterLookups > 1, "the window opens once a key is in");
+// A window step other than 1 needs this many keys on it: a few keys of a dense domain (a
+// clustered column's first runs) share a divisor by chance, and the keys between them would
+// then miss the window for good.
+inline constexpr size_t kStepEvidenceKeys = 32;
+
+// --- row stores (row_sets.{h,cc}, container_rows.cc) -------------------------------------
+
+// A rare key's row list first holds this many entries. Capacities of 4k + 2 entries
+// (16k + 8 bytes) fill malloc's 16-byte-aligned chunks exactly (glibc: 8 bytes of header): a
+// key with 10 rows takes a 64-byte chunk, not the 80 bytes that 16 entries would, a
+// difference that adds up over a million such keys. Lists double from there: growing by half
+// takes twice the reallocations, which glibc serves from its slow paths, and doubling leaves
+// the peak where it was (the lists are freed before the payload is written).
+inline constexpr uint32_t kFirstRowListCapacity = 6;
+// A rare key's pending row list moves into a roaring bitmap at this many entries, which
+// bounds the memory of a key that turns out frequent at about what Java's bitmap takes.
+inline constexpr uint32_t kRowListFlushEntries = uint32_t{1} << 14;
+// A frequent key's body (its closed containers, then the open one's rows at 2 bytes each)
+// first takes this many bytes, then doubles; a body shrunk at a container span's end keeps
+// this much room past its closed containers. A small start keeps a column of thousands of
+// keys small; doubling keeps a frequent key's reallocations few.
+inline constexpr size_t kFirstContainerBodyBytes = 64;
+
 // --- memory (only when the caller's policy allows trimming the C library's heap) -------
 
 // A dictionary holding this many heap bytes hands the free heap back after it is freed (and
@@ -57,6 +97,11 @@ inline constexpr size_t kTrimAfterRareKeys = size_t{1} << 17;
 inline constexpr size_t kTrimAfterRareBytes = size_t{8} << 20;
 
 // --- layout --------------------------------------------------------------------------------
+
+// The meta is staged in pieces of this many bytes before they go to the payload: the staging
+// buffer's pages count at the build's peak, beside the payload, and a small index's meta
+// would touch as much of a larger buffer as it has bytes.
+inline constexpr size_t kMetaPieceBytes = size_t{4} << 10;
 
 // From this many rare keys, the row lists held inline in the lists' array are gathered (into
 // 12 bytes a key) before the payload is written, so that array (16 bytes a key) can go first.
