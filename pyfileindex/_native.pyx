@@ -175,9 +175,12 @@ cdef extern from "pyfileindex/file_index_result.h" namespace "pyfileindex" nogil
 ctypedef uint8_t* (*AllocateFn)(void* context, size_t size) noexcept nogil
 
 cdef extern from "pyfileindex/writer.h" namespace "pyfileindex" nogil:
+    cdef cppclass WriterMemoryPolicy:
+        cbool trim_process_heap
     cdef cppclass FileIndexWriter:
         @staticmethod
-        Result[unique_ptr[FileIndexWriter]] Make(vector[Field] fields, const Options& options)
+        Result[unique_ptr[FileIndexWriter]] Make(vector[Field] fields, const Options& options,
+                                                 const WriterMemoryPolicy& memory)
         cbool empty()
         Status Write(const ArrowSchema& schema, const ArrowArray& array)
         Result[cbool] FinishInto(AllocateFn allocate, void* context)
@@ -678,8 +681,13 @@ cdef class IndexWriter:
         cdef vector[Field] cfields = _fields(fields)
         cdef Options coptions = _options(options)
         cdef Result[unique_ptr[FileIndexWriter]] made
+        # This process is pyfileindex's own (no embedding engine with a heap policy of its
+        # own): after freeing many small blocks at once, a writer hands the C library's free
+        # heap back, which keeps high-cardinality builds' resident peak down.
+        cdef WriterMemoryPolicy memory
+        memory.trim_process_heap = True
         with nogil:
-            made = FileIndexWriter.Make(cfields, coptions)
+            made = FileIndexWriter.Make(cfields, coptions, memory)
         _check(made.status())
         self.writer = move(made.value())
         for key in self.ignored_options:

@@ -558,7 +558,8 @@ TEST(JavaRoaringEncoder, ScatteredRowsAroundTheArrayOnlyShape) {
 }
 
 TEST(JavaRoaringEncoder, FrequentKeysTakeTheBitmapPathWithTheSameBytes) {
-  // More rows per key than RowList::kFlushRows: part of the rows pass through a CRoaring bitmap.
+  // More rows per key than tuning::kRowListFlushEntries: part of the rows pass through a
+  // CRoaring bitmap.
   std::vector<std::optional<uint8_t>> values;
   std::vector<uint32_t> trues, falses;
   for (uint32_t i = 0; i < 100000; ++i) {
@@ -643,14 +644,15 @@ TEST(ContainerRows, SameBytesAsTheRowListEncoderHoweverRowsArrive) {
 }
 
 TEST(RowList, RunsAndFlushesKeepTheRowListEncodersBytes) {
-  // Isolated rows, pairs, long runs (kept as two entries), and more than kFlushRows pending
-  // entries (moved into a bitmap mid-way, possibly between a run's start and its next row).
+  // Isolated rows, pairs, long runs (kept as two entries), and more than
+  // tuning::kRowListFlushEntries pending entries (moved into a bitmap mid-way, possibly
+  // between a run's start and its next row).
   std::mt19937_64 rng(31337);
   for (int round = 0; round < 100; ++round) {
     std::vector<uint32_t> rows;
     RowList by_runs;  // the same rows, a piece (one run) at a time
     uint32_t next = static_cast<uint32_t>(rng() % 1000);
-    const bool many = round % 10 == 0;  // past kFlushRows entries, no long runs
+    const bool many = round % 10 == 0;  // past kRowListFlushEntries entries, no long runs
     const int pieces = many ? 20000 : 1 + static_cast<int>(rng() % 60);
     for (int p = 0; p < pieces; ++p) {
       const int shape = static_cast<int>(rng() % (many ? 3 : 4));

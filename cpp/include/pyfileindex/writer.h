@@ -22,6 +22,18 @@
 
 namespace pyfileindex {
 
+/// What a writer may do to the process's memory beyond allocating and freeing its own blocks.
+/// Not a Paimon option: the index bytes are the same under every policy.
+struct WriterMemoryPolicy {
+  /// After a large index frees many small heap blocks at once (a bitmap index's dictionary of
+  /// many keys, the row lists of many rare keys), hand the C library's free heap pages back to
+  /// the system (glibc `malloc_trim`; nothing elsewhere). It lowers the build's resident peak,
+  /// but walks and trims the heap the whole process shares, so it is off unless asked: an
+  /// embedding engine with its own memory policy keeps it off. The Python binding turns it on
+  /// (the Python process is pyfileindex's own).
+  bool trim_process_heap = false;
+};
+
 /// Collects one data file's rows and writes its index container.
 ///
 /// Thread safety: none; use one writer from one thread at a time (different writers are
@@ -36,6 +48,10 @@ class PYFILEINDEX_EXPORT FileIndexWriter {
   /// malformed option values, and a field name given twice. Other table options are not file index options and are ignored.
   static Result<std::unique_ptr<FileIndexWriter>> Make(std::vector<Field> fields,
                                                        const Options& table_options);
+  /// Same, under `memory` (the default WriterMemoryPolicy never trims the process heap).
+  static Result<std::unique_ptr<FileIndexWriter>> Make(std::vector<Field> fields,
+                                                       const Options& table_options,
+                                                       const WriterMemoryPolicy& memory);
 
   /// True when the options declare no index: Java writes no index for such a file.
   virtual bool empty() const = 0;

@@ -8,6 +8,7 @@
 #include "container/container_format.h"
 #include "container/index_plan.h"
 #include "memory/huge_pages.h"
+#include "roaring/container_span.h"
 #include "pyfileindex/writer.h"
 
 namespace pyfileindex {
@@ -35,7 +36,7 @@ class ContainerWriter final : public FileIndexWriter {
  public:
   ContainerWriter(std::vector<Field> fields) : fields_(std::move(fields)) {}
 
-  Status Init(const Options& table_options) {
+  Status Init(const Options& table_options, const WriterMemoryPolicy& memory_policy) {
     PFI_ASSIGN_OR_RETURN(plan_, container::PlanIndexes(fields_, table_options));
     for (const container::PlannedIndex& planned : plan_.indexes) {
       auto writer = planned.type->MakeWriter(*planned.value_type, planned.options);
@@ -44,6 +45,7 @@ class ContainerWriter final : public FileIndexWriter {
                                            "' on column '" + planned.output_name + "'");
       }
       writers_.push_back(std::move(writer).ValueOrDie());
+      writers_.back()->SetHeapTrim(memory::HeapTrim(memory_policy.trim_process_heap));
       rows_written_.push_back(0);
     }
     return Status::OK();
@@ -190,18 +192,19 @@ class ContainerWriter final : public FileIndexWriter {
     return true;
   }
 
-  // Flat arrays are handed to the index writers in slices of this many rows: a conversion
-  // that materializes per-row data (string views, timestamp keys) then stays cache-sized
-  // instead of growing with the caller's batch (10M rows of strings would take 160 MB).
-  static constexpr int64_t kSliceRows = 1 << 16;
-  // Strings and bytes: a slice's 16-byte views would be 1 MiB at kSliceRows, more than a
-  // bloom filter's whole payload; a quarter of that costs no measurable speed.
-  static constexpr int64_t kViewSliceRows = 1 << 14;
+  // Flat arrays are handed to the index writers in slices of one roaring container's span of
+  // rows (roaring::kRowsPerContainer): a conversion that materializes per-row data (string
+  // views, timestamp keys) then stays cache-sized instead of growing with the caller's batch,
+  // and a slice that starts on a container's first row ends on its last, where the writers
+  // close their containers.
+  // Strings and bytes: a slice's 16-byte views would be more than a default bloom filter's
+  // whole payload at that span; a quarter of it keeps them small and costs no speed.
+  static constexpr int64_t kViewSliceRows = roaring::kRowsPerContainer / 4;
 
   Status WriteIndex(size_t i, const ArrowSchema& schema, const ArrowArray& array) {
     const DataType& type = fields_[plan_.indexes[i].field_index].type;
     const int64_t slice_rows =
-        type.IsString() || type.IsBinary() ? kViewSliceRows : kSliceRows;
+        type.IsString() || type.IsBinary() ? kViewSliceRows : int64_t{roaring::kRowsPerContainer};
     const bool sliceable = !plan_.indexes[i].map_key && schema.dictionary == nullptr &&
                            array.n_children == 0 && array.length > slice_rows;
     if (!sliceable) return WriteIndexSlice(i, schema, array);
@@ -250,10 +253,16 @@ class ContainerWriter final : public FileIndexWriter {
 
 Result<std::unique_ptr<FileIndexWriter>> FileIndexWriter::Make(std::vector<Field> fields,
                                                                const Options& table_options) {
+  return Make(std::move(fields), table_options, WriterMemoryPolicy());
+}
+
+Result<std::unique_ptr<FileIndexWriter>> FileIndexWriter::Make(std::vector<Field> fields,
+                                                               const Options& table_options,
+                                                               const WriterMemoryPolicy& memory) {
   return api::CatchAll("FileIndexWriter::Make", [&]() -> Result<std::unique_ptr<FileIndexWriter>> {
     PFI_RETURN_NOT_OK(api::CheckUniqueNames(fields));
     auto writer = std::make_unique<ContainerWriter>(std::move(fields));
-    PFI_RETURN_NOT_OK(writer->Init(table_options));
+    PFI_RETURN_NOT_OK(writer->Init(table_options, memory));
     return std::unique_ptr<FileIndexWriter>(std::move(writer));
   });
 }

@@ -62,8 +62,7 @@ inline uint64_t TableBytesHash(uint64_t seed, std::string_view bytes) {
   using table_bytes_internal::kSpread;
   if (table_bytes_internal::IsWordKey(n)) {
     // Two words a product, the two products folded into a third: three multiplies, two of
-    // them side by side, where mixing word by word chains eight (0.85-0.9x the time of a
-    // STRING c=100 bitmap build).
+    // them side by side, where mixing word by word would chain eight dependent ones.
     const table_bytes_internal::KeyWords w = table_bytes_internal::LoadKeyWords(p, n);
     const uint64_t front = Folded(w.w0 ^ seed ^ kSpread[0], w.w1 ^ seed ^ kSpread[1]);
     const uint64_t back = Folded(w.w2 ^ seed ^ kSpread[2], w.w3 ^ seed ^ kSpread[3]);
@@ -88,8 +87,8 @@ inline uint64_t TableBytesHash(uint64_t seed, std::string_view bytes) {
     }
   }
   // The tail (all of a key below 8 bytes) goes through two folded products: one multiply of
-  // it into h left keys that differ in a couple of tail bytes clustered in the top bits
-  // (the slot), with 8-10% more empty slots than random hashes leave.
+  // it into h leaves keys that differ in a couple of tail bytes clustered in the top bits
+  // (the slot), with more empty slots than random hashes leave.
   const uint64_t once = Folded(h ^ kSpread[4], tail ^ seed ^ kSpread[1]);
   return Folded(once ^ kSpread[2], n ^ kSpread[5]);
 }

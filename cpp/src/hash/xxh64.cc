@@ -206,8 +206,8 @@ uint32_t LanesOneByOne(const Values& values, size_t k, size_t lanes, const uint8
 // count % kLanes values fill a group padded with empty lanes, unless they are so few that
 // Xxh64 one by one costs less. A whole group's lanes come from full_lanes(k, pointers, sizes)
 // (LanesOneByOne's contract), a faster way to make them where the caller has one.
-// (Deciding per group, not by a first pass over the block's lengths, made the AVX2 path 9-17%
-// faster on every length mix measured.)
+// The choice is made per group, not by a first pass over the block's lengths: that pass
+// would read every length twice, and a block's mix of lengths varies group by group.
 template <size_t kLanes, typename Values, typename FullLanes>
 void HashInLanes(LanesKernel kernel, const Values& values, size_t count, uint64_t* out,
                  FullLanes&& full_lanes) {
@@ -281,8 +281,7 @@ PFI_TARGET_AVX512 inline __m512i MulV(__m512i a, uint64_t prime) {
 
 // Lanes of kChains x 8 values: each hash is a long chain of dependent multiplies (vpmullq
 // takes 15 cycles on Intel's cores), so independent registers are interleaved to keep the
-// multiplier busy. On 12-20 byte values in cache (a 1.9 GHz Sapphire Rapids VM), two chains
-// took 6.5 ns a value, three 5.2, four 4.6; five to eight spill registers and were slower.
+// multiplier busy. Four chains cover the multiply's latency; more would spill registers.
 constexpr size_t kChains = 4;
 constexpr size_t kLanes = 8 * kChains;
 
@@ -432,9 +431,9 @@ PFI_TARGET_AVX512 void Xxh64ManyAvx512(const char* data, const int64_t* offsets,
 // hypervisor hides it (the production Zen 4 VMs report avx2 and bmi2 only). AVX2 has neither a
 // 64-bit multiply nor a rotate, so a multiply by a prime is made of 32-bit ones and a
 // rotate of two shifts; three chains of registers are interleaved to keep the multipliers busy
-// (two were 10% slower). On 12-20 byte values 10.6 -> 7.8 ns a value against the scalar
-// grouped path (on a busy 2.6 GHz Zen 4 VM). Hashing the values grouped by exact length with
-// a kernel per length (no blends, no wasted steps) was slower: 12 ns.
+// (two leave them idle). One kernel serves every length below 32 bytes, with blends: a kernel
+// per exact length would need the values grouped by length first, which costs more than the
+// blends and wasted steps it saves.
 namespace {
 namespace avx2 {
 
@@ -444,8 +443,8 @@ PFI_TARGET_AVX2 inline __m256i Splat(uint64_t v) {
 
 // a * prime (mod 2^64) from 32-bit halves: lo*lo + ((hi*lo + lo*hi) << 32); hi*hi only
 // reaches bits past 64. Both cross products come from one 32-bit multiply against the prime's
-// swapped halves: on Zen (the target) vpmulld is as fast as vpmuludq, and this was 5% faster
-// than a third vpmuludq.
+// swapped halves: on Zen (the target) vpmulld is as fast as vpmuludq, so one vpmulld gives both
+// cross products where another vpmuludq and its shuffles would be needed.
 PFI_TARGET_AVX2 inline __m256i MulV(__m256i a, uint64_t prime) {
   const __m256i prime_lo = Splat(prime & 0xFFFFFFFFu);
   const __m256i swapped = Splat((prime << 32) | (prime >> 32));
@@ -478,8 +477,9 @@ PFI_TARGET_AVX2 inline bool AnyLane(__m256i mask) {
 // The 32 bytes from `p`, of which the first `size` (< 32) are the value's; the steps below never
 // use the others. AVX2 cannot mask a load by byte, so this reads past the value: only where that
 // cannot fault, i.e. the 32 bytes end on the page of the value's last byte (pages are 4 KiB or
-// a multiple). Otherwise (less than 1% of values) the value is copied out first. Reading those
-// extra bytes is intended, so ASan does not check this load (the copy is checked).
+// a multiple). Otherwise (only a value within 31 bytes of a page's end) it is copied out
+// first. Reading those extra bytes is intended, so ASan does not check this load (the copy is
+// checked).
 constexpr uintptr_t kMinPageSize = 4096;
 
 PFI_TARGET_AVX2 __attribute__((no_sanitize_address)) inline __m256i LoadShort(const uint8_t* p,

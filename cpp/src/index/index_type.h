@@ -11,6 +11,7 @@
 
 #include "column/column_batch.h"
 #include "io/byte_span.h"
+#include "memory/heap_trim.h"
 #include "pyfileindex/data_type.h"
 #include "pyfileindex/file_index_result.h"
 #include "pyfileindex/options.h"
@@ -37,6 +38,10 @@ class ColumnIndexWriter {
   // A size hint, like reserve(): `rows` more rows are about to come (the caller's whole batch,
   // which it then hands over in slices). Writers whose state grows with the rows may size it.
   virtual void ExpectRows(int64_t /*rows*/) {}
+  // Whether the writer may trim the C library's heap after freeing many small blocks (the
+  // caller's WriterMemoryPolicy; see memory/heap_trim.h). Set before the first Write. Writers
+  // that never free many small blocks at once ignore it.
+  virtual void SetHeapTrim(memory::HeapTrim /*trim*/) {}
   // The payload Java writes for the rows seen so far. Called once, after the last Write.
   virtual Result<std::vector<uint8_t>> Serialize() = 0;
 
@@ -51,7 +56,7 @@ class ColumnIndexWriter {
     return prepared_.size();
   }
   // Moves the kept bytes into `out` piece by piece, handing each copied piece's pages back,
-  // so the payload and its copy are never both whole (a bloom filter's 1.2 MiB bit set).
+  // so the payload and its copy (a bloom filter's whole bit set) are never both whole.
   virtual void SerializeTo(uint8_t* out);
 
  private:

@@ -3,19 +3,17 @@
 // A writer's per-key arrays (the keys' bytes and offsets, the row lists, the HashMap replay,
 // the lookup tables) grow by doubling until a file's last row. Each growth frees the buffer
 // before, and glibc keeps freed blocks resident for reuse; after a few large frees it also
-// raises its mmap threshold, so even MiB-sized buffers come from that heap. A sorted STRING
-// column of 100k keys kept 2.6 MB of outgrown buffers resident beside a 4.2 MB index.
+// raises its mmap threshold, so even MiB-sized buffers come from that heap. The outgrown
+// buffers of a column with many keys would stay resident beside the index, a large part of it.
 //
 // Two ways out, by size:
 // - From kMapMaxBytes up, the buffer comes from the heap and its whole pages are handed back
 //   when it is freed (ReturnPages): all of it but two partial pages, and a later block reuses
-//   the heap's address range (100 files of 100k rows, STRING c=100k: 35.3 ms a file against
-//   36.6 with mapped buffers).
+//   the heap's address range (cheaper than mapping and unmapping it for every file).
 // - From a page to kMapMaxBytes, the buffer is mapped straight from the system and unmapped
 //   when freed. Handing back the whole pages inside a block this small returns too little of
-//   it: a sorted INT column of 1,000 keys (a 28.6 KB index) kept 20 KiB of 4-16 KiB buffers
-//   resident. The price is a page fault per page written in every build (a 100k-row INT
-//   c=1k file: 40-60 us of 0.8 ms).
+//   it: a small index's outgrown buffers would stay resident, as large as the index. The price
+//   is a page fault per page written in every build, small beside the build.
 // Below a page, the heap as it is: mapped alone, a smaller buffer would still take a whole
 // page once written (on 64 KiB pages no size is mapped at all).
 #pragma once

@@ -1,9 +1,8 @@
 // Huge pages for large blocks that are about to be written from start to end.
 //
-// Building an index writes tens of MB into fresh memory (the container a Python `bytes` holds,
-// the row bodies of a bitmap writer). On 4 KiB pages the first write to each page is a fault:
-// ~2 us each on the VMs measured here, a fifth of a bitmap build. A 2 MiB page takes one fault
-// for 512 of them. Only the whole huge pages inside a block are advised, so memory outside it
+// Building a large index writes many MiB into fresh memory (the container a Python `bytes`
+// holds, the row bodies of a bitmap writer). On 4 KiB pages the first write to each page is a
+// fault, and in a virtual machine a costly one; a 2 MiB page takes one fault for 512 of them. Only the whole huge pages inside a block are advised, so memory outside it
 // is never affected; where transparent huge pages are off (or on another system) nothing
 // changes. PYFILEINDEX_HUGE_PAGES=off in the environment turns the advice off.
 #pragma once

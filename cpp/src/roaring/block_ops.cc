@@ -25,8 +25,8 @@ PFI_INLINE uint32_t Count(uint64_t x) {
   if (kHardware) return static_cast<uint32_t>(__builtin_popcountll(x));
   return io::PortablePopcount(x);  // a libgcc call otherwise
 }
-// Four running sums: with one, each word's add waited for the previous word's (one word a
-// cycle, 0.4 us a block; the CPU can count four words a cycle). Words are read as
+// Four running sums: with one, each word's add waits for the previous word's (one word a
+// cycle, where the CPU can count four words a cycle). Words are read as
 // little-endian bytes at any alignment; host-order words count the same (a word's bit count
 // does not depend on its byte order).
 template <bool kHardware>
@@ -241,10 +241,8 @@ PFI_TARGET_AVX512_ICELAKE uint32_t CardinalityAvx512(const uint64_t* words) {
 // 0..63 of its set bits to the front of a vector, a byte permute (VBMI) widens them to 16-bit
 // lanes (the odd bytes zeroed), and adding the word's base gives the positions, stored under
 // a mask of exactly `count` lanes (nothing past them). A scalar extraction mispredicts where
-// words hold 1, 2 or 3 bits at random (the sparse block of an IN list's union). A block's
-// positions from random values, best of 2000 (scalar AVX2 variant -> this): 650 values in
-// flagged words 1458 -> 1123 ns, 2000: 7136 -> 2024; a whole block of 100 values 1525 -> 416,
-// of 4096 9715 -> 2231.
+// words hold 1, 2 or 3 bits at random (the sparse block of an IN list's union); this path has
+// no branch that depends on the bits.
 // Byte 2k of a widened half is packed byte k (low half) or 32 + k (high half).
 struct WideningTables {
   alignas(64) uint8_t bytes[3][64];

@@ -9,9 +9,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "roaring/container_span.h"
+
 namespace pyfileindex::roaring {
 
-inline constexpr size_t kBlockWords = 1024;  // 65536 bits: one roaring container
 // The most values an array container holds (CRoaring's DEFAULT_MAX_SIZE, Java's too): more
 // are a bitmap container.
 inline constexpr uint32_t kArrayMaxValues = 4096;

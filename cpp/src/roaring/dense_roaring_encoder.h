@@ -4,9 +4,10 @@
 // The range-bitmap and bsi writers build their EBM and bit slices in Java with add() only, so
 // Java's container kind depends on the final content alone (JavaContainerKind,
 // portable_layout.h).
-// Encoding from blocks lets a writer turn a block of rows into slice bits at once, which is
-// far faster than adding rows to many roaring bitmaps, and keeps each slice at its final size. Tests prove the bytes equal
-// roaring::Bitmap32::Serialize() (Paimon's RoaringBitmap32.serialize) on random content.
+// Encoding from blocks lets a writer turn a block of rows into slice bits at once, instead of
+// adding rows to many roaring bitmaps one by one, and keeps each slice at its final size.
+// Tests prove the bytes equal roaring::Bitmap32::Serialize() (Paimon's
+// RoaringBitmap32.serialize) on random content.
 #pragma once
 
 #include <cstddef>

@@ -4,8 +4,8 @@
 // CRoaring reads untrusted bytes safely but keeps what they say (a bitmap container's
 // cardinality, an array's order), and its operations assume those are right. Its own check,
 // roaring_bitmap_internal_validate, runs after the read and walks array containers one scalar
-// compare at a time: on a point lookup answering 100k rows of a 10M-row file it took 57 of
-// 94 us. This checks the same rules on the bytes, in loops the compiler vectorizes:
+// compare at a time, which dominates a point lookup that answers many rows. This checks the
+// same rules on the bytes, in loops the compiler vectorizes:
 //   - container keys strictly ascend;
 //   - an array container holds 1..4096 strictly ascending values;
 //   - a bitmap container holds more than 4096 set bits, exactly as many as its header says;

@@ -26,8 +26,8 @@ namespace {
 // Whether start + length <= 0xffff for each of the `count` runs at `runs`. No early exit: the
 // loop is a branch-free reduction the compiler vectorizes (a bitmap of a sorted column can
 // hold hundreds of thousands of runs). A size_t index: with a 32-bit one the compiler cannot
-// prove the loads contiguous (4 * r might wrap) and gathered them one by one, at half the
-// speed. (An AVX2 variant was no faster: the loop then waits on memory.)
+// prove the loads contiguous (4 * r might wrap) and gathers them one by one. No AVX2 variant:
+// the loop waits on memory, not on arithmetic.
 bool RunsEndInsideAt(const uint8_t* runs, uint32_t count) {
   uint32_t past = 0;
   for (size_t r = 0; r < count; ++r) {

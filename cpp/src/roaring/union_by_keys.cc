@@ -17,10 +17,9 @@ namespace {
 // CRoaring's vector merge stores 8 values at a time, up to 7 past its result.
 constexpr uint32_t kMergeSlack = 16;
 // Up to this many arrays of a key are merged (two rounds of merges); more go through a sparse
-// block. Each merge ends in a branchy scalar tail, while the block's cost grows only with
-// the values. IN on 10M rows of 1,000 keys (153 containers of ~65 rows a key), against
-// CRoaring's or_many and the full block: 2 keys 446 -> 78 us, 4 keys 367 -> 254 us; 10 keys
-// merged would be 810 us, through the sparse block 524 (the full block: 551).
+// block. Each merge ends in a branchy scalar tail and the rounds multiply with the arrays,
+// while the block's cost grows only with the values: a few arrays merge for less than the
+// block costs, many cost more.
 constexpr size_t kMaxMergedArrays = 4;
 
 struct SortedSpan {

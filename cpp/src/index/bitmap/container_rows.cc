@@ -5,6 +5,7 @@
 #include <new>
 #include <utility>
 
+#include "index/bitmap/tuning.h"
 #include "io/endian.h"
 #include "memory/return_pages.h"
 
@@ -14,7 +15,6 @@ namespace {
 // Largest body a closed run or bitmap container can have: Java picks a run container only
 // when it is smaller than the array or the 8 KiB bitmap.
 constexpr size_t kMaxRewrittenBytes = kBitmapBytes;
-constexpr size_t kFirstCapacity = 64;
 }  // namespace
 
 ContainerRows::~ContainerRows() { Release(); }
@@ -56,7 +56,7 @@ void ContainerRows::Grow(uint32_t count) {
 }
 
 void ContainerRows::GrowTo(size_t needed) {
-  size_t grown = body_capacity_ == 0 ? kFirstCapacity : 2 * body_capacity_;
+  size_t grown = body_capacity_ == 0 ? tuning::kFirstContainerBodyBytes : 2 * body_capacity_;
   if (grown < needed) grown = needed;
   void* bigger;
   if (borrowed_) {  // outgrew the writer's room: from here on the rows live on the heap
@@ -148,7 +148,7 @@ void ContainerRows::Shrink() {
   // A fresh small block, not a realloc in place: the large block is then freed whole, and
   // the next chunk's open containers (the same size again in a sorted column) reuse it. Cut
   // in place, its tail is a hole too small for them, and every chunk would take new pages.
-  const size_t fitted = body_size_ + kFirstCapacity;
+  const size_t fitted = body_size_ + tuning::kFirstContainerBodyBytes;
   void* smaller = std::malloc(fitted);
   if (smaller == nullptr) return;  // keeping the larger block is fine
   std::memcpy(smaller, body_, body_size_);

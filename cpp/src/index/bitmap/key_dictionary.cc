@@ -12,8 +12,6 @@ namespace pyfileindex::index::bitmap {
 
 namespace {
 
-constexpr unsigned kInitialLog2Slots = 10;
-
 template <typename Vector>
 size_t HeapBytes(const Vector& v) {
   return v.capacity() * sizeof(typename Vector::value_type);
@@ -43,7 +41,7 @@ void Rehash(Slots* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
 template <typename Slots, typename EntryOf>
 void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count,
                     const typename Slots::value_type& empty_slot, EntryOf entry_of) {
-  unsigned log2 = kInitialLog2Slots;
+  unsigned log2 = tuning::kFirstTableSlotsLog2;
   while ((size_t{1} << log2) * 3 < count * 4) ++log2;
   slots->assign(size_t{1} << log2, empty_slot);
   *mask = slots->size() - 1;
@@ -121,7 +119,7 @@ void NumericKeyDictionary::OpenWindow() {
   uint64_t step = 0;
   for (const uint64_t bits : keys_) step = std::gcd(step, bits - static_cast<uint64_t>(low));
   // One key, too few keys to trust a step, or a step so large the window would wrap.
-  if (step == 0 || keys_.size() < kStepEvidenceKeys || step > ~uint64_t{0} / kWindowKeys) {
+  if (step == 0 || keys_.size() < tuning::kStepEvidenceKeys || step > ~uint64_t{0} / tuning::kWindowKeys) {
     step = 1;
   }
   WindowShape window;
@@ -137,11 +135,11 @@ void NumericKeyDictionary::OpenWindow() {
   // its bottom: those keys would be hashed on every row); else around the first key. The
   // bits wrap: any base works.
   const uint64_t span_steps = (static_cast<uint64_t>(high) - static_cast<uint64_t>(low)) / step;
-  window.base = span_steps < kWindowKeys
-                    ? static_cast<uint64_t>(low) - (kWindowKeys - 1 - span_steps) / 2 * step
-                    : keys_[0] - kWindowKeys / 2 * step;
-  window.size = kWindowKeys;
-  window_entries_ = memory::ZeroedArray<uint32_t>(kWindowKeys);
+  window.base = span_steps < tuning::kWindowKeys
+                    ? static_cast<uint64_t>(low) - (tuning::kWindowKeys - 1 - span_steps) / 2 * step
+                    : keys_[0] - tuning::kWindowKeys / 2 * step;
+  window.size = tuning::kWindowKeys;
+  window_entries_ = memory::ZeroedArray<uint32_t>(tuning::kWindowKeys);
   window_ = window;
   for (uint32_t id = 0; id < keys_.size(); ++id) NoteInWindow(keys_[id], id);
 }

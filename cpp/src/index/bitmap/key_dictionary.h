@@ -16,6 +16,7 @@
 #include "hash/table_bytes.h"
 #include "hash/table_seed.h"
 #include "index/bitmap/bitmap_key.h"
+#include "index/bitmap/tuning.h"
 #include "io/byte_writer.h"
 #include "io/endian.h"
 #include "java/java_hash_map.h"
@@ -91,11 +92,11 @@ class NumericKeyDictionary final : public WriterKeys {
     if (ascending_) {
       // Counted towards the window, which opens only once the keys stop ascending: a sorted
       // column's keys would make its pages resident for lookups that need no table.
-      if (hashed_lookups_ + 1 < kWindowAfterLookups) ++hashed_lookups_;
+      if (hashed_lookups_ + 1 < tuning::kWindowAfterLookups) ++hashed_lookups_;
       uint32_t id;
       if (InternAscending(bits, &id)) return id;
     }
-    if (++hashed_lookups_ == kWindowAfterLookups) OpenWindow();
+    if (++hashed_lookups_ == tuning::kWindowAfterLookups) OpenWindow();
     size_t slot = SlotOf(bits);
     for (;;) {
       const Slot& s = slots_[slot];
@@ -115,7 +116,7 @@ class NumericKeyDictionary final : public WriterKeys {
   }
 
   // Once the table outgrows the caches, callers prefetch the slot of a key a few rows ahead.
-  bool IsLarge() const { return slots_.size() > (size_t{1} << 16); }
+  bool IsLarge() const { return slots_.size() > tuning::kLargeTableSlots; }
   void Prefetch(uint64_t bits) const { __builtin_prefetch(&slots_[SlotOf(bits)]); }
 
   KeyKind kind() const override { return kind_; }
@@ -157,7 +158,7 @@ class NumericKeyDictionary final : public WriterKeys {
   void Grow();
 
   // Integer columns of a small domain (codes, enums, small ids) are the usual bitmap-indexed
-  // ones: a direct table over kWindowKeys values around the first keys answers their lookups
+  // ones: a direct table over tuning::kWindowKeys values around the first keys answers their lookups
   // with one load, no hashing or probing. Entries hold id + 1 (0: not seen); only the pages
   // of values that occur ever become resident.
   //
@@ -175,17 +176,6 @@ class NumericKeyDictionary final : public WriterKeys {
     uint64_t inverse = 1;
     unsigned shift = 0;
   };
-  static constexpr uint64_t kWindowKeys = uint64_t{1} << 16;
-  // The window opens (over the keys so far) once this many lookups went to the hash table:
-  // a sorted column looks a key up once per run, and 1000 keys spread over the window made
-  // its every page resident (148 KiB) for an index of 28 KiB.
-  static constexpr uint64_t kWindowAfterLookups = 4096;
-  // The first lookup inserts the first key; the window is centred on it, so it opens later.
-  static_assert(kWindowAfterLookups > 1, "the window opens once a key is in");
-  // A step other than 1 needs this many keys on it: a few keys of a dense domain (a
-  // clustered column's first runs) share a divisor by chance, and the keys between them
-  // would then miss the window for good.
-  static constexpr size_t kStepEvidenceKeys = 32;
   void OpenWindow();
   // Where `bits` sits in the window: its entry's index, or a value >= window.size.
   static uint64_t WindowIndex(const WindowShape& window, uint64_t bits) {
@@ -266,9 +256,9 @@ class StringKeyDictionary final : public WriterKeys {
   }
   // Once the table outgrows the caches, callers prefetch by the HashBytes of keys ahead:
   // first the slot, then (once that is cached) the bytes of the key in it, which a hit
-  // compares. Both are cache misses otherwise; the bytes were most of the lookup's time.
+  // compares. Both are cache misses otherwise, and the bytes' miss comes last, unhidden.
   // (No table while the keys are ascending: not large.)
-  bool IsLarge() const { return slots_.size() > (size_t{1} << 16); }
+  bool IsLarge() const { return slots_.size() > tuning::kLargeTableSlots; }
   void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[static_cast<size_t>(h >> shift_)]); }
   void PrefetchKeyBytes(uint64_t h) const {
     // Empty slots hold position 0: a harmless prefetch, cheaper than a branch.

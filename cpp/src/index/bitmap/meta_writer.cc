@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "index/bitmap/tuning.h"
+
 namespace pyfileindex::index::bitmap {
 
 namespace {
@@ -20,22 +22,18 @@ size_t HeadBytes(uint8_t version, const MetaHead& head) {
 // to), a piece at a time: the meta is never held whole outside its place.
 class PieceWriter {
  public:
-  explicit PieceWriter(uint8_t* out) : out_(out) { piece_.Reserve(2 * kPieceBytes); }
+  explicit PieceWriter(uint8_t* out) : out_(out) { piece_.Reserve(2 * tuning::kMetaPieceBytes); }
   ~PieceWriter() { Flush(); }
   PieceWriter(const PieceWriter&) = delete;
   PieceWriter& operator=(const PieceWriter&) = delete;
 
   io::ByteWriter* piece() {
-    if (piece_.size() >= kPieceBytes) Flush();
+    if (piece_.size() >= tuning::kMetaPieceBytes) Flush();
     return &piece_;
   }
   size_t written() const { return written_ + piece_.size(); }
 
  private:
-  // Small: the staging buffer's pages count at the build's peak (a 1,000-key meta of 12 KB
-  // written through a 32 KiB buffer touched 12 KiB of it beside the payload).
-  static constexpr size_t kPieceBytes = size_t{4} << 10;
-
   void Flush() {
     if (piece_.size() == 0) return;
     std::memcpy(out_ + written_, piece_.data(), piece_.size());

@@ -4,8 +4,8 @@
 //
 // Reading a run checks once that every record lies inside the bytes and that the keys
 // ascend; lookups then binary-search the records where they lie, decoding only the keys
-// they probe. A point lookup on a 1M-key index used to decode and copy every entry of the
-// block it touched, which cost more than everything else it did together.
+// they probe: decoding and copying every entry of the block a point lookup touches would cost
+// more than everything else the lookup does.
 #pragma once
 
 #include <cstddef>

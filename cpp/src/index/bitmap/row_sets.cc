@@ -12,13 +12,8 @@
 namespace pyfileindex::index::bitmap {
 
 namespace {
-// Capacities of 4k + 2 entries (16k + 8 bytes) fill malloc's 16-byte-aligned chunks exactly
-// (glibc: 8 bytes of header): a key with 10 rows takes a 64-byte chunk, not the 80 bytes that
-// 16 entries would; with a million such keys that is tens of MB. They double: growing by half
-// took twice the reallocations, which glibc serves from its slow paths (100k keys of ~100
-// rows: 18% of the build; doubling 3.5% faster, peak unchanged at 1.7x the index).
-constexpr uint32_t kFirstCapacity = 6;
-static_assert(kFirstCapacity % 4 == 2, "a list's layout is read from its capacity (row_sets.h)");
+static_assert(tuning::kFirstRowListCapacity % 4 == 2,
+              "a list's layout is read from its capacity (row_sets.h)");
 uint32_t GrownCapacity(uint32_t capacity) {
   const uint32_t want = 2 * capacity;
   return (want + 1) / 4 * 4 + 2;
@@ -79,12 +74,13 @@ void RowList::AppendRun(uint32_t first, uint32_t count) {
 void RowList::AppendSlow(uint32_t entry) {
   if (capacity_ == 0) {
     // A third entry: the inline ones move to a heap array.
-    uint32_t* rows = static_cast<uint32_t*>(std::malloc(kFirstCapacity * sizeof(uint32_t)));
+    uint32_t* rows =
+        static_cast<uint32_t*>(std::malloc(tuning::kFirstRowListCapacity * sizeof(uint32_t)));
     if (rows == nullptr) throw std::bad_alloc();
     std::copy(inline_, inline_ + kInlineEntries, rows);
     heap_ = rows;
-    capacity_ = kFirstCapacity;
-  } else if (size_ >= kFlushRows) {
+    capacity_ = tuning::kFirstRowListCapacity;
+  } else if (size_ >= tuning::kRowListFlushEntries) {
     // A frequent key: its rows so far go into a bitmap (compact for dense rows). The new
     // entry cannot end a run whose start is in the bitmap now.
     FlushToBitmap();
@@ -101,7 +97,7 @@ void RowList::AppendSlow(uint32_t entry) {
 }
 
 void RowList::FlushToBitmap() {
-  // Only a heap array is ever flushed (kFlushRows pending entries, or a flushed list).
+  // Only a heap array is ever flushed (kRowListFlushEntries pending entries, or a flushed list).
   const bool first_flush = !HasFlushed();
   roaring::Bitmap32* bitmap = first_flush ? new roaring::Bitmap32() : flushed();
   const uint32_t* e = entries();

@@ -5,7 +5,7 @@
 // keeps the rows of rare keys this way (frequent ones: container_rows.h). A key's first two
 // entries are stored inline, so neither a key with one or two rows nor a key whose rows are
 // one run (a sorted column) allocates anything; a key whose pending
-// array reaches kFlushRows moves it into a roaring bitmap, which bounds memory for frequent
+// array reaches tuning::kRowListFlushEntries moves it into a roaring bitmap, which bounds memory for frequent
 // keys at roughly what Java's bitmaps take.
 #pragma once
 
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "index/bitmap/java_roaring_encoder.h"
+#include "index/bitmap/tuning.h"
 #include "memory/growing_vector.h"
 #include "roaring/bitmap32.h"
 
@@ -22,7 +23,6 @@ namespace pyfileindex::index::bitmap {
 
 class RowList {
  public:
-  static constexpr uint32_t kFlushRows = 1u << 14;  // pending entries
   // Rows are below 2^31 (Java counts rows in an int), so bit 31 of an entry marks the end of
   // a run: entries [a, b | kRunEnd] stand for rows a..b. A key whose rows cluster (a sorted
   // column) then keeps two entries per run instead of one per row.

@@ -51,7 +51,7 @@ class BloomProbesAvx2 {
     const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     // Two buffers: the bits of the previous eight hashes are set while this step's positions
     // are stored. Read back right after their vector stores, positions wait for the stores to
-    // reach the cache (a wide store does not forward to narrow loads): a quarter slower.
+    // reach the cache (a wide store does not forward to narrow loads).
     alignas(32) uint32_t positions[2][8 * kMaxHashFunctions];
     const size_t per_step = 8 * static_cast<size_t>(k);
     size_t pending = 0;  // positions of the previous step, in positions[previous]

@@ -72,8 +72,8 @@ class BloomProbes {
 
   static constexpr size_t kPrefetchAhead = 8;
   // In a bit set of several MiB nearly every probe misses the cache and the TLB: probes are
-  // prefetched a few hashes ahead there, so those misses overlap. Measured (10M rows): a 12 MB
-  // set 28.6 -> 17.3 ns/row; sets up to ~5 MB got slower (+10%), a 600 KB one +40%.
+  // prefetched a few hashes ahead there, so those misses overlap. A set that fits the
+  // last-level cache only pays for the prefetches, so smaller sets go without.
   static constexpr uint32_t kPrefetchMinBytes = 8 * 1024 * 1024;
 
   uint32_t Mod(uint32_t value) const {
@@ -95,8 +95,8 @@ class BloomProbes {
   // the shift is 31 + l and the magic floor(2^(31 + l) / num_bits) + 1 < 2^32 (for
   // num_bits < 2^31); magic * num_bits then exceeds 2^(31 + l) by at most num_bits <= 2^l,
   // which keeps the quotient exact for every 31-bit c (Granlund and Montgomery, 1994, 4.2).
-  // Mod keeps Lemire's constant: scalar probes through this one were 15-25% slower (7.6
-  // against 6.4 ns/row), a shift by a variable count costing more than a product's high half.
+  // Mod keeps Lemire's constant for the scalar probes: a shift by a variable count costs more
+  // than a product's high half.
   int quotient_shift_;
   uint64_t quotient_magic_;
 };

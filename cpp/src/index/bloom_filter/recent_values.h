@@ -1,8 +1,8 @@
 // RecentValues: drops byte values (strings, binaries) a bloom-filter writer has added already,
 // before they are hashed, as seen in a small direct-mapped table of recently added values.
 //
-// XXH64 costs 5-8 ns on a 16-byte string without AVX-512 (it is a chain of 64-bit multiplies),
-// most of a bloom-filter build. Low-cardinality string columns (a status, a country code, a
+// XXH64 of a short string is a chain of dependent 64-bit multiplies, most of a bloom-filter
+// build without AVX-512. Low-cardinality string columns (a status, a country code, a
 // sorted key) repeat a few values throughout a file, and each repeat would hash the same bytes
 // again only to set bits already set. A value of up to kMaxBytes bytes is recognised from its
 // exact bytes (never from a hash of them), so skipping it cannot change the filter. Like
@@ -25,16 +25,15 @@ class RecentValues {
  public:
   static constexpr size_t kMaxBytes = 32;       // longer values are always kept
   static constexpr uint32_t kPauseBlocks = 16;  // of up to 1024 values (FastHash::kHashBlock)
-  // Shuffled STRING c=100k (a value repeats every 100k rows) spent 3% of its build in the
-  // checks every 17th block; at most one block in 257 is checked now.
+  // A column whose values repeat only far apart never pays for the table: its checks, at
+  // most one block in kMaxPauseBlocks + 1, are then too rare to cost anything.
   static constexpr uint32_t kMaxPauseBlocks = 256;
 
   // A table grows once, from a quarter of its largest size to all of it, when a large file
-  // keeps missing in it: a thousand distinct values thrash a small table (10M shuffled rows
-  // of 1000 strings: 1024 slots 50% slower than hashing every row, 4096 slots 5-10% faster,
-  // 8192 15-25%). Its memory counts against the index's (the build's peak), so the largest
-  // table takes at most a third of the bit set's bytes, and at most 4096 slots (160 KB, for
-  // Paimon's default 600 KB filter).
+  // keeps missing in it: a thousand distinct values thrash a small table, which then costs
+  // more than hashing every row, while a table a few times the values' count pays. Its memory
+  // counts against the index's (the build's peak), so the largest table takes at most a third
+  // of the bit set's bytes, and at most 1 << kMaxSlotBits slots.
   static constexpr int kMaxSlotBits = 12;
   static constexpr int kMinSlotBits = 6;
   static constexpr uint64_t kGrowAfterRows = 65536;  // consulted rows, before growing
@@ -67,9 +66,9 @@ class RecentValues {
   // overlap them), in order, records those it can hold, and returns how many were written.
   //
   // Stores happen on a miss only (a branch, well predicted while the table pays). Storing
-  // the slot and out[kept] on every row without a branch, as RecentHashes does, made the build
-  // 25% slower: with a repeat a few rows later the next row's slot load may read the store
-  // before it, so the CPU ends up waiting for each store before the next row's loads.
+  // the slot and out[kept] on every row without a branch, as RecentHashes does, is slower
+  // here: with a repeat a few rows later the next row's slot load may read the store before
+  // it, so the CPU ends up waiting for each store before the next row's loads.
   size_t KeepNew(const std::string_view* values, size_t count, std::string_view* out) {
     size_t kept = 0;
     for (size_t i = 0; i < count; ++i) {
@@ -86,7 +85,7 @@ class RecentValues {
       }
     }
     // Every miss is a mispredicted branch as well as a hash: past a quarter of the values the
-    // table costs more than it saves (1024 slots with 36% misses: 50% slower).
+    // table costs more than it saves.
     if (4 * kept > count) {
       paused_ = next_pause_;
       // Nearly all new: the growth below would not help either, so the next check can wait
@@ -114,9 +113,8 @@ class RecentValues {
   struct Key {
     uint64_t words[4];
     uint64_t size;
-    // Word by word, in registers: compared or copied as one block, the key went through the
-    // stack, and the wide reload of its narrow stores stalled (store forwarding fails; 8 ns a
-    // value).
+    // Word by word, in registers: compared or copied as one block, the key goes through the
+    // stack, and the wide reload of its narrow stores stalls (store forwarding fails).
     bool Matches(const Key& other) const {
       return ((words[0] ^ other.words[0]) | (words[1] ^ other.words[1]) |
               (words[2] ^ other.words[2]) | (words[3] ^ other.words[3]) |

@@ -68,7 +68,7 @@ class BitSliceIndexBuilder {
  public:
   // `value` >= 0; rows strictly increasing across calls.
   void Append(uint32_t row, uint64_t value) {
-    // One test, as before runs were kept, for rows of a chunk kept as words.
+    // One test for rows of a chunk kept as words, the common case.
     if ((row >> 16) != words_chunk_ && AppendRun(row, value)) return;
     if ((value >> (stride_ - 1)) != 0) Widen(value);
     max_ = value > max_ ? value : max_;

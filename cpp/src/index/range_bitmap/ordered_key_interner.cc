@@ -7,26 +7,22 @@
 
 #include "hash/mix64.h"
 #include "hash/table_seed.h"
+#include "index/range_bitmap/tuning.h"
 #include "memory/return_pages.h"
 
 namespace pyfileindex::index::range_bitmap {
 
 namespace {
 
-constexpr uint64_t kFirstWindow = uint64_t{1} << 16;
-constexpr uint64_t kMaxWindow = uint64_t{1} << 26;  // 256 MiB of address space at most
-constexpr size_t kMinSlots = 1024;
-constexpr uint64_t kFirstSlotsGuessMax = uint64_t{1} << 16;
-// Window entries per page-sized step when copying or scanning a window: pages without a key
-// are skipped, so they never become resident.
-constexpr size_t kPageEntries = 1024;
-// Past these sizes a table's lookups miss the caches: rows kAhead further on are prefetched.
-constexpr uint64_t kCachedWindow = uint64_t{1} << 16;
-// Windows from this many entries (4 MiB) hand their pages back as they are ranked; a smaller
-// one's memory is left to the next file's writer.
-constexpr uint64_t kHandBackWindow = uint64_t{1} << 20;
-constexpr size_t kCachedSlots = size_t{1} << 16;
-constexpr size_t kAhead = 16;
+using tuning::kCachedSlots;
+using tuning::kCachedWindow;
+using tuning::kFirstSlotsGuessMax;
+using tuning::kFirstWindow;
+using tuning::kHandBackWindow;
+using tuning::kMaxWindow;
+using tuning::kMinSlots;
+using tuning::kPrefetchRows;
+using tuning::kWindowPageEntries;
 
 bool AllZero(const uint32_t* p, size_t n) {
   uint32_t any = 0;
@@ -107,8 +103,8 @@ void OrderedKeyInterner<U>::InternMany(const U* keys, size_t n, uint32_t* ids) {
   for (size_t i = 0; i < n; ++i) {
     // A window past the caches: fetch the entry of a row ahead, so the misses of rows that
     // bring a new key (a branch the CPU cannot foresee) do not come one after another.
-    if (window_size_ > kCachedWindow && i + kAhead < n) {
-      const uint64_t ahead = static_cast<U>(keys[i + kAhead] - window_base_);
+    if (window_size_ > kCachedWindow && i + kPrefetchRows < n) {
+      const uint64_t ahead = static_cast<U>(keys[i + kPrefetchRows] - window_base_);
       __builtin_prefetch(&window_[std::min(ahead, window_size_ - 1)]);
     }
     const uint64_t offset = static_cast<U>(keys[i] - window_base_);
@@ -163,8 +159,9 @@ bool OrderedKeyInterner<U>::WidenWindow(U key) {
   Table window(static_cast<size_t>(size));
   if (window_size_ > 0) {
     uint32_t* to = window.get() + static_cast<U>(window_base_ - base);
-    for (uint64_t at = 0; at < window_size_; at += kPageEntries) {
-      const size_t n = static_cast<size_t>(std::min<uint64_t>(kPageEntries, window_size_ - at));
+    for (uint64_t at = 0; at < window_size_; at += kWindowPageEntries) {
+      const size_t n =
+          static_cast<size_t>(std::min<uint64_t>(kWindowPageEntries, window_size_ - at));
       if (!AllZero(window_.get() + at, n)) std::memcpy(to + at, window_.get() + at, 4 * n);
     }
   }
@@ -200,8 +197,9 @@ template <typename U>
 void OrderedKeyInterner<U>::SwitchToHashed() {
   direct_ = false;
   keys_.resize(count_);
-  for (uint64_t at = 0; at < window_size_; at += kPageEntries) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kPageEntries, window_size_ - at));
+  for (uint64_t at = 0; at < window_size_; at += kWindowPageEntries) {
+    const size_t n =
+        static_cast<size_t>(std::min<uint64_t>(kWindowPageEntries, window_size_ - at));
     const uint32_t* page = window_.get() + at;
     if (AllZero(page, n)) continue;
     for (size_t i = 0; i < n; ++i) {
@@ -277,11 +275,13 @@ void OrderedKeyInterner<U>::InternHashedMany(const U* keys, size_t n, uint32_t* 
       // The slot of a row ahead is a cache miss, and for wide keys so is the key it names:
       // fetch the slot of a row far ahead and the key of a nearer one, whose slot has
       // arrived by now. (Only hints: a table grown meanwhile makes them useless, not wrong.)
-      if (i + 2 * kAhead < n) {
-        __builtin_prefetch(&slots_[static_cast<size_t>(HashOf(keys[i + 2 * kAhead]) >> shift_)]);
+      if (i + 2 * kPrefetchRows < n) {
+        const U far_key = keys[i + 2 * kPrefetchRows];
+        __builtin_prefetch(&slots_[static_cast<size_t>(HashOf(far_key) >> shift_)]);
       }
-      if (!kWholeKeyInSlot && i + kAhead < n) {
-        const uint64_t entry = slots_[static_cast<size_t>(HashOf(keys[i + kAhead]) >> shift_)];
+      if (!kWholeKeyInSlot && i + kPrefetchRows < n) {
+        const U near_key = keys[i + kPrefetchRows];
+        const uint64_t entry = slots_[static_cast<size_t>(HashOf(near_key) >> shift_)];
         if (entry != kEmptySlot) __builtin_prefetch(&keys_[static_cast<uint32_t>(entry)]);
       }
     }
@@ -311,9 +311,10 @@ typename OrderedKeyInterner<U>::Ranked OrderedKeyInterner<U>::TakeRankedDirect()
   uint32_t next = 0;
   // The window is read once, front to back: each scanned stretch is handed back as the keys
   // grow, so window and keys are never both whole.
-  constexpr uint64_t kStretch = uint64_t{64} << 10;  // entries: 256 KiB
-  for (uint64_t at = 0; at < window_size_; at += kPageEntries) {
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kPageEntries, window_size_ - at));
+  constexpr uint64_t kStretch = tuning::kHandBackStretchEntries;
+  for (uint64_t at = 0; at < window_size_; at += kWindowPageEntries) {
+    const size_t n =
+        static_cast<size_t>(std::min<uint64_t>(kWindowPageEntries, window_size_ - at));
     const uint32_t* page = window_.get() + at;
     if (!AllZero(page, n)) {
       for (size_t i = 0; i < n; ++i) {
@@ -322,8 +323,8 @@ typename OrderedKeyInterner<U>::Ranked OrderedKeyInterner<U>::TakeRankedDirect()
         out.sorted.push_back(static_cast<U>(window_base_ + (at + i)));
       }
     }
-    if (window_size_ >= kHandBackWindow && (at + kPageEntries) % kStretch == 0) {
-      memory::ReturnPages(window_.get() + (at + kPageEntries - kStretch), 4 * kStretch);
+    if (window_size_ >= kHandBackWindow && (at + kWindowPageEntries) % kStretch == 0) {
+      memory::ReturnPages(window_.get() + (at + kWindowPageEntries - kStretch), 4 * kStretch);
     }
   }
   window_.reset();

@@ -2,8 +2,8 @@
 // id - base in `width` bits, where base and width come from the block's own smallest and
 // largest id. Shuffled columns pack at the width of their key count (4 bits for 10 keys
 // instead of 32). A block whose ids change at few rows (sorted or clustered columns) keeps its
-// runs instead, 8 bytes each, when that is smaller: a sorted 10M-row column of 1000 keys holds
-// ~1200 runs (10 KB) where packing would take 3 bits a row (3.7 MB).
+// runs instead, 8 bytes each, when that is smaller: a sorted column has about one run per key
+// in a block, where packing would still take several bits a row.
 #pragma once
 
 #include <cstddef>
