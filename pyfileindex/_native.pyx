@@ -16,6 +16,8 @@ import warnings as _warnings
 
 import numpy as _np
 
+from pyfileindex.column_names import split_map_column as _split_map_column
+
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
@@ -99,6 +101,8 @@ cdef extern from "pyfileindex/options.h" namespace "pyfileindex" nogil:
     cdef cppclass Options:
         Options()
         void Set(string key, string value)
+
+    Result[int64_t] ParseMemorySize(string text)
 
 cdef extern from "pyfileindex/literal.h" namespace "pyfileindex" nogil:
     cdef cppclass Literal:
@@ -184,6 +188,16 @@ cdef extern from "pyfileindex/writer.h" namespace "pyfileindex" nogil:
         int64_t row_count()
         const vector[string]& ignored_options()
 
+cdef extern from "pyfileindex/index_declarations.h" namespace "pyfileindex" nogil:
+    cdef cppclass IndexDeclaration:
+        string column
+        string field
+        string index_type
+        cbool takes_dictionaries
+
+    Result[vector[IndexDeclaration]] DeclaredIndexes(const vector[Field]& fields,
+                                                     const Options& table_options)
+
 cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
     cdef cppclass IndexEntry:
         string column
@@ -250,6 +264,14 @@ def library_version() -> str:
 def croaring_version() -> str:
     """Version of the CRoaring compiled into the native library, e.g. "5.2.2"."""
     return CRoaringVersion().decode("ascii")
+
+
+def parse_memory_size(text) -> int:
+    """Bytes of a Paimon MemorySize text ("500 b", "16kb", "1 mb", "1024"), read as Java reads
+    it (FileIndexError naming the problem otherwise)."""
+    cdef Result[int64_t] parsed = ParseMemorySize(_utf8(text, "a memory size"))
+    _check(parsed.status())
+    return parsed.value()
 
 
 def simd_level() -> str:
@@ -407,6 +429,34 @@ _UINT64_MASK = (1 << 64) - 1
 _DECIMAL_UNSCALED_LIMIT = 10 ** 38
 
 
+# Nanoseconds per tick of a numpy.datetime64 unit, and ticks per nanosecond of the finer ones.
+_NANOS_PER_DATETIME64_UNIT = {
+    "W": 7 * 86_400 * 1_000_000_000, "D": 86_400 * 1_000_000_000, "h": 3_600_000_000_000,
+    "m": 60_000_000_000, "s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1,
+}
+_DATETIME64_UNITS_PER_NANO = {"ps": 1_000, "fs": 1_000_000, "as": 1_000_000_000}
+
+
+def datetime64_nanos(value) -> int:
+    """Epoch nanoseconds of a numpy.datetime64 of any unit and multiple, exactly (a Python int,
+    not bounded to 64 bits); FileIndexError for NaT or digits below a nanosecond."""
+    if _np.isnat(value):
+        raise FileIndexError("NaT is not a timestamp value; use is_null() to match NULLs")
+    unit, count = _np.datetime_data(value.dtype)
+    if unit in ("Y", "M"):  # calendar units: numpy turns them into days exactly
+        value = value.astype("datetime64[D]")
+        unit, count = "D", 1
+    ticks = int(value.astype(_np.int64)) * count
+    if unit in _NANOS_PER_DATETIME64_UNIT:
+        return ticks * _NANOS_PER_DATETIME64_UNIT[unit]
+    if unit in _DATETIME64_UNITS_PER_NANO:
+        nanos, rest = divmod(ticks, _DATETIME64_UNITS_PER_NANO[unit])
+        if rest:
+            raise FileIndexError(f"timestamp {value} has digits below nanoseconds")
+        return nanos
+    raise FileIndexError(f"numpy datetime64 unit {unit!r} is not supported")
+
+
 cdef Literal _timestamp_from_nanos(object nanos) except *:
     millis, nano_of_milli = divmod(int(nanos), 1_000_000)
     if not (_INT64_MIN <= millis <= _INT64_MAX):
@@ -445,8 +495,10 @@ cdef _require_column_type(int wanted, str kind, object value, str column, dict t
     if types is None or column is None:
         return
     found = types.get(column)
-    if found is None and column.endswith("]") and "[" in column:
-        found = types.get(column[:column.index("[")] + "[]")
+    if found is None:
+        name = _split_map_column(column)
+        if name.is_map_entry:
+            found = types.get(name.base + "[]")
     if found is None:
         return  # not a field of the row type: the reader answers REMAIN
     root, type_text = found
@@ -478,17 +530,10 @@ cdef Literal _literal(object value, str column=None, dict types=None) except *:
     if isinstance(value, _decimal.Decimal):
         return _decimal_literal(value)
     if isinstance(value, _np.datetime64):
-        unit = _np.datetime_data(value.dtype)[0]
-        if _np.isnat(value):
-            raise FileIndexError("NaT is not a literal; use is_null()")
-        if unit in ("Y", "M", "W", "D"):
+        if not _np.isnat(value) and _np.datetime_data(value.dtype)[0] in ("Y", "M", "W", "D"):
             _require_column_type(<int>TypeRoot.kDate, "DATE", value, column, types)
             return Literal.Int(int(value.astype("datetime64[D]").astype(_np.int64)))
-        scale = {"h": 3_600_000_000_000, "m": 60_000_000_000, "s": 1_000_000_000,
-                 "ms": 1_000_000, "us": 1_000, "ns": 1}.get(unit)
-        if scale is None:
-            raise FileIndexError(f"numpy datetime64 unit '{unit}' is not supported")
-        return _timestamp_from_nanos(int(value.astype(_np.int64)) * scale)
+        return _timestamp_from_nanos(datetime64_nanos(value))
     if isinstance(value, _dt.datetime):
         # TIMESTAMP is wall-clock time: a naive datetime is taken as is; an aware one (for
         # TIMESTAMP WITH LOCAL TIME ZONE) is converted to UTC first.
@@ -651,6 +696,41 @@ cdef class IndexResult:
 
 
 # ---- writer ------------------------------------------------------------------------------------
+
+class DeclaredIndex:
+    """One index the table options declare: ``column`` as the container names it ("f0", or
+    "m[k]" for key k of MAP column m), the ``field`` it reads ("f0" or "m"), ``index_type``,
+    and ``takes_dictionaries``: whether its writer takes a dictionary-encoded string array as
+    it is, working once per distinct value (False for map keys and non-string columns)."""
+    __slots__ = ("column", "field", "index_type", "takes_dictionaries")
+
+    def __init__(self, column, field, index_type, takes_dictionaries):
+        self.column = column
+        self.field = field
+        self.index_type = index_type
+        self.takes_dictionaries = takes_dictionaries
+
+    def __repr__(self):
+        return (f"DeclaredIndex(column={self.column!r}, field={self.field!r}, "
+                f"index_type={self.index_type!r}, takes_dictionaries={self.takes_dictionaries})")
+
+
+def declared_indexes(fields, options) -> list:
+    """The indexes ``options`` (Paimon table options) declare for a data file with row type
+    ``fields`` ((name, Paimon type) pairs), as DeclaredIndex objects in container order; the
+    options are checked as IndexWriter checks them (FileIndexError naming the problem)."""
+    cdef vector[Field] cfields = _fields(fields)
+    cdef Options coptions = _options(options)
+    cdef Result[vector[IndexDeclaration]] declared
+    with nogil:
+        declared = DeclaredIndexes(cfields, coptions)
+    _check(declared.status())
+    return [DeclaredIndex(d.column.decode("utf-8", "surrogatepass"),
+                          d.field.decode("utf-8", "surrogatepass"),
+                          d.index_type.decode("utf-8", "surrogatepass"),
+                          d.takes_dictionaries)
+            for d in declared.value()]
+
 
 cdef class IndexWriter:
     """Builds the file-index container of one data file, batch by batch, as Java Paimon does.

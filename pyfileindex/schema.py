@@ -1,5 +1,8 @@
 """Paimon schema files (`<table>/schema/schema-<id>`) and Paimon type strings.
 
+`Schema` and `Field` are the one schema model of the package: read from a schema file
+here, or from pypaimon's TableSchema by the table layer (pyfileindex.paimon.schema).
+
 A schema file is JSON written by Java's TableSchema: `version`, `id`, `fields`
 (each with `id`, `name`, `type`, optional `description` / `defaultValue`),
 `highestFieldId`, `partitionKeys`, `primaryKeys`, `options`, `comment`,
@@ -464,6 +467,16 @@ class Field:
     def nullable(self) -> bool:
         return not self.type.endswith(_NOT_NULL)
 
+    @property
+    def field_id(self) -> int:
+        """The Paimon field id (`id`): what links a column across schema versions."""
+        return self.id
+
+    @property
+    def base_type(self) -> str:
+        """The type string without the NOT NULL suffix, e.g. 'TIMESTAMP(9)'."""
+        return self.type[:-len(_NOT_NULL)] if self.type.endswith(_NOT_NULL) else self.type
+
 
 @dataclass(frozen=True)
 class Schema:
@@ -478,6 +491,14 @@ class Schema:
     version: Optional[int] = None
     comment: Optional[str] = None
     time_millis: Optional[int] = None
+    # The object this schema was read from, when a library read it (pypaimon's TableSchema
+    # for the table layer); not part of the schema's value.
+    raw: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def schema_id(self) -> int:
+        """The schema id (`id`), as data files and snapshots name their schema."""
+        return self.id
 
     def row_type(self) -> List[Tuple[str, str]]:
         """[(name, type string)] in column order: what the native layer takes as `fields`."""
@@ -528,24 +549,21 @@ def declared_index_columns(options: Mapping[str, str]) -> Dict[str, List[str]]:
     return declared
 
 
-# Index types whose writers take dictionary-encoded strings as they are, working once per
-# distinct value instead of once per row (bitmap and range-bitmap intern each value once a
-# batch, bloom-filter hashes each value once).
-DICTIONARY_INDEX_TYPES = frozenset({"bitmap", "bloom-filter", "range-bitmap"})
-
-
 def dictionary_columns(fields: Sequence[Tuple[str, str]], options: Mapping[str, str]) -> List[str]:
-    """The string columns of `fields` ((name, type) pairs) to read dictionary-encoded, as
-    Parquet stores them: every index declared on them takes such columns (none is on a map
-    key of them). In field order."""
-    kinds: Dict[str, set] = {}
-    for index_type, names in declared_index_columns(options).items():
-        for name in names:
-            base = name.split("[", 1)[0]
-            kinds.setdefault(base, set()).add(index_type if base == name else "map key")
-    return [name for name, type_text in fields
-            if name in kinds and kinds[name] <= DICTIONARY_INDEX_TYPES
-            and parse_type(type_text).is_string]
+    """The columns of `fields` ((name, type) pairs) to read dictionary-encoded, as Parquet
+    stores strings: those whose every declared index takes such arrays as they are, working
+    once per distinct value (the native writer says which do). In field order; none when the
+    options do not fit the fields (building the index then reports why)."""
+    from pyfileindex import _native  # the writer's own plan of the options
+
+    try:
+        declared = _native.declared_indexes(fields, options)
+    except (_native.FileIndexError, TypeError):
+        return []
+    takes: Dict[str, bool] = {}
+    for index in declared:
+        takes[index.field] = takes.get(index.field, True) and index.takes_dictionaries
+    return [name for name, _ in fields if takes.get(name, False)]
 
 
 def _require(obj: Mapping, key: str, kinds, what: str):
