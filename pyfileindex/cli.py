@@ -28,9 +28,8 @@ import tempfile
 import traceback
 from typing import Dict, List, Optional, Sequence
 
-from pyfileindex.column_names import split_map_column
 from pyfileindex.predicate import Leaf, bind_predicate, parse_predicate
-from pyfileindex.schema import Schema, declared_index_columns, dictionary_columns, load_schema
+from pyfileindex.schema import Schema, dictionary_columns, load_schema
 from pyfileindex.top_n import TopN, parse_top_n
 
 PROG = "pyfileindex"
@@ -399,17 +398,19 @@ def _cmd_build(args) -> int:
             options.pop(key, None)  # KEY= drops a schema option (Paimon rejects empty lists)
         else:
             options[key] = value
-    declared = declared_index_columns(options)
+    from pyfileindex import _native as native_core  # the writer's reading of the options
+
+    # Checked before the data file is read: the indexes declared, and the options' errors.
+    declared = native_core.declared_indexes(schema.row_type(), options)
     if not declared:
         raise CliError("the options declare no file index: add e.g. "
                        "--option file-index.bitmap.columns=COL (or set it in the schema)")
     # String columns whose indexes take dictionaries are read that way: each distinct value
     # is then indexed once, not once per row.
     table = _read_data_file(args.data_file, schema.field_names,
-                            dictionary_columns([(f.name, f.type) for f in schema.fields], options))
+                            dictionary_columns(schema.row_type(), options))
     present = set(table.column_names)
-    missing = sorted({split_map_column(name).base for names in declared.values()
-                      for name in names} - present)
+    missing = sorted({index.field for index in declared} - present)
     if missing:
         raise CliError(f"indexed column(s) {', '.join(missing)} not found in {args.data_file}")
     fields = [(f.name, f.type) for f in schema.fields if f.name in present]

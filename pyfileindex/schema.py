@@ -560,6 +560,12 @@ def dictionary_columns(fields: Sequence[Tuple[str, str]], options: Mapping[str, 
         declared = _native.declared_indexes(fields, options)
     except (_native.FileIndexError, TypeError):
         return []
+    return dictionary_fields(fields, declared)
+
+
+def dictionary_fields(fields: Sequence[Tuple[str, str]], declared: Sequence[Any]) -> List[str]:
+    """The fields whose every declared index (pyfileindex._native.declared_indexes) takes
+    dictionary-encoded strings as they are, in field order."""
     takes: Dict[str, bool] = {}
     for index in declared:
         takes[index.field] = takes.get(index.field, True) and index.takes_dictionaries
