@@ -7,8 +7,9 @@ import pytest
 
 from pyfileindex import _java_text
 from pyfileindex.paimon.errors import PaimonMetadataError
-from pyfileindex.paimon.options import (declared_columns, file_index_read_enabled,
-                                        parse_memory_size, rename_index_columns)
+from pyfileindex import _native
+from pyfileindex.paimon.options import (file_index_read_enabled, parse_memory_size,
+                                        rename_index_columns)
 from pyfileindex.schema import declared_index_columns, split_index_columns
 
 
@@ -32,9 +33,22 @@ def test_declarations_read_the_same_lists():
                "file-index.bloom-filter.columns": "m[k]\x1f"}
     assert declared_index_columns(options) == {"bitmap": ["a", "b"],
                                                "bloom-filter": ["m[k]"]}
-    assert declared_columns(options) == ["a", "b", "m"]
     assert rename_index_columns(options, {"a": "x", "b": None, "m": "n"}) == {
         "file-index.bitmap.columns": "x", "file-index.bloom-filter.columns": "n[k]"}
+
+
+def test_the_python_reading_of_column_lists_matches_the_writers():
+    # The table layer still reads `file-index.<type>.columns` itself where it has no row type
+    # (renaming columns for older schemas); the native writer's plan must read the same names.
+    fields = [("a", "STRING"), ("b", "INT"), ("m", "MAP<STRING, INT>")]
+    options = {"file-index.bitmap.columns": "a,\x01b,",
+               "file-index.bloom-filter.columns": "m[k]\x1f",
+               "file-index.bsi.columns": " b , m[ k ] "}
+    python = sorted((index_type, name) for index_type, names
+                    in declared_index_columns(options).items() for name in names)
+    native = sorted((d.index_type, d.column) for d in _native.declared_indexes(fields, options))
+    assert python == native == [("bitmap", "a"), ("bitmap", "b"), ("bloom-filter", "m[k]"),
+                                ("bsi", "b"), ("bsi", "m[ k ]")]
 
 
 def test_java_text_primitives():

@@ -7,7 +7,7 @@
 * `file-index.read.enabled` (default true): when false no index is consulted.
 """
 
-from typing import Dict, List, Mapping, Optional
+from typing import Dict, Mapping, Optional
 
 from pyfileindex import _native
 from pyfileindex._native import FileIndexError
@@ -48,29 +48,6 @@ def file_index_read_enabled(options: Mapping[str, str]) -> bool:
 def index_options(options: Mapping[str, str]) -> Dict[str, str]:
     """The `file-index.*` entries of the table options."""
     return {k: v for k, v in options.items() if k.startswith(FILE_INDEX_PREFIX)}
-
-
-def declares_indexes(options: Mapping[str, str]) -> bool:
-    """True when some `file-index.<type>.columns` names at least one column."""
-    return bool(declared_columns(options))
-
-
-def _declarations(options: Mapping[str, str]):
-    """(index type, column, map key or None) for every name a `file-index.<type>.columns`
-    option declares, in declaration order."""
-    for key, value in options.items():
-        if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX):
-            index_type = key[len(FILE_INDEX_PREFIX):-len(COLUMNS_SUFFIX)]
-            for name in split_index_columns(value):
-                base, map_key = split_map_column(name)
-                if base:
-                    yield index_type, base, map_key
-
-
-def declared_columns(options: Mapping[str, str]) -> List[str]:
-    """The columns some `file-index.<type>.columns` names (map keys stripped: `m[k]`
-    is column `m`), in first-declared order."""
-    return list(dict.fromkeys(column for _, column, _ in _declarations(options)))
 
 
 def rename_index_columns(options: Mapping[str, str],
