@@ -82,13 +82,40 @@ cdef extern from "pyfileindex/build_info.h" namespace "pyfileindex":
 
 cdef extern from "pyfileindex/data_type.h" namespace "pyfileindex" nogil:
     cdef enum class TypeRoot(uint8_t):
+        kBoolean
+        kTinyInt
+        kSmallInt
+        kInt
+        kBigInt
+        kFloat
+        kDouble
+        kDecimal
+        kChar
+        kVarChar
+        kBinary
+        kVarBinary
         kDate
         kTime
+        kTimestamp
+        kTimestampLocalTimeZone
         kMap
+        kArray
+        kRow
+        kMultiset
+        kVariant
+        kBlob
+        kVector
+        kGeometry
+        kGeography
 
     cdef cppclass DataType:
         TypeRoot root
+        cbool nullable
+        int32_t precision
+        int32_t scale
         vector[DataType] children
+        vector[string] field_names
+        vector[string] field_descriptions
         string ToString()
 
     cdef cppclass Field:
@@ -324,6 +351,44 @@ cdef vector[Field] _fields(object fields) except *:
         field.type = parsed.value()
         out.push_back(field)
     return out
+
+
+# Paimon's name of each type root, as pyfileindex.schema.DataType spells it.
+_ROOT_NAMES = {
+    <int>TypeRoot.kBoolean: "BOOLEAN", <int>TypeRoot.kTinyInt: "TINYINT",
+    <int>TypeRoot.kSmallInt: "SMALLINT", <int>TypeRoot.kInt: "INT", <int>TypeRoot.kBigInt: "BIGINT",
+    <int>TypeRoot.kFloat: "FLOAT", <int>TypeRoot.kDouble: "DOUBLE",
+    <int>TypeRoot.kDecimal: "DECIMAL", <int>TypeRoot.kChar: "CHAR",
+    <int>TypeRoot.kVarChar: "VARCHAR", <int>TypeRoot.kBinary: "BINARY",
+    <int>TypeRoot.kVarBinary: "VARBINARY", <int>TypeRoot.kDate: "DATE",
+    <int>TypeRoot.kTime: "TIME", <int>TypeRoot.kTimestamp: "TIMESTAMP",
+    <int>TypeRoot.kTimestampLocalTimeZone: "TIMESTAMP_LTZ", <int>TypeRoot.kMap: "MAP",
+    <int>TypeRoot.kArray: "ARRAY", <int>TypeRoot.kRow: "ROW",
+    <int>TypeRoot.kMultiset: "MULTISET", <int>TypeRoot.kVariant: "VARIANT",
+    <int>TypeRoot.kBlob: "BLOB", <int>TypeRoot.kVector: "VECTOR",
+    <int>TypeRoot.kGeometry: "GEOMETRY", <int>TypeRoot.kGeography: "GEOGRAPHY",
+}
+
+
+cdef tuple _type_tree(DataType type):
+    cdef size_t i
+    children = tuple(_type_tree(type.children[i]) for i in range(type.children.size()))
+    names = tuple(type.field_names[i].decode("utf-8", "surrogatepass")
+                  for i in range(type.field_names.size()))
+    descriptions = tuple(type.field_descriptions[i].decode("utf-8", "surrogatepass")
+                         for i in range(type.field_descriptions.size()))
+    return (_ROOT_NAMES[<int>type.root], type.nullable, type.precision, type.scale, children,
+            names, descriptions)
+
+
+def parse_type_tree(text) -> tuple:
+    """A Paimon type string parsed by the native grammar, as nested tuples
+    (root, nullable, precision, scale, children, field names, field descriptions): root is
+    Paimon's name ("INT", "TIMESTAMP_LTZ", "MAP", ...), precision also the length of CHAR,
+    VARCHAR, BINARY, VARBINARY and VECTOR. FileIndexError naming the position otherwise."""
+    cdef Result[DataType] parsed = ParseDataType(_utf8(text, "a type"))
+    _check(parsed.status())
+    return _type_tree(parsed.value())
 
 
 cdef class _RowType:

@@ -75,3 +75,33 @@ def test_dictionary_columns_are_the_strings_every_index_takes_encoded():
     assert dictionary_columns(FIELDS, options) == ["s", "c", "t"]
     # Options that do not fit the fields: nothing is read encoded; the write says why.
     assert dictionary_columns(FIELDS, {"file-index.bitmap.columns": "nope"}) == []
+
+
+def test_type_strings_are_parsed_by_the_native_grammar():
+    from pyfileindex.schema import DataType, SchemaError, parse_type
+
+    assert _native.parse_type_tree("DECIMAL(10, 2) NOT NULL") == (
+        "DECIMAL", False, 10, 2, (), (), ())
+    with pytest.raises(SchemaError, match=r"^cannot parse Paimon type 'INT INT' at position 5: "
+                                          r"unexpected 'INT'$"):
+        parse_type("INT INT")
+    row = parse_type("ROW<`a b` INT NOT NULL COMMENT 'x', c VECTOR<FLOAT, 4>>")
+    assert [(f.name, f.type, f.description) for f in row.fields] == [
+        ("a b", "INT NOT NULL", "x"), ("c", "VECTOR<FLOAT, 4>", None)]
+    assert row.fields[1].data_type == DataType("VECTOR", length=4, element=DataType("FLOAT"))
+    assert parse_type("INT ARRAY") == DataType("ARRAY", element=DataType("INT"))
+
+
+def test_columns_of_types_no_index_takes_do_not_block_the_others():
+    import pyarrow as pa
+
+    import pyfileindex as pfi
+
+    # VECTOR and GEOMETRY columns parse now: a table holding them indexes its other columns.
+    fields = [("v", "VECTOR<FLOAT, 2>"), ("g", "GEOMETRY"), ("s", "STRING")]
+    data = pfi.build_index(pa.table({"s": ["a", "b", "a"]}), fields,
+                           {"file-index.bitmap.columns": "s"})
+    reader = pfi.IndexReader(data, fields)
+    assert list(reader.evaluate(pfi.col("s") == "a").row_ids()) == [0, 2]
+    with pytest.raises(_native.FileIndexError):
+        pfi.IndexWriter(fields, {"file-index.bitmap.columns": "v"})
