@@ -225,6 +225,27 @@ cdef extern from "pyfileindex/index_declarations.h" namespace "pyfileindex" nogi
     Result[vector[IndexDeclaration]] DeclaredIndexes(const vector[Field]& fields,
                                                      const Options& table_options)
 
+    cdef enum class IndexOptionKind "pyfileindex::IndexOptionKey::Kind"(uint8_t):
+        kOther
+        kColumns
+        kIndexOption
+        kTableLevel
+        kIgnored
+
+    cdef cppclass IndexOptionKey:
+        IndexOptionKind kind
+        string index_type
+        string column
+        string option
+
+    IndexOptionKey ParseIndexOptionKey(string key)
+
+    cdef cppclass IndexColumnName:
+        string name
+        cbool blank
+
+    vector[IndexColumnName] SplitIndexColumns(string value)
+
 cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
     cdef cppclass IndexEntry:
         string column
@@ -778,6 +799,36 @@ class DeclaredIndex:
     def __repr__(self):
         return (f"DeclaredIndex(column={self.column!r}, field={self.field!r}, "
                 f"index_type={self.index_type!r}, takes_dictionaries={self.takes_dictionaries})")
+
+
+_OPTION_KINDS = {
+    <int>IndexOptionKind.kOther: None,
+    <int>IndexOptionKind.kColumns: "columns",
+    <int>IndexOptionKind.kIndexOption: "index-option",
+    <int>IndexOptionKind.kTableLevel: "table",
+    <int>IndexOptionKind.kIgnored: "ignored",
+}
+
+
+def parse_index_option_key(key) -> tuple:
+    """What a table option key means to the file index, as the writer reads it:
+    (kind, index type, column, option) with kind None (not under ``file-index.``),
+    "columns" (``file-index.<type>.columns``), "index-option"
+    (``file-index.<type>.<column>.<option>``), "table" (in-manifest-threshold, read.enabled)
+    or "ignored" (any other ``file-index.`` key, which Java ignores too)."""
+    cdef IndexOptionKey parsed = ParseIndexOptionKey(_utf8(key, "an option key"))
+    return (_OPTION_KINDS[<int>parsed.kind],
+            parsed.index_type.decode("utf-8", "surrogatepass"),
+            parsed.column.decode("utf-8", "surrogatepass"),
+            parsed.option.decode("utf-8", "surrogatepass"))
+
+
+def split_index_columns(value) -> list:
+    """The pieces of a ``file-index.<type>.columns`` value as Java's split(",") gives them
+    (trailing empty pieces dropped), each String.trim()-ed: [(name, blank), ...], ``blank``
+    marking a piece of whitespace only, which Paimon refuses."""
+    cdef vector[IndexColumnName] pieces = SplitIndexColumns(_utf8(value, "a column list"))
+    return [(piece.name.decode("utf-8", "surrogatepass"), piece.blank) for piece in pieces]
 
 
 def declared_indexes(fields, options) -> list:

@@ -24,11 +24,9 @@ binder consume. Type strings are parsed by the native library's grammar
 import functools
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _java_text
 
 __all__ = [
     "DataType",
@@ -300,27 +298,29 @@ class Schema:
         return declared_index_columns(self.options)
 
 
-_COLUMNS_OPTION = re.compile(r"^file-index\.(?P<type>.+)\.columns$")
-
-
 def split_index_columns(value: str) -> List[str]:
-    """The names a `file-index.<type>.columns` value declares, read as Paimon reads it:
-    String.split(",") (trailing empty pieces dropped), then each piece String.trim()-ed.
-    Blank pieces, which Paimon refuses, are left out here; the native writer refuses them."""
-    return [_java_text.trim(piece) for piece in _java_text.split(str(value), ",")
-            if not _java_text.is_blank(piece)]
+    """The names a `file-index.<type>.columns` value declares, read as Paimon reads it (the
+    native writer's reading: String.split(",") with trailing empty pieces dropped, then each
+    piece String.trim()-ed). Blank pieces, which Paimon refuses, are left out here; the native
+    writer refuses them."""
+    from pyfileindex import _native
+
+    return [name for name, blank in _native.split_index_columns(str(value)) if not blank]
 
 
 def declared_index_columns(options: Mapping[str, str]) -> Dict[str, List[str]]:
-    """{index type: [column, ...]} from `file-index.<type>.columns` options."""
+    """{index type: [column, ...]} from `file-index.<type>.columns` options, the keys read by
+    the native writer's grammar."""
+    from pyfileindex import _native
+
     declared: Dict[str, List[str]] = {}
     for key, value in options.items():
-        match = _COLUMNS_OPTION.match(key)
-        if match is None or value is None:
+        kind, index_type, _, _ = _native.parse_index_option_key(key)
+        if kind != "columns" or value is None:
             continue
         names = split_index_columns(value)
         if names:
-            declared[match.group("type")] = names
+            declared[index_type] = names
     return declared
 
 

@@ -5,9 +5,8 @@ writer against Java itself)."""
 
 import pytest
 
-from pyfileindex import _java_text
-from pyfileindex.paimon.errors import PaimonMetadataError
 from pyfileindex import _native
+from pyfileindex.paimon.errors import PaimonMetadataError
 from pyfileindex.paimon.options import (file_index_read_enabled, parse_memory_size,
                                         rename_index_columns)
 from pyfileindex.schema import declared_index_columns, split_index_columns
@@ -51,13 +50,24 @@ def test_the_python_reading_of_column_lists_matches_the_writers():
                                 ("bsi", "b"), ("bsi", "m[ k ]")]
 
 
-def test_java_text_primitives():
-    assert _java_text.split("a,,b,,", ",") == ["a", "", "b"]
-    assert _java_text.split("", ",") == [""]
-    assert _java_text.split(",,", ",") == []
-    assert _java_text.trim("\x00 x \x7f\x20") == "x \x7f"
-    assert _java_text.is_blank("\t\x1c\u2028\u3000") and _java_text.is_blank("")
-    assert not _java_text.is_blank("\x01") and not _java_text.is_blank("\xa0")
+def test_the_native_grammar_of_lists_and_keys():
+    assert _native.split_index_columns("a,,b,,") == [("a", False), ("", True), ("b", False)]
+    assert _native.split_index_columns("") == [("", True)]
+    assert _native.split_index_columns(",,") == []
+    assert _native.split_index_columns("\x00 x \x7f\x20") == [("x \x7f", False)]
+    assert _native.split_index_columns("\t\x1c\u2028\u3000,\x01,\xa0") == [
+        ("\u2028\u3000", True), ("", False), ("\xa0", False)]  # \x01 trims away, not blank
+    assert _native.parse_index_option_key("bucket") == (None, "", "", "")
+    assert _native.parse_index_option_key("file-index.bitmap.columns") == (
+        "columns", "bitmap", "", "")
+    assert _native.parse_index_option_key("file-index.a.b.columns") == ("columns", "a.b", "", "")
+    assert _native.parse_index_option_key("file-index.bloom-filter.m[k].fpp") == (
+        "index-option", "bloom-filter", "m[k]", "fpp")
+    for key in ("file-index.in-manifest-threshold", "file-index.read.enabled"):
+        assert _native.parse_index_option_key(key)[0] == "table"
+    for key in ("file-index.bitmap.version", "file-index..columns", "file-index.a.b.c.d"):
+        assert _native.parse_index_option_key(key)[0] == "ignored"
+
 
 
 @pytest.mark.parametrize("text,size", [

@@ -76,5 +76,36 @@ TEST(IndexDeclarationsTest, RefusesWhatTheWriterRefuses) {
   EXPECT_FALSE(DeclaredIndexes(twice, Options(Entries{{"file-index.bitmap.columns", "s"}})).ok());
 }
 
+TEST(IndexDeclarationsTest, OptionKeysReadAsJavaReadsThem) {
+  using Kind = IndexOptionKey::Kind;
+  EXPECT_EQ(ParseIndexOptionKey("bucket").kind, Kind::kOther);
+  const IndexOptionKey columns = ParseIndexOptionKey("file-index.a.b.columns");
+  EXPECT_EQ(columns.kind, Kind::kColumns);
+  EXPECT_EQ(columns.index_type, "a.b");
+  const IndexOptionKey option = ParseIndexOptionKey("file-index.bloom-filter.m[k].fpp");
+  EXPECT_EQ(option.kind, Kind::kIndexOption);
+  EXPECT_EQ(option.index_type, "bloom-filter");
+  EXPECT_EQ(option.column, "m[k]");
+  EXPECT_EQ(option.option, "fpp");
+  EXPECT_EQ(ParseIndexOptionKey("file-index.read.enabled").kind, Kind::kTableLevel);
+  EXPECT_EQ(ParseIndexOptionKey("file-index.in-manifest-threshold").kind, Kind::kTableLevel);
+  for (const char* ignored : {"file-index.bitmap.version", "file-index..columns",
+                              "file-index.a.b.c.d"}) {
+    EXPECT_EQ(ParseIndexOptionKey(ignored).kind, Kind::kIgnored) << ignored;
+  }
+}
+
+TEST(IndexDeclarationsTest, ColumnListsSplitAsJavaSplitsThem) {
+  const std::vector<IndexColumnName> names = SplitIndexColumns(" a ,\u3000,\x01,,");
+  ASSERT_EQ(names.size(), 3u);  // trailing empty pieces dropped
+  EXPECT_EQ(names[0].name, "a");
+  EXPECT_FALSE(names[0].blank);
+  EXPECT_TRUE(names[1].blank);  // U+3000 is whitespace to Java, though trim keeps it
+  EXPECT_EQ(names[1].name, "\u3000");
+  EXPECT_EQ(names[2].name, "");  // trim drops every character <= ' '
+  EXPECT_FALSE(names[2].blank);
+  EXPECT_TRUE(SplitIndexColumns(",,").empty());
+}
+
 }  // namespace
 }  // namespace pyfileindex

@@ -17,7 +17,6 @@ from pyfileindex.schema import split_index_columns
 from .errors import PaimonMetadataError
 
 FILE_INDEX_PREFIX = "file-index."
-COLUMNS_SUFFIX = ".columns"
 IN_MANIFEST_THRESHOLD = "file-index.in-manifest-threshold"
 READ_ENABLED = "file-index.read.enabled"
 DEFAULT_IN_MANIFEST_THRESHOLD = 500
@@ -61,28 +60,21 @@ def rename_index_columns(options: Mapping[str, str],
     """
     out: Dict[str, str] = {}
     for key, value in options.items():
-        if not key.startswith(FILE_INDEX_PREFIX):
-            out[key] = value
-            continue
-        rest = key[len(FILE_INDEX_PREFIX):]
-        if rest.endswith(COLUMNS_SUFFIX) and rest.count(".") >= 1:
-            index_type = rest[:-len(COLUMNS_SUFFIX)]
+        kind, index_type, column, option = _native.parse_index_option_key(key)
+        if kind == "columns":
             kept = []
             for name in split_index_columns(value):
-                column = split_map_column(name)
-                target = mapping.get(column.base)
+                parsed = split_map_column(name)
+                target = mapping.get(parsed.base)
                 if target is not None:
-                    kept.append(column.renamed(target))
+                    kept.append(parsed.renamed(target))
             if kept:
                 out[key] = ",".join(kept)
-            continue
-        parts = rest.split(".")
-        if len(parts) == 3:  # file-index.<type>.<column>.<option>
-            index_type, column, option = parts
-            name = split_map_column(column)
-            target = mapping.get(name.base)
+        elif kind == "index-option":
+            parsed = split_map_column(column)
+            target = mapping.get(parsed.base)
             if target is not None:
-                out[f"{FILE_INDEX_PREFIX}{index_type}.{name.renamed(target)}.{option}"] = value
-            continue
-        out[key] = value
+                out[f"{FILE_INDEX_PREFIX}{index_type}.{parsed.renamed(target)}.{option}"] = value
+        else:
+            out[key] = value
     return out
