@@ -16,6 +16,8 @@ import warnings as _warnings
 
 import numpy as _np
 
+from pyfileindex.column_names import split_map_column as _split_map_column
+
 cimport cython
 from cpython.buffer cimport PyBUF_SIMPLE, PyBuffer_Release, PyObject_GetBuffer
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
@@ -80,13 +82,40 @@ cdef extern from "pyfileindex/build_info.h" namespace "pyfileindex":
 
 cdef extern from "pyfileindex/data_type.h" namespace "pyfileindex" nogil:
     cdef enum class TypeRoot(uint8_t):
+        kBoolean
+        kTinyInt
+        kSmallInt
+        kInt
+        kBigInt
+        kFloat
+        kDouble
+        kDecimal
+        kChar
+        kVarChar
+        kBinary
+        kVarBinary
         kDate
         kTime
+        kTimestamp
+        kTimestampLocalTimeZone
         kMap
+        kArray
+        kRow
+        kMultiset
+        kVariant
+        kBlob
+        kVector
+        kGeometry
+        kGeography
 
     cdef cppclass DataType:
         TypeRoot root
+        cbool nullable
+        int32_t precision
+        int32_t scale
         vector[DataType] children
+        vector[string] field_names
+        vector[string] field_descriptions
         string ToString()
 
     cdef cppclass Field:
@@ -99,6 +128,8 @@ cdef extern from "pyfileindex/options.h" namespace "pyfileindex" nogil:
     cdef cppclass Options:
         Options()
         void Set(string key, string value)
+
+    Result[int64_t] ParseMemorySize(string text)
 
 cdef extern from "pyfileindex/literal.h" namespace "pyfileindex" nogil:
     cdef cppclass Literal:
@@ -187,6 +218,37 @@ cdef extern from "pyfileindex/writer.h" namespace "pyfileindex" nogil:
         int64_t row_count()
         const vector[string]& ignored_options()
 
+cdef extern from "pyfileindex/index_declarations.h" namespace "pyfileindex" nogil:
+    cdef cppclass IndexDeclaration:
+        string column
+        string field
+        string index_type
+        cbool takes_dictionaries
+
+    Result[vector[IndexDeclaration]] DeclaredIndexes(const vector[Field]& fields,
+                                                     const Options& table_options)
+
+    cdef enum class IndexOptionKind "pyfileindex::IndexOptionKey::Kind"(uint8_t):
+        kOther
+        kColumns
+        kIndexOption
+        kTableLevel
+        kIgnored
+
+    cdef cppclass IndexOptionKey:
+        IndexOptionKind kind
+        string index_type
+        string column
+        string option
+
+    IndexOptionKey ParseIndexOptionKey(string key)
+
+    cdef cppclass IndexColumnName:
+        string name
+        cbool blank
+
+    vector[IndexColumnName] SplitIndexColumns(string value)
+
 cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
     cdef cppclass IndexEntry:
         string column
@@ -255,6 +317,14 @@ def croaring_version() -> str:
     return CRoaringVersion().decode("ascii")
 
 
+def parse_memory_size(text) -> int:
+    """Bytes of a Paimon MemorySize text ("500 b", "16kb", "1 mb", "1024"), read as Java reads
+    it (FileIndexError naming the problem otherwise)."""
+    cdef Result[int64_t] parsed = ParseMemorySize(_utf8(text, "a memory size"))
+    _check(parsed.status())
+    return parsed.value()
+
+
 def simd_level() -> str:
     """The widest SIMD kernels in use, chosen at run time from the CPU: "scalar", "avx2",
     "avx512" or "avx512-icelake" (lowered by the PYFILEINDEX_SIMD environment variable)."""
@@ -305,6 +375,44 @@ cdef vector[Field] _fields(object fields) except *:
         field.type = parsed.value()
         out.push_back(field)
     return out
+
+
+# Paimon's name of each type root, as pyfileindex.schema.DataType spells it.
+_ROOT_NAMES = {
+    <int>TypeRoot.kBoolean: "BOOLEAN", <int>TypeRoot.kTinyInt: "TINYINT",
+    <int>TypeRoot.kSmallInt: "SMALLINT", <int>TypeRoot.kInt: "INT", <int>TypeRoot.kBigInt: "BIGINT",
+    <int>TypeRoot.kFloat: "FLOAT", <int>TypeRoot.kDouble: "DOUBLE",
+    <int>TypeRoot.kDecimal: "DECIMAL", <int>TypeRoot.kChar: "CHAR",
+    <int>TypeRoot.kVarChar: "VARCHAR", <int>TypeRoot.kBinary: "BINARY",
+    <int>TypeRoot.kVarBinary: "VARBINARY", <int>TypeRoot.kDate: "DATE",
+    <int>TypeRoot.kTime: "TIME", <int>TypeRoot.kTimestamp: "TIMESTAMP",
+    <int>TypeRoot.kTimestampLocalTimeZone: "TIMESTAMP_LTZ", <int>TypeRoot.kMap: "MAP",
+    <int>TypeRoot.kArray: "ARRAY", <int>TypeRoot.kRow: "ROW",
+    <int>TypeRoot.kMultiset: "MULTISET", <int>TypeRoot.kVariant: "VARIANT",
+    <int>TypeRoot.kBlob: "BLOB", <int>TypeRoot.kVector: "VECTOR",
+    <int>TypeRoot.kGeometry: "GEOMETRY", <int>TypeRoot.kGeography: "GEOGRAPHY",
+}
+
+
+cdef tuple _type_tree(DataType type):
+    cdef size_t i
+    children = tuple(_type_tree(type.children[i]) for i in range(type.children.size()))
+    names = tuple(type.field_names[i].decode("utf-8", "surrogatepass")
+                  for i in range(type.field_names.size()))
+    descriptions = tuple(type.field_descriptions[i].decode("utf-8", "surrogatepass")
+                         for i in range(type.field_descriptions.size()))
+    return (_ROOT_NAMES[<int>type.root], type.nullable, type.precision, type.scale, children,
+            names, descriptions)
+
+
+def parse_type_tree(text) -> tuple:
+    """A Paimon type string parsed by the native grammar, as nested tuples
+    (root, nullable, precision, scale, children, field names, field descriptions): root is
+    Paimon's name ("INT", "TIMESTAMP_LTZ", "MAP", ...), precision also the length of CHAR,
+    VARCHAR, BINARY, VARBINARY and VECTOR. FileIndexError naming the position otherwise."""
+    cdef Result[DataType] parsed = ParseDataType(_utf8(text, "a type"))
+    _check(parsed.status())
+    return _type_tree(parsed.value())
 
 
 cdef class _RowType:
@@ -410,6 +518,34 @@ _UINT64_MASK = (1 << 64) - 1
 _DECIMAL_UNSCALED_LIMIT = 10 ** 38
 
 
+# Nanoseconds per tick of a numpy.datetime64 unit, and ticks per nanosecond of the finer ones.
+_NANOS_PER_DATETIME64_UNIT = {
+    "W": 7 * 86_400 * 1_000_000_000, "D": 86_400 * 1_000_000_000, "h": 3_600_000_000_000,
+    "m": 60_000_000_000, "s": 1_000_000_000, "ms": 1_000_000, "us": 1_000, "ns": 1,
+}
+_DATETIME64_UNITS_PER_NANO = {"ps": 1_000, "fs": 1_000_000, "as": 1_000_000_000}
+
+
+def datetime64_nanos(value) -> int:
+    """Epoch nanoseconds of a numpy.datetime64 of any unit and multiple, exactly (a Python int,
+    not bounded to 64 bits); FileIndexError for NaT or digits below a nanosecond."""
+    if _np.isnat(value):
+        raise FileIndexError("NaT is not a timestamp value; use is_null() to match NULLs")
+    unit, count = _np.datetime_data(value.dtype)
+    if unit in ("Y", "M"):  # calendar units: numpy turns them into days exactly
+        value = value.astype("datetime64[D]")
+        unit, count = "D", 1
+    ticks = int(value.astype(_np.int64)) * count
+    if unit in _NANOS_PER_DATETIME64_UNIT:
+        return ticks * _NANOS_PER_DATETIME64_UNIT[unit]
+    if unit in _DATETIME64_UNITS_PER_NANO:
+        nanos, rest = divmod(ticks, _DATETIME64_UNITS_PER_NANO[unit])
+        if rest:
+            raise FileIndexError(f"timestamp {value} has digits below nanoseconds")
+        return nanos
+    raise FileIndexError(f"numpy datetime64 unit {unit!r} is not supported")
+
+
 cdef Literal _timestamp_from_nanos(object nanos) except *:
     millis, nano_of_milli = divmod(int(nanos), 1_000_000)
     if not (_INT64_MIN <= millis <= _INT64_MAX):
@@ -448,8 +584,10 @@ cdef _require_column_type(int wanted, str kind, object value, str column, dict t
     if types is None or column is None:
         return
     found = types.get(column)
-    if found is None and column.endswith("]") and "[" in column:
-        found = types.get(column[:column.index("[")] + "[]")
+    if found is None:
+        name = _split_map_column(column)
+        if name.is_map_entry:
+            found = types.get(name.base + "[]")
     if found is None:
         return  # not a field of the row type: the reader answers REMAIN
     root, type_text = found
@@ -481,17 +619,10 @@ cdef Literal _literal(object value, str column=None, dict types=None) except *:
     if isinstance(value, _decimal.Decimal):
         return _decimal_literal(value)
     if isinstance(value, _np.datetime64):
-        unit = _np.datetime_data(value.dtype)[0]
-        if _np.isnat(value):
-            raise FileIndexError("NaT is not a literal; use is_null()")
-        if unit in ("Y", "M", "W", "D"):
+        if not _np.isnat(value) and _np.datetime_data(value.dtype)[0] in ("Y", "M", "W", "D"):
             _require_column_type(<int>TypeRoot.kDate, "DATE", value, column, types)
             return Literal.Int(int(value.astype("datetime64[D]").astype(_np.int64)))
-        scale = {"h": 3_600_000_000_000, "m": 60_000_000_000, "s": 1_000_000_000,
-                 "ms": 1_000_000, "us": 1_000, "ns": 1}.get(unit)
-        if scale is None:
-            raise FileIndexError(f"numpy datetime64 unit '{unit}' is not supported")
-        return _timestamp_from_nanos(int(value.astype(_np.int64)) * scale)
+        return _timestamp_from_nanos(datetime64_nanos(value))
     if isinstance(value, _dt.datetime):
         # TIMESTAMP is wall-clock time: a naive datetime is taken as is; an aware one (for
         # TIMESTAMP WITH LOCAL TIME ZONE) is converted to UTC first.
@@ -654,6 +785,71 @@ cdef class IndexResult:
 
 
 # ---- writer ------------------------------------------------------------------------------------
+
+class DeclaredIndex:
+    """One index the table options declare: ``column`` as the container names it ("f0", or
+    "m[k]" for key k of MAP column m), the ``field`` it reads ("f0" or "m"), ``index_type``,
+    and ``takes_dictionaries``: whether its writer takes a dictionary-encoded string array as
+    it is, working once per distinct value (False for map keys and non-string columns)."""
+    __slots__ = ("column", "field", "index_type", "takes_dictionaries")
+
+    def __init__(self, column, field, index_type, takes_dictionaries):
+        self.column = column
+        self.field = field
+        self.index_type = index_type
+        self.takes_dictionaries = takes_dictionaries
+
+    def __repr__(self):
+        return (f"DeclaredIndex(column={self.column!r}, field={self.field!r}, "
+                f"index_type={self.index_type!r}, takes_dictionaries={self.takes_dictionaries})")
+
+
+_OPTION_KINDS = {
+    <int>IndexOptionKind.kOther: None,
+    <int>IndexOptionKind.kColumns: "columns",
+    <int>IndexOptionKind.kIndexOption: "index-option",
+    <int>IndexOptionKind.kTableLevel: "table",
+    <int>IndexOptionKind.kIgnored: "ignored",
+}
+
+
+def parse_index_option_key(key) -> tuple:
+    """What a table option key means to the file index, as the writer reads it:
+    (kind, index type, column, option) with kind None (not under ``file-index.``),
+    "columns" (``file-index.<type>.columns``), "index-option"
+    (``file-index.<type>.<column>.<option>``), "table" (in-manifest-threshold, read.enabled)
+    or "ignored" (any other ``file-index.`` key, which Java ignores too)."""
+    cdef IndexOptionKey parsed = ParseIndexOptionKey(_utf8(key, "an option key"))
+    return (_OPTION_KINDS[<int>parsed.kind],
+            parsed.index_type.decode("utf-8", "surrogatepass"),
+            parsed.column.decode("utf-8", "surrogatepass"),
+            parsed.option.decode("utf-8", "surrogatepass"))
+
+
+def split_index_columns(value) -> list:
+    """The pieces of a ``file-index.<type>.columns`` value as Java's split(",") gives them
+    (trailing empty pieces dropped), each String.trim()-ed: [(name, blank), ...], ``blank``
+    marking a piece of whitespace only, which Paimon refuses."""
+    cdef vector[IndexColumnName] pieces = SplitIndexColumns(_utf8(value, "a column list"))
+    return [(piece.name.decode("utf-8", "surrogatepass"), piece.blank) for piece in pieces]
+
+
+def declared_indexes(fields, options) -> list:
+    """The indexes ``options`` (Paimon table options) declare for a data file with row type
+    ``fields`` ((name, Paimon type) pairs), as DeclaredIndex objects in container order; the
+    options are checked as IndexWriter checks them (FileIndexError naming the problem)."""
+    cdef vector[Field] cfields = _fields(fields)
+    cdef Options coptions = _options(options)
+    cdef Result[vector[IndexDeclaration]] declared
+    with nogil:
+        declared = DeclaredIndexes(cfields, coptions)
+    _check(declared.status())
+    return [DeclaredIndex(d.column.decode("utf-8", "surrogatepass"),
+                          d.field.decode("utf-8", "surrogatepass"),
+                          d.index_type.decode("utf-8", "surrogatepass"),
+                          d.takes_dictionaries)
+            for d in declared.value()]
+
 
 cdef class IndexWriter:
     """Builds the file-index container of one data file, batch by batch, as Java Paimon does.

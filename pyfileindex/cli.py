@@ -23,21 +23,14 @@ can be tested on its own.
 import argparse
 import json
 import os
-import re
 import sys
 import tempfile
 import traceback
-from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence
 
-from pyfileindex.predicate import (
-    Leaf,
-    PredicateError,
-    bind_predicate,
-    parse_column,
-    parse_predicate,
-)
-from pyfileindex.schema import Schema, declared_index_columns, dictionary_columns, load_schema
+from pyfileindex.predicate import Leaf, bind_predicate, parse_predicate
+from pyfileindex.schema import Schema, dictionary_columns, load_schema
+from pyfileindex.top_n import TopN, parse_top_n
 
 PROG = "pyfileindex"
 EXIT_OK = 0
@@ -45,7 +38,17 @@ EXIT_ERROR = 1
 EXIT_USAGE = 2
 DEBUG_ENV = "PYFILEINDEX_DEBUG"
 
-__all__ = ["main", "build_parser", "parse_top_n", "TopNSpec", "UsageError"]
+__all__ = ["main", "build_parser", "parse_top_n", "TopN", "UsageError"]
+
+
+def __getattr__(name):
+    # TopNSpec was the command line's own top-n type; pyfileindex.top_n.TopN is the one type.
+    if name == "TopNSpec":
+        import warnings
+        warnings.warn("pyfileindex.cli.TopNSpec is deprecated; use pyfileindex.top_n.TopN",
+                      DeprecationWarning, stacklevel=2)
+        return TopN
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class UsageError(Exception):
@@ -86,58 +89,6 @@ class _Parser(argparse.ArgumentParser):
     def _can_intermix(self) -> bool:
         return not any(action.nargs in (argparse.REMAINDER, argparse.PARSER)
                        for action in self._actions if not action.option_strings)
-
-
-# ---------------------------------------------------------------------------------------------
-# --top-n "col [ASC|DESC] [NULLS FIRST|LAST] LIMIT n [WITH TIES]"
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TopNSpec:
-    column: str
-    limit: int
-    descending: bool = False
-    nulls_first: bool = True
-    # Keep every row tied with the limit-th on the column (ORDER BY col, more keys LIMIT n).
-    with_ties: bool = False
-
-    def __str__(self) -> str:
-        direction = "DESC" if self.descending else "ASC"
-        nulls = "FIRST" if self.nulls_first else "LAST"
-        ties = " WITH TIES" if self.with_ties else ""
-        return f"{self.column} {direction} NULLS {nulls} LIMIT {self.limit}{ties}"
-
-
-_TOP_N = re.compile(
-    r"\s*(?P<column>.+?)(?:\s+(?P<direction>ASC|DESC))?(?:\s+NULLS\s+(?P<nulls>FIRST|LAST))?"
-    r"\s+LIMIT\s+(?P<limit>\S+)(?:\s+(?P<ties>WITH\s+TIES))?\s*",
-    re.IGNORECASE | re.DOTALL)
-
-
-def parse_top_n(text: str) -> TopNSpec:
-    """Parse `col [ASC|DESC] [NULLS FIRST|LAST] LIMIT n [WITH TIES]`.
-
-    ASC is the default direction.  Without NULLS, NULLs come first for ASC and
-    last for DESC (the SQL default of Spark and Flink, i.e. NULL is the smallest value).
-    WITH TIES also keeps every row tied with the n-th on the column (SQL's FETCH FIRST n ROWS
-    WITH TIES), as an ORDER BY with more sort keys after this column needs.
-    """
-    match = _TOP_N.fullmatch(text)
-    if match is None:
-        raise ValueError(f"{text!r}: expected "
-                         "'column [ASC|DESC] [NULLS FIRST|LAST] LIMIT n [WITH TIES]'")
-    try:
-        column = parse_column(match["column"])
-    except PredicateError as exc:
-        raise ValueError(f"{text!r}: {exc}") from None
-    if not match["limit"].isdigit():
-        raise ValueError(f"{text!r}: LIMIT must be a non-negative integer")
-    descending = (match["direction"] or "ASC").upper() == "DESC"
-    nulls = match["nulls"]
-    nulls_first = (not descending) if nulls is None else nulls.upper() == "FIRST"
-    return TopNSpec(column, int(match["limit"]), descending, nulls_first,
-                    with_ties=match["ties"] is not None)
 
 
 def _parse_option(text: str) -> tuple:
@@ -313,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _top_n_argument(text: str) -> TopNSpec:
+def _top_n_argument(text: str) -> TopN:
     try:
         return parse_top_n(text)
     except ValueError as exc:
@@ -447,17 +398,19 @@ def _cmd_build(args) -> int:
             options.pop(key, None)  # KEY= drops a schema option (Paimon rejects empty lists)
         else:
             options[key] = value
-    declared = declared_index_columns(options)
+    from pyfileindex import _native as native_core  # the writer's reading of the options
+
+    # Checked before the data file is read: the indexes declared, and the options' errors.
+    declared = native_core.declared_indexes(schema.row_type(), options)
     if not declared:
         raise CliError("the options declare no file index: add e.g. "
                        "--option file-index.bitmap.columns=COL (or set it in the schema)")
     # String columns whose indexes take dictionaries are read that way: each distinct value
     # is then indexed once, not once per row.
     table = _read_data_file(args.data_file, schema.field_names,
-                            dictionary_columns([(f.name, f.type) for f in schema.fields], options))
+                            dictionary_columns(schema.row_type(), options))
     present = set(table.column_names)
-    missing = sorted({name.split("[", 1)[0] for names in declared.values() for name in names
-                      if name.split("[", 1)[0] not in present})
+    missing = sorted({index.field for index in declared} - present)
     if missing:
         raise CliError(f"indexed column(s) {', '.join(missing)} not found in {args.data_file}")
     fields = [(f.name, f.type) for f in schema.fields if f.name in present]
@@ -524,7 +477,7 @@ def _cmd_query(args) -> int:
     schema = _load_schema(args.schema)
     fields = schema.row_type()
     node = parse_predicate(args.predicate, fields) if args.predicate is not None else None
-    top_n: Optional[TopNSpec] = args.top_n
+    top_n: Optional[TopN] = args.top_n
     if top_n is not None:
         bind_predicate(Leaf("is_null", top_n.column), fields)  # the column must exist
     reader = _open_reader(args.index_file, fields)

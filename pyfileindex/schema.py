@@ -1,5 +1,8 @@
 """Paimon schema files (`<table>/schema/schema-<id>`) and Paimon type strings.
 
+`Schema` and `Field` are the one schema model of the package: read from a schema file
+here, or from pypaimon's TableSchema by the table layer (pyfileindex.paimon.schema).
+
 A schema file is JSON written by Java's TableSchema: `version`, `id`, `fields`
 (each with `id`, `name`, `type`, optional `description` / `defaultValue`),
 `highestFieldId`, `partitionKeys`, `primaryKeys`, `options`, `comment`,
@@ -14,17 +17,16 @@ object as written by Paimon's DataType.serializeJson:
 
 Everything here turns both forms into one type-string form, e.g.
 "MAP<STRING, INT>", which is what the native bindings and the predicate
-binder consume.  This module only reads files; it never touches the native
-library, so it can be imported and tested on its own.
+binder consume. Type strings are parsed by the native library's grammar
+(pyfileindex._native.parse_type_tree), the one its writers and readers use.
 """
 
+import functools
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _java_text
 
 __all__ = [
     "DataType",
@@ -50,44 +52,6 @@ class SchemaError(ValueError):
 # ---------------------------------------------------------------------------------------------
 # Type strings
 # ---------------------------------------------------------------------------------------------
-
-# Keyword -> root name.  Aliases map to the root Paimon uses (e.g. INTEGER -> INT).
-_ROOTS = {
-    "CHAR": "CHAR",
-    "VARCHAR": "VARCHAR",
-    "STRING": "VARCHAR",
-    "BOOLEAN": "BOOLEAN",
-    "BINARY": "BINARY",
-    "VARBINARY": "VARBINARY",
-    "BYTES": "VARBINARY",
-    "DECIMAL": "DECIMAL",
-    "NUMERIC": "DECIMAL",
-    "DEC": "DECIMAL",
-    "TINYINT": "TINYINT",
-    "SMALLINT": "SMALLINT",
-    "INT": "INT",
-    "INTEGER": "INT",
-    "BIGINT": "BIGINT",
-    "FLOAT": "FLOAT",
-    "DOUBLE": "DOUBLE",
-    "DATE": "DATE",
-    "TIME": "TIME",
-    "TIMESTAMP": "TIMESTAMP",
-    "TIMESTAMP_LTZ": "TIMESTAMP_LTZ",
-    "VARIANT": "VARIANT",
-    "BLOB": "BLOB",
-    "GEOMETRY": "GEOMETRY",
-    "GEOGRAPHY": "GEOGRAPHY",
-    "ARRAY": "ARRAY",
-    "MULTISET": "MULTISET",
-    "MAP": "MAP",
-    "ROW": "ROW",
-    "VECTOR": "VECTOR",
-}
-
-# Defaults of Paimon's type classes when no parameter is given.
-_DEFAULT_LENGTH = {"CHAR": 1, "VARCHAR": 1, "BINARY": 1, "VARBINARY": 1}
-_DEFAULT_PRECISION = {"TIME": 0, "TIMESTAMP": 6, "TIMESTAMP_LTZ": 6, "DECIMAL": 10}
 
 INTEGRAL_ROOTS = ("TINYINT", "SMALLINT", "INT", "BIGINT")
 INTEGRAL_RANGES = {
@@ -172,244 +136,56 @@ def _row_field_string(f: "Field") -> str:
     return text
 
 
-_TOKEN_RE = re.compile(
-    r"""\s*(?:
-        (?P<punct>[<>(),])
-      | '(?P<string>(?:[^']|'')*)'
-      | `(?P<ident>(?:[^`]|``)*)`
-      | (?P<int>\d+)
-      | (?P<word>[^\s<>(),'`]+)
-    )""",
-    re.VERBOSE,
-)
-
-
-class _TypeTokens:
-    """Tokens of one type string with a cursor; errors name the position."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.items: List[Tuple[str, str, int]] = []  # (kind, value, position)
-        pos = 0
-        while pos < len(text):
-            if text[pos:].strip() == "":
-                break
-            match = _TOKEN_RE.match(text, pos)
-            if match is None or match.end() == pos:
-                raise self.error("unexpected character", pos)
-            kind = match.lastgroup
-            value = match.group(kind)
-            if kind == "string":
-                value = value.replace("''", "'")
-            elif kind == "ident":
-                value = value.replace("``", "`")
-            self.items.append((kind, value, match.start(kind)))
-            pos = match.end()
-        self.index = 0
-
-    def error(self, problem: str, position: Optional[int] = None) -> SchemaError:
-        if position is None:
-            position = self.items[self.index][2] if self.index < len(self.items) else len(self.text)
-        return SchemaError(f"cannot parse type {self.text!r} at position {position + 1}: {problem}")
-
-    def peek(self) -> Optional[Tuple[str, str, int]]:
-        return self.items[self.index] if self.index < len(self.items) else None
-
-    def peek_word(self, *words: str) -> bool:
-        for offset, word in enumerate(words):
-            if self.index + offset >= len(self.items):
-                return False
-            kind, value, _ = self.items[self.index + offset]
-            if kind != "word" or value.upper() != word:
-                return False
-        return True
-
-    def take(self) -> Tuple[str, str, int]:
-        token = self.peek()
-        if token is None:
-            raise self.error("unexpected end")
-        self.index += 1
-        return token
-
-    def expect_punct(self, char: str) -> None:
-        kind, value, _ = self.peek() or ("end", "", 0)
-        if kind != "punct" or value != char:
-            raise self.error(f"expected '{char}'")
-        self.index += 1
-
-    def expect_words(self, *words: str) -> None:
-        for word in words:
-            if not self.peek_word(word):
-                raise self.error(f"expected {word}")
-            self.index += 1
-
-    def take_int(self) -> int:
-        kind, value, _ = self.peek() or ("end", "", 0)
-        if kind != "int":
-            raise self.error("expected an integer")
-        self.index += 1
-        return int(value)
-
-    def optional_parameter(self) -> Optional[int]:
-        token = self.peek()
-        if token is not None and token[0] == "punct" and token[1] == "(":
-            self.index += 1
-            number = self.take_int()
-            self.expect_punct(")")
-            return number
-        return None
-
-
 def parse_type(text: Union[str, DataType]) -> DataType:
     """Parse a Paimon type string such as "DECIMAL(10, 2) NOT NULL" or "MAP<STRING, INT>".
 
-    Accepts Java's atomic spellings (aliases like INTEGER, NUMERIC, BYTES, DOUBLE
-    PRECISION, TIMESTAMP(3) WITH LOCAL TIME ZONE) plus the nested spellings this
-    module produces.  Raises SchemaError naming the position of the problem.
+    The native library's grammar reads it (the one the index writers and readers use): Java's
+    atomic spellings (aliases like INTEGER, NUMERIC, BYTES, DOUBLE PRECISION, TIMESTAMP(3)
+    WITH LOCAL TIME ZONE) plus the nested spellings this module produces. Raises SchemaError
+    naming the position of the problem.
     """
     if isinstance(text, DataType):
         return text
     if not isinstance(text, str):
         raise SchemaError(f"a type must be a string, got {type(text).__name__}")
-    tokens = _TypeTokens(text)
-    result = _parse_type_with_nullability(tokens)
-    if tokens.peek() is not None:
-        raise tokens.error(f"unexpected {tokens.peek()[1]!r}")
-    return result
+    return _parse_type_text(text)
 
 
-def _parse_nullability(tokens: _TypeTokens) -> bool:
-    if tokens.peek_word("NOT", "NULL"):
-        tokens.index += 2
-        return False
-    if tokens.peek_word("NULL"):
-        tokens.index += 1
-    return True
+@functools.lru_cache(maxsize=4096)
+def _parse_type_text(text: str) -> DataType:
+    from pyfileindex import _native
+
+    try:
+        tree = _native.parse_type_tree(text)
+    except _native.FileIndexError as exc:
+        raise SchemaError(str(exc)) from None
+    return _data_type_from_tree(tree)
 
 
-def _parse_type_with_nullability(tokens: _TypeTokens) -> DataType:
-    data_type = _parse_type_by_keyword(tokens)
-    data_type = _with_nullable(data_type, _parse_nullability(tokens))
-    # Suffix notation: "INT ARRAY", "STRING MULTISET".
-    for suffix in ("ARRAY", "MULTISET"):
-        if tokens.peek_word(suffix):
-            tokens.index += 1
-            return DataType(suffix, _parse_nullability(tokens), element=data_type)
-    return data_type
+_LENGTH_ROOTS = ("CHAR", "VARCHAR", "BINARY", "VARBINARY", "VECTOR")
+_PRECISION_ROOTS = ("DECIMAL", "TIME", "TIMESTAMP", "TIMESTAMP_LTZ")
 
 
-def _with_nullable(data_type: DataType, nullable: bool) -> DataType:
-    if data_type.nullable == nullable:
-        return data_type
-    return DataType(**{**data_type.__dict__, "nullable": nullable})
-
-
-def _parse_type_by_keyword(tokens: _TypeTokens) -> DataType:
-    kind, word, position = tokens.take()
-    root = _ROOTS.get(word.upper()) if kind == "word" else None
-    if root is None:
-        raise tokens.error(f"unknown type {word!r}", position)
-    keyword = word.upper()
-    if keyword == "STRING":
-        return DataType("VARCHAR", length=MAX_LENGTH)
-    if keyword == "BYTES":
-        return DataType("VARBINARY", length=MAX_LENGTH)
-    if root in _DEFAULT_LENGTH:
-        length = tokens.optional_parameter()
-        if length is not None and not 1 <= length <= MAX_LENGTH:  # Java's MIN/MAX_LENGTH
-            raise tokens.error(f"{root} length must be 1..{MAX_LENGTH}", position)
-        return DataType(root, length=_DEFAULT_LENGTH[root] if length is None else length)
+def _data_type_from_tree(tree: tuple) -> DataType:
+    """pyfileindex._native.parse_type_tree's nested tuples -> DataType."""
+    root, nullable, precision, scale, children, names, descriptions = tree
+    parts: Dict[str, Any] = {"nullable": nullable}
+    if root in _LENGTH_ROOTS:
+        parts["length"] = precision
+    if root in _PRECISION_ROOTS:
+        parts["precision"] = precision
     if root == "DECIMAL":
-        precision, scale = _DEFAULT_PRECISION["DECIMAL"], 0
-        token = tokens.peek()
-        if token is not None and token[0] == "punct" and token[1] == "(":
-            tokens.index += 1
-            precision = tokens.take_int()
-            token = tokens.peek()
-            if token is not None and token[0] == "punct" and token[1] == ",":
-                tokens.index += 1
-                scale = tokens.take_int()
-            tokens.expect_punct(")")
-        if not (1 <= precision <= 38 and 0 <= scale <= precision):
-            raise tokens.error("DECIMAL precision must be 1..38 and scale 0..precision", position)
-        return DataType("DECIMAL", precision=precision, scale=scale)
-    if root == "DOUBLE":
-        if tokens.peek_word("PRECISION"):
-            tokens.index += 1
-        return DataType("DOUBLE")
-    if root in ("TIME", "TIMESTAMP", "TIMESTAMP_LTZ"):
-        precision = tokens.optional_parameter()
-        if precision is None:
-            precision = _DEFAULT_PRECISION[root]
-        if not 0 <= precision <= 9:
-            raise tokens.error(f"{root} precision must be 0..9", position)
-        if root != "TIMESTAMP_LTZ" and tokens.peek_word("WITHOUT"):
-            tokens.expect_words("WITHOUT", "TIME", "ZONE")
-        elif root == "TIMESTAMP" and tokens.peek_word("WITH", "LOCAL"):
-            tokens.expect_words("WITH", "LOCAL", "TIME", "ZONE")
-            root = "TIMESTAMP_LTZ"
-        return DataType(root, precision=precision)
-    if root in ("ARRAY", "MULTISET"):
-        tokens.expect_punct("<")
-        element = _parse_type_with_nullability(tokens)
-        tokens.expect_punct(">")
-        return DataType(root, element=element)
-    if root == "VECTOR":
-        tokens.expect_punct("<")
-        element = _parse_type_with_nullability(tokens)
-        tokens.expect_punct(",")
-        length = tokens.take_int()
-        tokens.expect_punct(">")
-        return DataType("VECTOR", element=element, length=length)
-    if root == "MAP":
-        tokens.expect_punct("<")
-        key = _parse_type_with_nullability(tokens)
-        tokens.expect_punct(",")
-        value = _parse_type_with_nullability(tokens)
-        tokens.expect_punct(">")
-        return DataType("MAP", key=key, value=value)
-    if root == "ROW":
-        return DataType("ROW", fields=_parse_row_fields(tokens))
-    if root in ("GEOMETRY", "GEOGRAPHY"):
-        _skip_parameters(tokens)
-    return DataType(root)
-
-
-def _parse_row_fields(tokens: _TypeTokens) -> Tuple["Field", ...]:
-    tokens.expect_punct("<")
-    fields: List[Field] = []
-    token = tokens.peek()
-    if token is not None and token[0] == "punct" and token[1] == ">":
-        tokens.index += 1
-        return ()
-    while True:
-        kind, name, position = tokens.take()
-        if kind not in ("ident", "word"):
-            raise tokens.error("expected a field name", position)
-        field_type = _parse_type_with_nullability(tokens)
-        description = None
-        if tokens.peek_word("COMMENT"):
-            tokens.index += 1
-        token = tokens.peek()
-        if token is not None and token[0] == "string":
-            description = token[1]
-            tokens.index += 1
-        fields.append(Field(len(fields), name, str(field_type), description))
-        token = tokens.take()
-        if token[0] == "punct" and token[1] == ">":
-            return tuple(fields)
-        if not (token[0] == "punct" and token[1] == ","):
-            raise tokens.error("expected ',' or '>'", token[2])
-
-
-def _skip_parameters(tokens: _TypeTokens) -> None:
-    token = tokens.peek()
-    if token is None or token[0] != "punct" or token[1] != "(":
-        return
-    while True:
-        kind, value, _ = tokens.take()
-        if kind == "punct" and value == ")":
-            return
+        parts["scale"] = scale
+    inner = [_data_type_from_tree(child) for child in children]
+    if root in ("ARRAY", "MULTISET", "VECTOR"):
+        parts["element"] = inner[0]
+    elif root == "MAP":
+        parts["key"], parts["value"] = inner
+    elif root == "ROW":
+        parts["fields"] = tuple(Field(i, name, str(field_type), description or None)
+                                for i, (name, field_type, description)
+                                in enumerate(zip(names, inner, descriptions)))
+    return DataType(root, **parts)
 
 
 def type_string_from_json(node: Any) -> str:
@@ -464,6 +240,16 @@ class Field:
     def nullable(self) -> bool:
         return not self.type.endswith(_NOT_NULL)
 
+    @property
+    def field_id(self) -> int:
+        """The Paimon field id (`id`): what links a column across schema versions."""
+        return self.id
+
+    @property
+    def base_type(self) -> str:
+        """The type string without the NOT NULL suffix, e.g. 'TIMESTAMP(9)'."""
+        return self.type[:-len(_NOT_NULL)] if self.type.endswith(_NOT_NULL) else self.type
+
 
 @dataclass(frozen=True)
 class Schema:
@@ -478,6 +264,14 @@ class Schema:
     version: Optional[int] = None
     comment: Optional[str] = None
     time_millis: Optional[int] = None
+    # The object this schema was read from, when a library read it (pypaimon's TableSchema
+    # for the table layer); not part of the schema's value.
+    raw: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def schema_id(self) -> int:
+        """The schema id (`id`), as data files and snapshots name their schema."""
+        return self.id
 
     def row_type(self) -> List[Tuple[str, str]]:
         """[(name, type string)] in column order: what the native layer takes as `fields`."""
@@ -504,48 +298,53 @@ class Schema:
         return declared_index_columns(self.options)
 
 
-_COLUMNS_OPTION = re.compile(r"^file-index\.(?P<type>.+)\.columns$")
-
-
 def split_index_columns(value: str) -> List[str]:
-    """The names a `file-index.<type>.columns` value declares, read as Paimon reads it:
-    String.split(",") (trailing empty pieces dropped), then each piece String.trim()-ed.
-    Blank pieces, which Paimon refuses, are left out here; the native writer refuses them."""
-    return [_java_text.trim(piece) for piece in _java_text.split(str(value), ",")
-            if not _java_text.is_blank(piece)]
+    """The names a `file-index.<type>.columns` value declares, read as Paimon reads it (the
+    native writer's reading: String.split(",") with trailing empty pieces dropped, then each
+    piece String.trim()-ed). Blank pieces, which Paimon refuses, are left out here; the native
+    writer refuses them."""
+    from pyfileindex import _native
+
+    return [name for name, blank in _native.split_index_columns(str(value)) if not blank]
 
 
 def declared_index_columns(options: Mapping[str, str]) -> Dict[str, List[str]]:
-    """{index type: [column, ...]} from `file-index.<type>.columns` options."""
+    """{index type: [column, ...]} from `file-index.<type>.columns` options, the keys read by
+    the native writer's grammar."""
+    from pyfileindex import _native
+
     declared: Dict[str, List[str]] = {}
     for key, value in options.items():
-        match = _COLUMNS_OPTION.match(key)
-        if match is None or value is None:
+        kind, index_type, _, _ = _native.parse_index_option_key(key)
+        if kind != "columns" or value is None:
             continue
         names = split_index_columns(value)
         if names:
-            declared[match.group("type")] = names
+            declared[index_type] = names
     return declared
 
 
-# Index types whose writers take dictionary-encoded strings as they are, working once per
-# distinct value instead of once per row (bitmap and range-bitmap intern each value once a
-# batch, bloom-filter hashes each value once).
-DICTIONARY_INDEX_TYPES = frozenset({"bitmap", "bloom-filter", "range-bitmap"})
-
-
 def dictionary_columns(fields: Sequence[Tuple[str, str]], options: Mapping[str, str]) -> List[str]:
-    """The string columns of `fields` ((name, type) pairs) to read dictionary-encoded, as
-    Parquet stores them: every index declared on them takes such columns (none is on a map
-    key of them). In field order."""
-    kinds: Dict[str, set] = {}
-    for index_type, names in declared_index_columns(options).items():
-        for name in names:
-            base = name.split("[", 1)[0]
-            kinds.setdefault(base, set()).add(index_type if base == name else "map key")
-    return [name for name, type_text in fields
-            if name in kinds and kinds[name] <= DICTIONARY_INDEX_TYPES
-            and parse_type(type_text).is_string]
+    """The columns of `fields` ((name, type) pairs) to read dictionary-encoded, as Parquet
+    stores strings: those whose every declared index takes such arrays as they are, working
+    once per distinct value (the native writer says which do). In field order; none when the
+    options do not fit the fields (building the index then reports why)."""
+    from pyfileindex import _native  # the writer's own plan of the options
+
+    try:
+        declared = _native.declared_indexes(fields, options)
+    except (_native.FileIndexError, TypeError):
+        return []
+    return dictionary_fields(fields, declared)
+
+
+def dictionary_fields(fields: Sequence[Tuple[str, str]], declared: Sequence[Any]) -> List[str]:
+    """The fields whose every declared index (pyfileindex._native.declared_indexes) takes
+    dictionary-encoded strings as they are, in field order."""
+    takes: Dict[str, bool] = {}
+    for index in declared:
+        takes[index.field] = takes.get(index.field, True) and index.takes_dictionaries
+    return [name for name, _ in fields if takes.get(name, False)]
 
 
 def _require(obj: Mapping, key: str, kinds, what: str):

@@ -196,6 +196,23 @@ class TestBuild:
         assert len(err.splitlines()) == 1 and "f0" in err
         assert not out_file.exists()
 
+    def test_options_are_checked_by_the_writer_before_the_data_file_is_read(
+            self, capsys, tmp_path):
+        # The data file does not exist: the misspelt option is what is reported, in the
+        # native writer's words.
+        db = "append_with_bsi.db"
+        status, out, err = run(capsys, "build", tmp_path / "absent.parquet", "--schema",
+                               schema_of(db), "-o", tmp_path / "out.index",
+                               "--option", "file-index.bsi.columns=f1",
+                               "--option", "file-index.bsi.f1.verison=1")
+        assert status == 1 and out == ""
+        assert "the bsi index has no option 'verison'" in err, err
+        status, _, err = run(capsys, "build", tmp_path / "absent.parquet", "--schema",
+                             schema_of(db), "-o", tmp_path / "out.index",
+                             "--option", "file-index.bsi.columns=",
+                             "--option", "file-index.bitmap.columns=")
+        assert status == 1 and "the options declare no file index" in err, err
+
 
 class TestInspect:
     def test_lists_every_index_of_a_java_file(self, capsys):

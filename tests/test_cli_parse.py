@@ -10,7 +10,8 @@ import pytest
 
 from conftest import GOLDEN_DIR
 from pyfileindex import cli
-from pyfileindex.cli import TopNSpec, build_parser, main, parse_top_n
+from pyfileindex.cli import build_parser, main, parse_top_n
+from pyfileindex.top_n import TopN
 
 BSI_TABLE = GOLDEN_DIR / "paimon-java-tables" / "append_with_bsi.db" / "append_with_bsi"
 BSI_SCHEMA = BSI_TABLE / "schema" / "schema-0"
@@ -127,7 +128,7 @@ class TestArgumentShapes:
         args = build_parser().parse_args(["query", "idx", "--schema", "s", "--top-n",
                                           "f1 desc limit 3"])
         assert args.predicate is None and args.json is False
-        assert args.top_n == TopNSpec("f1", 3, descending=True, nulls_first=False)
+        assert args.top_n == TopN("f1", 3, descending=True, nulls_first=False)
 
     def test_build_options_repeat_and_keep_equals_in_values(self):
         args = build_parser().parse_args([
@@ -141,20 +142,20 @@ class TestArgumentShapes:
         assert args.schema is None and args.json is True
 
 
-class TestTopNSpec:
+class TestTopN:
     @pytest.mark.parametrize("text,spec", [
-        ("f1 LIMIT 10", TopNSpec("f1", 10, False, True)),
-        ("f1 ASC LIMIT 10", TopNSpec("f1", 10, False, True)),
-        ("f1 DESC LIMIT 10", TopNSpec("f1", 10, True, False)),
-        ("f1 desc nulls first limit 0", TopNSpec("f1", 0, True, True)),
-        ("f1 ASC NULLS LAST LIMIT 2", TopNSpec("f1", 2, False, False)),
-        ("f1 NULLS LAST LIMIT 2", TopNSpec("f1", 2, False, False)),
-        ('  "My Col"  DESC   LIMIT 5 ', TopNSpec("My Col", 5, True, False)),
-        ("m['k'] DESC LIMIT 1", TopNSpec("m[k]", 1, True, False)),
-        ("`desc` LIMIT 1", TopNSpec("desc", 1, False, True)),
-        ("f1 DESC LIMIT 10 WITH TIES", TopNSpec("f1", 10, True, False, with_ties=True)),
-        ("f1 nulls last limit 2  with   ties ", TopNSpec("f1", 2, False, False, True)),
-        ('"WITH TIES" LIMIT 2', TopNSpec("WITH TIES", 2, False, True)),
+        ("f1 LIMIT 10", TopN("f1", 10, False, True)),
+        ("f1 ASC LIMIT 10", TopN("f1", 10, False, True)),
+        ("f1 DESC LIMIT 10", TopN("f1", 10, True, False)),
+        ("f1 desc nulls first limit 0", TopN("f1", 0, True, True)),
+        ("f1 ASC NULLS LAST LIMIT 2", TopN("f1", 2, False, False)),
+        ("f1 NULLS LAST LIMIT 2", TopN("f1", 2, False, False)),
+        ('  "My Col"  DESC   LIMIT 5 ', TopN("My Col", 5, True, False)),
+        ("m['k'] DESC LIMIT 1", TopN("m[k]", 1, True, False)),
+        ("`desc` LIMIT 1", TopN("desc", 1, False, True)),
+        ("f1 DESC LIMIT 10 WITH TIES", TopN("f1", 10, True, False, with_ties=True)),
+        ("f1 nulls last limit 2  with   ties ", TopN("f1", 2, False, False, True)),
+        ('"WITH TIES" LIMIT 2', TopN("WITH TIES", 2, False, True)),
     ])
     def test_grammar(self, text, spec):
         assert parse_top_n(text) == spec
@@ -260,9 +261,15 @@ class TestErrorsBeforeTheIndexIsRead:
         pq.write_table(pa.table({"b": ["x", "y"]}), data)
         status, _, err = run(capsys, "build", str(data), "--schema", str(schema_without_index),
                              "-o", str(tmp_path / "o"),
+                             "--option", "file-index.bitmap.columns=a")
+        assert status == 1
+        assert_one_line_error(err, "indexed column(s) a not found in")
+        # A column the schema lacks too is the options' error, in the native writer's words.
+        status, _, err = run(capsys, "build", str(data), "--schema", str(schema_without_index),
+                             "-o", str(tmp_path / "o"),
                              "--option", "file-index.bitmap.columns=a,m[k]")
         assert status == 1
-        assert_one_line_error(err, "indexed column(s) a, m not found in")
+        assert_one_line_error(err, "file index column 'm' does not exist")
 
 
 class TestTopLevelErrorHandling:

@@ -5,10 +5,10 @@ writer against Java itself)."""
 
 import pytest
 
-from pyfileindex import _java_text
+from pyfileindex import _native
 from pyfileindex.paimon.errors import PaimonMetadataError
-from pyfileindex.paimon.options import (declared_columns, file_index_read_enabled,
-                                        parse_memory_size, rename_index_columns)
+from pyfileindex.paimon.options import (file_index_read_enabled, parse_memory_size,
+                                        rename_index_columns)
 from pyfileindex.schema import declared_index_columns, split_index_columns
 
 
@@ -32,18 +32,42 @@ def test_declarations_read_the_same_lists():
                "file-index.bloom-filter.columns": "m[k]\x1f"}
     assert declared_index_columns(options) == {"bitmap": ["a", "b"],
                                                "bloom-filter": ["m[k]"]}
-    assert declared_columns(options) == ["a", "b", "m"]
     assert rename_index_columns(options, {"a": "x", "b": None, "m": "n"}) == {
         "file-index.bitmap.columns": "x", "file-index.bloom-filter.columns": "n[k]"}
 
 
-def test_java_text_primitives():
-    assert _java_text.split("a,,b,,", ",") == ["a", "", "b"]
-    assert _java_text.split("", ",") == [""]
-    assert _java_text.split(",,", ",") == []
-    assert _java_text.trim("\x00 x \x7f\x20") == "x \x7f"
-    assert _java_text.is_blank("\t\x1c\u2028\u3000") and _java_text.is_blank("")
-    assert not _java_text.is_blank("\x01") and not _java_text.is_blank("\xa0")
+def test_the_python_reading_of_column_lists_matches_the_writers():
+    # The table layer still reads `file-index.<type>.columns` itself where it has no row type
+    # (renaming columns for older schemas); the native writer's plan must read the same names.
+    fields = [("a", "STRING"), ("b", "INT"), ("m", "MAP<STRING, INT>")]
+    options = {"file-index.bitmap.columns": "a,\x01b,",
+               "file-index.bloom-filter.columns": "m[k]\x1f",
+               "file-index.bsi.columns": " b , m[ k ] "}
+    python = sorted((index_type, name) for index_type, names
+                    in declared_index_columns(options).items() for name in names)
+    native = sorted((d.index_type, d.column) for d in _native.declared_indexes(fields, options))
+    assert python == native == [("bitmap", "a"), ("bitmap", "b"), ("bloom-filter", "m[k]"),
+                                ("bsi", "b"), ("bsi", "m[ k ]")]
+
+
+def test_the_native_grammar_of_lists_and_keys():
+    assert _native.split_index_columns("a,,b,,") == [("a", False), ("", True), ("b", False)]
+    assert _native.split_index_columns("") == [("", True)]
+    assert _native.split_index_columns(",,") == []
+    assert _native.split_index_columns("\x00 x \x7f\x20") == [("x \x7f", False)]
+    assert _native.split_index_columns("\t\x1c\u2028\u3000,\x01,\xa0") == [
+        ("\u2028\u3000", True), ("", False), ("\xa0", False)]  # \x01 trims away, not blank
+    assert _native.parse_index_option_key("bucket") == (None, "", "", "")
+    assert _native.parse_index_option_key("file-index.bitmap.columns") == (
+        "columns", "bitmap", "", "")
+    assert _native.parse_index_option_key("file-index.a.b.columns") == ("columns", "a.b", "", "")
+    assert _native.parse_index_option_key("file-index.bloom-filter.m[k].fpp") == (
+        "index-option", "bloom-filter", "m[k]", "fpp")
+    for key in ("file-index.in-manifest-threshold", "file-index.read.enabled"):
+        assert _native.parse_index_option_key(key)[0] == "table"
+    for key in ("file-index.bitmap.version", "file-index..columns", "file-index.a.b.c.d"):
+        assert _native.parse_index_option_key(key)[0] == "ignored"
+
 
 
 @pytest.mark.parametrize("text,size", [

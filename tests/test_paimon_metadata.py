@@ -121,7 +121,7 @@ def test_open_from_a_pypaimon_table_object():
     table = FileStoreTable.from_path(str(table_dir("pk_with_bitmap_dv")))
     meta = PaimonTableMetadata(table=table)
     assert meta.table is table
-    assert meta.schema().primary_keys == ("key",)
+    assert meta.schema().primary_keys == ["key"]  # pyfileindex.schema.Schema keeps lists
     assert meta.schema().field_by_name("key").type == "INT NOT NULL"
     assert [f.file_name for f in meta.data_files()] == [
         f.file_name for f in open_table("pk_with_bitmap_dv").data_files()]
@@ -222,6 +222,14 @@ def test_alter_table_schemas_and_field_id_mapping():
         (1, "f1", "BIGINT"), (0, "f4", "STRING"), (3, "f3", "DOUBLE"), (4, "f5", "INT")]
     assert old.options["file-index.bitmap.columns"] == "f0,f1,f2"
     assert new.options["file-index.bitmap.columns"] == "f1,f4,f5"
+    # One schema model: the table layer's schemas are pyfileindex.schema's, the same as a
+    # schema file read directly gives (the pypaimon object they came from kept aside).
+    from pyfileindex.schema import Schema, load_schema
+    assert type(new) is Schema and new.raw is not None
+    from_file = load_schema(table_dir("append_with_bitmap_alter_table") / "schema" / "schema-1")
+    assert from_file.row_type() == new.row_type()
+    assert [f.id for f in from_file.fields] == [f.field_id for f in new.fields]
+    assert from_file.options == new.options
 
     changes = compare_schemas(old, new)
     assert changes[0].renamed and (changes[0].old.name, changes[0].new.name) == ("f0", "f4")

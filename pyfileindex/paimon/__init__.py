@@ -33,7 +33,7 @@ from .table import PaimonTableMetadata
 _LAZY = {
     "FilePlan": "plan",
     "ReadPlan": "plan",
-    "TopN": "evaluator",
+    "TopN": "evaluator",  # pyfileindex.top_n.TopN, the one top-n type
     "plan_read": "planner",
     "read_plan": "reader",
     "write_table": "writer",

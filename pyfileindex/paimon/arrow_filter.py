@@ -16,14 +16,16 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pyfileindex.predicate import And, Leaf, Or, Predicate
+from pyfileindex.column_names import split_map_column
+from pyfileindex.predicate import And, Leaf, Or, Predicate, timestamp_nanos
 
 from .errors import PaimonMetadataError
-from .predicates import split_map_column
+
 
 _COMPARE = {"eq": pc.equal, "ne": pc.not_equal, "lt": pc.less, "le": pc.less_equal,
             "gt": pc.greater, "ge": pc.greater_equal}
 _FLOAT_OPS = frozenset(_COMPARE) | {"between", "in", "not_in"}
+# Nanoseconds per tick of each Arrow timestamp unit.
 _UNIT_NANOS = {"s": 10 ** 9, "ms": 10 ** 6, "us": 10 ** 3, "ns": 1}
 
 
@@ -53,21 +55,18 @@ def _mask(table: pa.Table, node: Predicate):
 
 
 def _column(table: pa.Table, name: str):
-    base, suffix = split_map_column(name)
+    base, key = split_map_column(name)
     if base not in table.column_names:
         raise PaimonMetadataError(f"column {base!r} is not in the data read")
     values = table.column(base)
-    if suffix:
-        key = suffix[1:-1]
+    if key is not None:
         values = pc.map_lookup(values, pa.scalar(key, values.type.key_type), "first")
     return values
 
 
 def _timestamp_ticks(value, unit: str):
     """(floor ticks of `unit`, exact?) for a numpy.datetime64 literal."""
-    nanos_unit, count = np.datetime_data(value.dtype)
-    ticks = int(value.astype(np.int64)) * count
-    nanos = ticks * _UNIT_NANOS.get(nanos_unit, 1)
+    nanos = timestamp_nanos(value)
     step = _UNIT_NANOS[unit]
     return nanos // step, nanos % step == 0
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from pyfileindex import IndexReader
 from pyfileindex.predicate import Predicate
+from pyfileindex.top_n import TopN
 
 from .deletion_vectors import DeletionVector
 
@@ -28,26 +29,6 @@ MAX_INT_ROWS = 2 ** 31 - 1
 REMAIN = "REMAIN"
 SKIP = "SKIP"
 ROWS = "ROWS"
-
-
-@dataclass(frozen=True)
-class TopN:
-    """ORDER BY column [DESC] [NULLS FIRST] LIMIT n."""
-
-    column: str
-    n: int
-    descending: bool = False
-    nulls_first: bool = False
-
-    @classmethod
-    def of(cls, value) -> Optional["TopN"]:
-        """A TopN, a (column, n[, descending[, nulls_first]]) tuple, or None."""
-        if value is None or isinstance(value, TopN):
-            return value
-        column, n, *rest = value
-        if int(n) < 0:
-            raise ValueError(f"top_n limit must not be negative, got {n}")
-        return cls(column, int(n), *(bool(x) for x in rest))
 
 
 @dataclass(frozen=True)
@@ -113,11 +94,11 @@ def evaluate_file(load_index: Callable[[], Optional[bytes]], fields: List[Tuple[
             rows = np.intersect1d(rows, live, assume_unique=True)
         return _collapse(rows, live.size)
     live = live_rows(row_count, dv)
-    if live.size <= top_n.n:
+    if live.size <= top_n.limit:
         return IndexAnswer(REMAIN) if live.size else IndexAnswer(SKIP)
     selection = None if live.size == row_count else live
-    result = reader.top_n(top_n.column, top_n.n, top_n.descending, top_n.nulls_first,
-                          selection=selection)
+    result = reader.top_n(top_n.column, top_n.limit, top_n.descending, top_n.nulls_first,
+                          selection=selection, with_ties=top_n.with_ties)
     if result.kind == REMAIN:
         return IndexAnswer(REMAIN)
     if result.kind == SKIP:

@@ -7,41 +7,27 @@
 * `file-index.read.enabled` (default true): when false no index is consulted.
 """
 
-from typing import Dict, List, Mapping, Optional
+from typing import Dict, Mapping, Optional
 
-from pyfileindex import _java_text
+from pyfileindex import _native
+from pyfileindex._native import FileIndexError
+from pyfileindex.column_names import split_map_column
 from pyfileindex.schema import split_index_columns
 
 from .errors import PaimonMetadataError
 
 FILE_INDEX_PREFIX = "file-index."
-COLUMNS_SUFFIX = ".columns"
 IN_MANIFEST_THRESHOLD = "file-index.in-manifest-threshold"
 READ_ENABLED = "file-index.read.enabled"
 DEFAULT_IN_MANIFEST_THRESHOLD = 500
 
-_MEMORY_UNITS = {
-    "": 1, "b": 1, "bytes": 1,
-    "k": 1 << 10, "kb": 1 << 10, "kibibytes": 1 << 10,
-    "m": 1 << 20, "mb": 1 << 20, "mebibytes": 1 << 20,
-    "g": 1 << 30, "gb": 1 << 30, "gibibytes": 1 << 30,
-    "t": 1 << 40, "tb": 1 << 40, "tebibytes": 1 << 40,
-}
-_LONG_MAX = (1 << 63) - 1
-
-
 def parse_memory_size(text: str) -> int:
-    """'500 b', '1kb', '16m' ... -> bytes, as Paimon's MemorySize.parse reads them: the text
-    String.trim()-ed, ASCII digits (a long), then a unit trimmed again, in any letter case."""
-    trimmed = _java_text.trim(str(text))
-    digits = len(trimmed) - len(trimmed.lstrip("0123456789"))
-    unit = _java_text.trim(trimmed[digits:]).lower()
-    if digits == 0 or not unit.isascii() or unit not in _MEMORY_UNITS:
-        raise PaimonMetadataError(f"invalid memory size {text!r}")
-    size = int(trimmed[:digits]) * _MEMORY_UNITS[unit]
-    if size > _LONG_MAX:
-        raise PaimonMetadataError(f"memory size {text!r} does not fit in a long")
-    return size
+    """'500 b', '1kb', '16m' ... -> bytes, as Paimon's MemorySize.parse reads them (the native
+    library's parser, which the writer applies to the same option)."""
+    try:
+        return _native.parse_memory_size(str(text))
+    except FileIndexError as exc:
+        raise PaimonMetadataError(str(exc)) from None
 
 
 def in_manifest_threshold(options: Mapping[str, str]) -> int:
@@ -63,36 +49,6 @@ def index_options(options: Mapping[str, str]) -> Dict[str, str]:
     return {k: v for k, v in options.items() if k.startswith(FILE_INDEX_PREFIX)}
 
 
-def declares_indexes(options: Mapping[str, str]) -> bool:
-    """True when some `file-index.<type>.columns` names at least one column."""
-    return bool(declared_columns(options))
-
-
-def _declarations(options: Mapping[str, str]):
-    """(index type, column, map key or "") for every name a `file-index.<type>.columns`
-    option declares, in declaration order."""
-    for key, value in options.items():
-        if key.startswith(FILE_INDEX_PREFIX) and key.endswith(COLUMNS_SUFFIX):
-            index_type = key[len(FILE_INDEX_PREFIX):-len(COLUMNS_SUFFIX)]
-            for name in split_index_columns(value):
-                base, map_key = _split_map_column(name)
-                if base:
-                    yield index_type, base, map_key
-
-
-def declared_columns(options: Mapping[str, str]) -> List[str]:
-    """The columns some `file-index.<type>.columns` names (map keys stripped: `m[k]`
-    is column `m`), in first-declared order."""
-    return list(dict.fromkeys(column for _, column, _ in _declarations(options)))
-
-
-def _split_map_column(name: str):
-    bracket = name.find("[")
-    if bracket > 0 and name.endswith("]"):
-        return name[:bracket], name[bracket:]
-    return name, ""
-
-
 def rename_index_columns(options: Mapping[str, str],
                          mapping: Mapping[str, Optional[str]]) -> Dict[str, str]:
     """Index options with column names translated by `mapping` (current name -> name in an
@@ -104,28 +60,21 @@ def rename_index_columns(options: Mapping[str, str],
     """
     out: Dict[str, str] = {}
     for key, value in options.items():
-        if not key.startswith(FILE_INDEX_PREFIX):
-            out[key] = value
-            continue
-        rest = key[len(FILE_INDEX_PREFIX):]
-        if rest.endswith(COLUMNS_SUFFIX) and rest.count(".") >= 1:
-            index_type = rest[:-len(COLUMNS_SUFFIX)]
+        kind, index_type, column, option = _native.parse_index_option_key(key)
+        if kind == "columns":
             kept = []
             for name in split_index_columns(value):
-                base, suffix = _split_map_column(name)
-                target = mapping.get(base)
+                parsed = split_map_column(name)
+                target = mapping.get(parsed.base)
                 if target is not None:
-                    kept.append(target + suffix)
+                    kept.append(parsed.renamed(target))
             if kept:
                 out[key] = ",".join(kept)
-            continue
-        parts = rest.split(".")
-        if len(parts) == 3:  # file-index.<type>.<column>.<option>
-            index_type, column, option = parts
-            base, suffix = _split_map_column(column)
-            target = mapping.get(base)
+        elif kind == "index-option":
+            parsed = split_map_column(column)
+            target = mapping.get(parsed.base)
             if target is not None:
-                out[f"{FILE_INDEX_PREFIX}{index_type}.{target}{suffix}.{option}"] = value
-            continue
-        out[key] = value
+                out[f"{FILE_INDEX_PREFIX}{index_type}.{parsed.renamed(target)}.{option}"] = value
+        else:
+            out[key] = value
     return out

@@ -6,8 +6,8 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 
 from pyfileindex.predicate import Predicate
+from pyfileindex.top_n import TopN
 
-from .evaluator import TopN
 from .manifest import DataFile
 from .schema import SchemaInfo
 

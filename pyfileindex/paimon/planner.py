@@ -19,16 +19,19 @@ store by ranged reads: the header, then only the bodies of the queried columns);
 of many files are read and evaluated on a thread pool (native evaluation releases the GIL).
 """
 
+import dataclasses
 import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from pyfileindex.column_names import split_map_column
 from pyfileindex.predicate import Predicate
+from pyfileindex.top_n import TopN
 
 from . import _pypaimon
-from .evaluator import REMAIN, ROWS, SKIP, IndexAnswer, TopN, evaluate_file, live_rows
+from .evaluator import REMAIN, ROWS, SKIP, IndexAnswer, evaluate_file, live_rows
 from .index_bytes import load_index
 from .manifest import DataFile
 from .options import file_index_read_enabled
@@ -37,7 +40,6 @@ from .predicates import (
     PredicateLike,
     bind_to_schema,
     restrict_to_columns,
-    split_map_column,
     translate_to_file,
 )
 from .schema import SchemaInfo
@@ -85,7 +87,7 @@ def _fields_for(file_schema: SchemaInfo, predicate: Optional[Predicate],
     """The file's (name, type) pairs of the columns a question reads."""
     wanted = set(extra)
     if predicate is not None:
-        wanted.update(split_map_column(c)[0] for c in predicate.columns())
+        wanted.update(split_map_column(c).base for c in predicate.columns())
     return [(f.name, f.type) for f in file_schema.fields if f.name in wanted]
 
 
@@ -98,7 +100,7 @@ def _top_n_for_file(top_n: Optional[TopN], current: SchemaInfo,
     old = file_schema.field_by_id(now.field_id) if now is not None else None
     if old is None or old.base_type != now.base_type:
         return None
-    return TopN(old.name, top_n.n, top_n.descending, top_n.nulls_first)
+    return dataclasses.replace(top_n, column=old.name)
 
 
 def _selection(answer: IndexAnswer, data_file: DataFile) -> Tuple[bool, Optional[np.ndarray]]:
@@ -115,9 +117,13 @@ def _selection(answer: IndexAnswer, data_file: DataFile) -> Tuple[bool, Optional
 
 
 def check_top_n_and_limit(current, top: Optional[TopN], limit) -> None:
-    """ValueError for a TopN column the `current` schema lacks, or a negative limit."""
+    """ValueError for a TopN column the `current` schema lacks, a TopN WITH TIES, or a
+    negative limit."""
     if top is not None and current.field_by_name(top.column) is None:
         raise ValueError(f"top_n column {top.column!r} is not in the table")
+    if top is not None and top.with_ties:
+        # A table read orders its rows and keeps the first n: it cannot return the ties.
+        raise ValueError(f"top_n {top}: WITH TIES is not supported by table reads")
     if limit is not None and int(limit) < 0:
         raise ValueError(f"limit must not be negative, got {limit}")
 

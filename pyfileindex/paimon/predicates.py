@@ -16,6 +16,7 @@ file's schema leaf by leaf (like Java's SchemaEvolutionUtil.devolveFilters):
 
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
+from pyfileindex.column_names import split_map_column
 from pyfileindex.predicate import And, Leaf, Or, Predicate, bind_predicate, parse_predicate
 from pyfileindex.schema import INTEGRAL_RANGES, parse_type
 
@@ -46,21 +47,13 @@ def bind_to_schema(predicate: PredicateLike, schema: SchemaInfo) -> Optional[Pre
     return bind_predicate(predicate, fields)
 
 
-def split_map_column(column: str) -> Tuple[str, str]:
-    """'m[k]' -> ('m', '[k]'); a plain column -> (column, '')."""
-    bracket = column.find("[")
-    if bracket > 0 and column.endswith("]"):
-        return column[:bracket], column[bracket:]
-    return column, ""
-
-
 def base_columns(predicate: Optional[Predicate]) -> List[str]:
     """Top-level column names a predicate reads (map entries count as their map)."""
     if predicate is None:
         return []
     seen = {}
     for column in predicate.columns():
-        seen.setdefault(split_map_column(column)[0], None)
+        seen.setdefault(split_map_column(column).base, None)
     return list(seen)
 
 
@@ -113,14 +106,14 @@ def translate_to_file(predicate: Optional[Predicate], current: SchemaInfo,
 def _translate(node: Predicate, current: SchemaInfo, file_schema: SchemaInfo
                ) -> Optional[Predicate]:
     if isinstance(node, Leaf):
-        base, suffix = split_map_column(node.column)
-        now = current.field_by_name(base)
+        name = split_map_column(node.column)
+        now = current.field_by_name(name.base)
         if now is None:
             return None
         old = file_schema.field_by_id(now.field_id)
         if old is None or not _same_or_widened(now, old, node):
             return None
-        return Leaf(node.op, old.name + suffix, node.literals)
+        return Leaf(node.op, name.renamed(old.name), node.literals)
     children = [_translate(child, current, file_schema) for child in node.children]
     return fold(type(node), children)
 
@@ -142,5 +135,5 @@ def restrict_to_columns(predicate: Optional[Predicate], allowed) -> Optional[Pre
     if predicate is None:
         return None
     if isinstance(predicate, Leaf):
-        return predicate if split_map_column(predicate.column)[0] in allowed else None
+        return predicate if split_map_column(predicate.column).base in allowed else None
     return fold(type(predicate), [restrict_to_columns(c, allowed) for c in predicate.children])

@@ -71,7 +71,7 @@ def read_plan(plan: ReadPlan, columns: Optional[Sequence[str]] = None,
         placement = "at_start" if plan.top_n.nulls_first else "at_end"
         indices = pc.sort_indices(data, sort_keys=[(plan.top_n.column, order)],
                                   null_placement=placement)
-        data = data.take(indices[:plan.top_n.n])
+        data = data.take(indices[:plan.top_n.limit])
     if plan.limit is not None:
         data = data.slice(0, plan.limit)
     keep = list(columns) if columns is not None else [f.name for f in plan.schema.fields]

@@ -8,6 +8,7 @@ file (temp name then rename; on object stores one complete object, see store.py)
 listed in `_EXTRA_FILES`, before any commit can reference it. How the hook sits in pypaimon: see _pypaimon_write.py.
 """
 
+import functools
 import os
 import uuid
 from dataclasses import dataclass
@@ -20,8 +21,7 @@ import pyfileindex as pfi
 from . import _pypaimon, _pypaimon_write
 from .errors import PaimonMetadataError
 from .manifest import INDEX_FILE_SUFFIX
-from .options import (declared_columns, declares_indexes, in_manifest_threshold,
-                      rename_index_columns)
+from .options import in_manifest_threshold, rename_index_columns
 from .predicates import schema_fields
 from .schema import SchemaInfo, schema_info_from_pypaimon
 from .store import describe, is_object_store, put_new_object
@@ -56,25 +56,33 @@ class FileIndexSpec:
                    rename_index_columns(current.options, mapping),
                    in_manifest_threshold(current.options))
 
+    @functools.cached_property
+    def declared(self) -> List[Any]:
+        """The indexes the options declare on these fields (pyfileindex._native.DeclaredIndex),
+        as the native writer reads the options: its errors are raised here."""
+        from pyfileindex import _native
+
+        return _native.declared_indexes(self.fields, self.options)
+
     @property
     def declares_indexes(self) -> bool:
-        return declares_indexes(self.options)
+        return bool(self.declared)
 
     @property
     def indexed_columns(self) -> List[str]:
         """The fields some index is declared on, in row-type order: the only columns
         a build needs to read."""
-        declared = set(declared_columns(self.options))
+        declared = {index.field for index in self.declared}
         return [name for name, _ in self.fields if name in declared]
 
     @property
     def dictionary_columns(self) -> List[str]:
-        """String columns whose indexes all take dictionaries (bitmap, bloom-filter,
-        range-bitmap; not on map keys): read dictionary-encoded (as Parquet stores such
-        columns), their indexes work once per distinct value, not once per row."""
-        from pyfileindex.schema import dictionary_columns
+        """Columns whose indexes all take dictionary-encoded strings as they are: read
+        dictionary-encoded (as Parquet stores such columns), their indexes work once per
+        distinct value, not once per row."""
+        from pyfileindex.schema import dictionary_fields
 
-        return dictionary_columns(self.fields, self.options)
+        return dictionary_fields(self.fields, self.declared)
 
     def restricted_to(self, column_names: Sequence[str]) -> "FileIndexSpec":
         """Only the given columns (a partial-column write): other declarations dropped."""

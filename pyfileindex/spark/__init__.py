@@ -18,7 +18,8 @@ _LAZY = {
     "write_dataframe": "write",
     "WriteResult": "write",
     "index_table": "index",
-    "IndexResult": "index",
+    "IndexTableSummary": "index",
+    "IndexResult": "index",  # deprecated name of IndexTableSummary (warns)
     "read_table": "read",
     "plan_table": "read",
     "plain_scan": "read",
@@ -35,4 +36,4 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = sorted(_LAZY)
+__all__ = sorted(set(_LAZY) - {"IndexResult"})

@@ -57,10 +57,8 @@ def query(table: str, predicate: Optional[str], columns: Optional[List[str]], to
     from .filters import quoted_name
     from .read import plain_filter, read_table
     spark = _session(master, archive, conf)
-    top = None if top_n is None else (top_n.column, top_n.limit, top_n.descending,
-                                      top_n.nulls_first)
     start = time.monotonic()
-    result = read_table(spark, table, predicate or None, columns, top, limit,
+    result = read_table(spark, table, predicate or None, columns, top_n, limit,
                         catalog_options=catalog_options)
     print(f"plan: {result.plan.summary()} in {result.plan_seconds:.2f} s", file=out)
     df = result.dataframe
@@ -76,7 +74,7 @@ def query(table: str, predicate: Optional[str], columns: Optional[List[str]], to
     print(f"query took {time.monotonic() - start:.2f} s", file=out)
     if not compare:
         return 0
-    if top is not None or limit is not None:
+    if top_n is not None or limit is not None:
         raise ValueError("--compare checks predicate reads; drop --top-n and --limit")
     plain = plain_filter(spark, table, result.plan.predicate, catalog_options)
     if columns:

@@ -15,7 +15,7 @@ from functools import reduce
 
 import numpy as np
 
-from pyfileindex.paimon.predicates import split_map_column
+from pyfileindex.column_names import split_map_column
 from pyfileindex.predicate import And, Leaf, Or, Predicate, timestamp_nanos
 
 # Zero literals to add per operator, and the bound that replaces a zero one.
@@ -56,9 +56,9 @@ def _column(name: str, schema):
     from pyspark.sql import functions as F
     from pyspark.sql.types import MapType
     base, key = split_map_column(name)
-    if name not in schema.names and key and base in schema.names and \
+    if name not in schema.names and key is not None and base in schema.names and \
             isinstance(schema[base].dataType, MapType):
-        return F.col(quoted_name(base))[key[1:-1]], schema[base].dataType.valueType
+        return F.col(quoted_name(base))[key], schema[base].dataType.valueType
     if name not in schema.names:
         raise ValueError(f"predicate column {name!r} is not in the data; columns: "
                          f"{', '.join(schema.names)}")

@@ -27,7 +27,9 @@ RESULT_DDL = "position bigint, changed boolean, embedded binary, sidecar string,
 
 
 @dataclass
-class IndexResult:
+class IndexTableSummary:
+    """What one index_table run did (not an index answer: that is pyfileindex.IndexResult)."""
+
     snapshot_id: Optional[int]  # the COMPACT snapshot; None when no index changed
     files_total: int
     files_rewritten: int
@@ -107,7 +109,7 @@ def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = N
                 partitions: Optional[Sequence[Mapping]] = None, where=None,
                 num_tasks: Optional[int] = None, progress: bool = True,
                 pause_per_file: float = 0.0,
-                catalog_options: tables.CatalogOptions = None) -> IndexResult:
+                catalog_options: tables.CatalogOptions = None) -> IndexTableSummary:
     """Rebuild the file indexes of the table at `table_path` on the executors and commit
     them once. `options` are set on the table first (e.g. new `file-index.*`
     declarations). `num_tasks` defaults to the number of files, at most four times
@@ -138,6 +140,16 @@ def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = N
         published = [data_file.meta.aligned_file_path(stored.sidecar)
                      for data_file, stored in rebuilt if stored.sidecar is not None]
         snapshot_id = commit_rebuilt(meta, snapshot.id, rebuilt, published)
-    return IndexResult(snapshot_id, len(files), len(rebuilt), len(groups),
-                       sum(f.file_size for f in files),
-                       sum(stored.size for _, stored in rebuilt), watch.seconds)
+    return IndexTableSummary(snapshot_id, len(files), len(rebuilt), len(groups),
+                             sum(f.file_size for f in files),
+                             sum(stored.size for _, stored in rebuilt), watch.seconds)
+
+
+def __getattr__(name):
+    # The summary was called IndexResult, the name of an index's answer too.
+    if name == "IndexResult":
+        import warnings
+        warnings.warn("pyfileindex.spark.IndexResult is deprecated; use IndexTableSummary",
+                      DeprecationWarning, stacklevel=2)
+        return IndexTableSummary
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -74,7 +74,7 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
     """A pyfileindex.paimon.ReadPlan; sidecar indexes are evaluated on the executors
     when at least `distribute_min_sidecars` files have one."""
     from pyfileindex.paimon import plan_read
-    from pyfileindex.paimon.evaluator import TopN
+    from pyfileindex.top_n import TopN
     from pyfileindex.paimon.options import file_index_read_enabled
     from pyfileindex.paimon.plan import FILES, ReadPlan
     from pyfileindex.paimon.planner import (_cut_after_limit, _plan_files, _Schemas,
@@ -230,7 +230,7 @@ def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequenc
         else:
             order = column.asc_nulls_first() if plan.top_n.nulls_first else \
                 column.asc_nulls_last()
-        df = df.orderBy(order).limit(plan.top_n.n)
+        df = df.orderBy(order).limit(plan.top_n.limit)
     if plan.limit is not None:
         df = df.limit(plan.limit)
     return ReadResult(df, plan, plan_seconds)

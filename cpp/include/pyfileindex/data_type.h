@@ -38,18 +38,24 @@ enum class TypeRoot : uint8_t {
   kMultiset,
   kVariant,
   kBlob,
+  kVector,     ///< VECTOR<element, length>: parsed so schemas load; no index accepts it
+  kGeometry,   ///< likewise
+  kGeography,  ///< likewise
 };
 
 /// A parsed Paimon type. `precision` is DECIMAL precision, TIME/TIMESTAMP fractional
-/// precision, or CHAR/VARCHAR/BINARY/VARBINARY length; `scale` is DECIMAL scale. Build one with
-/// ParseDataType("DECIMAL(10, 2)") or by setting the fields. A plain value type.
+/// precision, or CHAR/VARCHAR/BINARY/VARBINARY/VECTOR length; `scale` is DECIMAL scale. Build
+/// one with ParseDataType("DECIMAL(10, 2)") or by setting the fields. A plain value type.
 struct PYFILEINDEX_EXPORT DataType {
   TypeRoot root = TypeRoot::kInt;  ///< the kind of type
   bool nullable = true;            ///< false for "... NOT NULL"
   int32_t precision = 0;           ///< see above; 0 when the type has none
   int32_t scale = 0;               ///< DECIMAL scale
-  /// MAP: [key, value]; ARRAY/MULTISET: [element]; ROW: field types (names are not kept).
+  /// MAP: [key, value]; ARRAY/MULTISET/VECTOR: [element]; ROW: the field types.
   std::vector<DataType> children;
+  /// ROW: each field's name and description ("" for none), one per child.
+  std::vector<std::string> field_names;
+  std::vector<std::string> field_descriptions;
 
   /// TINYINT, SMALLINT, INT or BIGINT.
   bool IsIntegral() const {
@@ -67,14 +73,16 @@ struct PYFILEINDEX_EXPORT DataType {
 
   /// Paimon's canonical spelling, e.g. "DECIMAL(10, 2) NOT NULL", "STRING".
   std::string ToString() const;
-  /// Same root, nullability, parameters and children.
+  /// Same root, nullability, parameters, children and ROW field names and descriptions.
   bool operator==(const DataType& other) const;
   bool operator!=(const DataType& other) const { return !(*this == other); }
 };
 
 /// Parses a Paimon type string: "INT", "BIGINT NOT NULL", "VARCHAR(10)", "DECIMAL(10, 2)",
-/// "TIMESTAMP(9)", "TIMESTAMP(6) WITH LOCAL TIME ZONE", "TIMESTAMP_LTZ(3)", "MAP<STRING, INT>".
-/// InvalidArgument for anything else.
+/// "TIMESTAMP(9)", "TIMESTAMP(6) WITH LOCAL TIME ZONE", "TIMESTAMP_LTZ(3)", "MAP<STRING, INT>",
+/// "INT ARRAY", "VECTOR<FLOAT, 3>", "ROW<`a` INT COMMENT 'x', b STRING>": Java's spellings
+/// (aliases such as INTEGER, NUMERIC, BYTES, DOUBLE PRECISION included) and the nested forms
+/// DataType::ToString writes. InvalidArgument naming the (1-based) position otherwise.
 PYFILEINDEX_EXPORT Result<DataType> ParseDataType(std::string_view text);
 
 /// A named column of a data file's row type.

@@ -7,6 +7,7 @@
 #include "container/java_map_replay.h"
 #include "java/hash_codes.h"
 #include "java/java_text.h"
+#include "pyfileindex/index_declarations.h"
 
 namespace pyfileindex::container {
 
@@ -14,10 +15,7 @@ namespace {
 
 using Mode = java::JavaHashMapOrder::Mode;
 
-constexpr std::string_view kPrefix = "file-index.";
-constexpr std::string_view kColumnsSuffix = ".columns";
 constexpr std::string_view kThresholdKey = "file-index.in-manifest-threshold";
-constexpr std::string_view kReadEnabledKey = "file-index.read.enabled";  // read-side only
 
 int32_t JavaStringHash(const std::string& s) {
   Result<int32_t> h = java::StringHashCode(s);
@@ -89,25 +87,6 @@ const Field* FindField(const std::vector<Field>& fields, const std::string& name
   return nullptr;
 }
 
-// file-index.<type>.columns
-bool IsColumnsKey(const std::string& key) {
-  return key.size() > kPrefix.size() + kColumnsSuffix.size() &&
-         key.compare(key.size() - kColumnsSuffix.size(), kColumnsSuffix.size(), kColumnsSuffix) ==
-             0;
-}
-
-// The parts of a per-index option key after "file-index.", split on '.'.
-std::vector<std::string> OptionKeyParts(const std::string& key) {
-  std::vector<std::string> parts;
-  size_t start = kPrefix.size();
-  for (;;) {
-    const size_t dot = key.find('.', start);
-    parts.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) return parts;
-    start = dot + 1;
-  }
-}
-
 // Java ignores per-index options whose name its index does not read. A misspelt one would
 // silently build with the default instead of what was asked for, so here it is an error.
 Status CheckOptionName(const index::IndexType& type, const std::string& key,
@@ -141,21 +120,21 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
   const auto& entries = table_options.entries();
   for (size_t i : OptionIterationOrder(table_options)) {
     const std::string& key = entries[i].first;
-    if (key.compare(0, kPrefix.size(), kPrefix) != 0) continue;
-    if (!IsColumnsKey(key)) {
+    const IndexOptionKey parsed = ParseIndexOptionKey(key);
+    if (parsed.kind == IndexOptionKey::Kind::kOther) continue;
+    if (parsed.kind != IndexOptionKey::Kind::kColumns) {
       other_options.push_back(entries[i]);
       continue;
     }
-    const std::string type_name =
-        key.substr(kPrefix.size(), key.size() - kPrefix.size() - kColumnsSuffix.size());
+    const std::string& type_name = parsed.index_type;
     const std::string& value = entries[i].second;
     // Java: value.split(",") (trailing empty pieces dropped), a blank piece refused, the
     // others trimmed. A piece trimmed to nothing names the column "" (which no field has).
-    for (std::string_view piece : java::Split(value, ',')) {
-      if (java::IsWhitespaceOnly(piece)) {
+    for (const IndexColumnName& piece : SplitIndexColumns(value)) {
+      if (piece.blank) {
         return Status::InvalidArgument("option '" + key + "' lists an empty column name");
       }
-      const std::string name(java::Trim(piece));
+      const std::string& name = piece.name;
       if (!java::StringHashCode(name).ok()) {
         return Status::InvalidArgument("option '" + key + "': column name is not valid UTF-8");
       }
@@ -172,11 +151,10 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
 
   // Per-index options: file-index.<type>.<column>.<option>, exactly three parts.
   for (const auto& [key, value] : other_options) {
-    if (key == kThresholdKey) continue;
-    const std::vector<std::string> parts = OptionKeyParts(key);
-    if (parts.size() != 3) continue;  // Java ignores these (e.g. file-index.read.enabled)
-    const std::string& type_name = parts[0];
-    const ColumnKey column = ParseColumnName(parts[1]);
+    const IndexOptionKey parsed = ParseIndexOptionKey(key);
+    if (parsed.kind != IndexOptionKey::Kind::kIndexOption) continue;  // Java ignores the others
+    const std::string& type_name = parsed.index_type;
+    const ColumnKey column = ParseColumnName(parsed.column);
     Options* target = nullptr;
     for (size_t id = 0; id < columns.size() && target == nullptr; ++id) {
       if (columns.key(id) == column) {
@@ -189,25 +167,21 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
       if (it != map_level_options.end()) target = &it->second;
     }
     if (target == nullptr) {
-      return Status::InvalidArgument("file index option '" + key + "': column '" + parts[1] +
-                                     "' is not declared in 'file-index." + type_name +
-                                     ".columns'");
+      return Status::InvalidArgument("file index option '" + key + "': column '" +
+                                     parsed.column + "' is not declared in 'file-index." +
+                                     type_name + ".columns'");
     }
     if (const index::IndexType* type = index::FindIndexType(type_name)) {
       // (an unknown type is reported with its columns declaration, below)
-      PFI_RETURN_NOT_OK(CheckOptionName(*type, key, parts[2]));
+      PFI_RETURN_NOT_OK(CheckOptionName(*type, key, parsed.option));
     }
-    target->Set(parts[2], value);
+    target->Set(parsed.option, value);
   }
   // Keys under file-index. that no step above reads: Java ignores them too, and the tables it
   // writes can carry them (e.g. file-index.bitmap.version, meant per column), so they are
   // accepted and reported in the order given.
   for (const auto& [key, value] : entries) {
-    if (key.compare(0, kPrefix.size(), kPrefix) != 0 || key == kThresholdKey ||
-        key == kReadEnabledKey) {
-      continue;
-    }
-    if (!IsColumnsKey(key) && OptionKeyParts(key).size() != 3) {
+    if (ParseIndexOptionKey(key).kind == IndexOptionKey::Kind::kIgnored) {
       plan.ignored_options.push_back(key);
     }
   }

@@ -1,6 +1,7 @@
 // Parser and printer for Paimon type strings (the `type` of a field in a schema file).
 #include "pyfileindex/data_type.h"
 
+#include <algorithm>
 #include <cctype>
 #include <limits>
 
@@ -10,49 +11,76 @@ namespace {
 
 constexpr int32_t kMaxLength = std::numeric_limits<int32_t>::max();
 
+bool IsSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+// Characters that end a bare word: spaces, punctuation of the grammar and quotes.
+bool EndsWord(char c) {
+  return IsSpace(c) || c == '<' || c == '>' || c == '(' || c == ')' || c == ',' || c == '\'' ||
+         c == '`';
+}
+
+std::string AsciiUpper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return out;
+}
+
 class TypeParser {
  public:
   explicit TypeParser(std::string_view text) : text_(text) {}
 
   Result<DataType> ParseAll() {
-    PFI_ASSIGN_OR_RETURN(DataType type, ParseType());
+    PFI_ASSIGN_OR_RETURN(DataType type, ParseTypeWithSuffix());
     SkipSpace();
-    if (pos_ != text_.size()) return Error("unexpected text after the type");
+    if (pos_ != text_.size()) {
+      return ErrorAt(pos_, "unexpected '" + std::string(PeekToken()) + "'");
+    }
     return type;
   }
 
  private:
-  Status Error(const std::string& what) const {
-    return Status::InvalidArgument("cannot parse Paimon type '" + std::string(text_) + "': " +
-                                   what + " at position " + std::to_string(pos_));
+  Status ErrorAt(size_t position, const std::string& what) const {
+    return Status::InvalidArgument("cannot parse Paimon type '" + std::string(text_) +
+                                   "' at position " + std::to_string(position + 1) + ": " + what);
+  }
+  // At the next token (or the end of the text).
+  Status Error(const std::string& what) {
+    SkipSpace();
+    return ErrorAt(pos_, what);
+  }
+  // Where a token is missing: "unexpected end" when the text ended.
+  Status Missing(const std::string& what) {
+    SkipSpace();
+    return ErrorAt(pos_, pos_ == text_.size() ? std::string("unexpected end") : what);
   }
 
   void SkipSpace() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    while (pos_ < text_.size() && IsSpace(text_[pos_])) ++pos_;
   }
 
-  // An identifier-like word, upper-cased ("" if none).
-  std::string PeekWord() {
+  // The next token as written: a punctuation character, a quoted text or a bare word.
+  std::string_view PeekToken() {
     SkipSpace();
-    size_t end = pos_;
-    while (end < text_.size() &&
-           (std::isalnum(static_cast<unsigned char>(text_[end])) || text_[end] == '_')) {
-      ++end;
+    if (pos_ == text_.size()) return {};
+    size_t end = pos_ + 1;
+    if (!EndsWord(text_[pos_])) {
+      while (end < text_.size() && !EndsWord(text_[end])) ++end;
     }
-    std::string word(text_.substr(pos_, end - pos_));
-    for (char& c : word) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return word;
+    return text_.substr(pos_, end - pos_);
   }
-  std::string TakeWord() {
-    std::string word = PeekWord();
-    pos_ += word.size();
-    return word;
+
+  // A bare word as written ("" if the next token is none).
+  std::string_view PeekWord() {
+    const std::string_view token = PeekToken();
+    return token.empty() || EndsWord(token[0]) ? std::string_view() : token;
   }
   bool TakeKeyword(const char* keyword) {
-    const size_t saved = pos_;
-    if (TakeWord() == keyword) return true;
-    pos_ = saved;
-    return false;
+    const std::string_view word = PeekWord();
+    if (word.empty() || AsciiUpper(word) != keyword) return false;
+    pos_ += word.size();
+    return true;
   }
   bool TakeChar(char c) {
     SkipSpace();
@@ -62,40 +90,107 @@ class TypeParser {
     }
     return false;
   }
-
-  Result<int32_t> TakeInt() {
-    SkipSpace();
-    int64_t value = 0;
-    size_t start = pos_;
-    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-      value = value * 10 + (text_[pos_] - '0');
-      if (value > kMaxLength) return Error("number too large");
-      ++pos_;
-    }
-    if (pos_ == start) return Error("expected a number");
-    return static_cast<int32_t>(value);
+  Status ExpectChar(char c) {
+    if (TakeChar(c)) return Status::OK();
+    return Error(std::string("expected '") + c + "'");
   }
 
-  // "(n)" when present, else `default_value`.
-  Result<int32_t> OptionalLength(int32_t default_value) {
-    if (!TakeChar('(')) return default_value;
-    PFI_ASSIGN_OR_RETURN(int32_t value, TakeInt());
-    if (!TakeChar(')')) return Error("expected ')'");
+  // Decimal digits; values beyond 2^31 - 1 come back as 2^31 (every range check refuses it).
+  Result<int64_t> TakeInt() {
+    SkipSpace();
+    const size_t start = pos_;
+    int64_t value = 0;
+    while (pos_ < text_.size() && IsDigit(text_[pos_])) {
+      value = std::min<int64_t>(value * 10 + (text_[pos_] - '0'), int64_t{kMaxLength} + 1);
+      ++pos_;
+    }
+    if (pos_ == start || (pos_ < text_.size() && !EndsWord(text_[pos_]))) {
+      pos_ = start;
+      return Error("expected an integer");
+    }
     return value;
   }
 
-  // A CHAR / VARCHAR / BINARY / VARBINARY length: 1 when absent; Java refuses 0 (its types'
-  // MIN_LENGTH is 1), and TakeInt already refuses what passes 2^31 - 1.
-  Result<int32_t> Length(const char* type_name) {
-    PFI_ASSIGN_OR_RETURN(int32_t length, OptionalLength(1));
-    if (length < 1) return Error(std::string(type_name) + " length must be 1..2147483647");
-    return length;
+  // "(n)" when present, else `default_value`.
+  Result<int64_t> OptionalParameter(int64_t default_value) {
+    if (!TakeChar('(')) return default_value;
+    PFI_ASSIGN_OR_RETURN(int64_t value, TakeInt());
+    PFI_RETURN_NOT_OK(ExpectChar(')'));
+    return value;
+  }
+
+  // A quoted text: `quote`, then anything with the quote doubled inside, then `quote`.
+  Result<std::string> TakeQuoted(char quote, const char* what) {
+    const size_t start = pos_;
+    ++pos_;  // the opening quote
+    std::string out;
+    for (;;) {
+      if (pos_ >= text_.size()) return ErrorAt(start, std::string("unterminated ") + what);
+      if (text_[pos_] == quote) {
+        if (pos_ + 1 < text_.size() && text_[pos_ + 1] == quote) {
+          out += quote;
+          pos_ += 2;
+          continue;
+        }
+        ++pos_;
+        return out;
+      }
+      out += text_[pos_++];
+    }
+  }
+
+  // A type, its nullability, then the suffix notation "INT ARRAY" / "STRING MULTISET".
+  Result<DataType> ParseTypeWithSuffix() {
+    PFI_ASSIGN_OR_RETURN(DataType type, ParseType());
+    type.nullable = ParseNullability();
+    for (const char* suffix : {"ARRAY", "MULTISET"}) {
+      if (TakeKeyword(suffix)) {
+        DataType collection;
+        collection.root = suffix[0] == 'A' ? TypeRoot::kArray : TypeRoot::kMultiset;
+        collection.children = {std::move(type)};
+        collection.nullable = ParseNullability();
+        return collection;
+      }
+    }
+    return type;
+  }
+
+  bool ParseNullability() {
+    if (TakeKeyword("NOT")) {
+      if (TakeKeyword("NULL")) return false;
+      pos_ -= 3;  // "NOT" without NULL: reported as unexpected by the caller
+      return true;
+    }
+    TakeKeyword("NULL");
+    return true;
+  }
+
+  // A CHAR / VARCHAR / BINARY / VARBINARY length: 1 when absent; Java's types take
+  // 1..2147483647.
+  Result<int32_t> Length(const char* type_name, size_t at) {
+    PFI_ASSIGN_OR_RETURN(int64_t length, OptionalParameter(1));
+    if (length < 1 || length > kMaxLength) {
+      return ErrorAt(at, std::string(type_name) + " length must be 1..2147483647");
+    }
+    return static_cast<int32_t>(length);
+  }
+
+  // TIME / TIMESTAMP fractional digits: 0..9.
+  Result<int32_t> Precision(const char* type_name, int64_t default_value, size_t at) {
+    PFI_ASSIGN_OR_RETURN(int64_t precision, OptionalParameter(default_value));
+    if (precision > 9) return ErrorAt(at, std::string(type_name) + " precision must be 0..9");
+    return static_cast<int32_t>(precision);
   }
 
   Result<DataType> ParseType() {
     DataType type;
-    const std::string word = TakeWord();
-    if (word.empty()) return Error("expected a type name");
+    const std::string_view written = PeekWord();
+    if (written.empty()) {
+      return Missing("expected a type name, found '" + std::string(PeekToken()) + "'");
+    }
+    const size_t at = pos_;
+    pos_ += written.size();
+    const std::string word = AsciiUpper(written);
     if (word == "BOOLEAN") {
       type.root = TypeRoot::kBoolean;
     } else if (word == "TINYINT") {
@@ -113,33 +208,34 @@ class TypeParser {
       type.root = TypeRoot::kDouble;
     } else if (word == "DECIMAL" || word == "NUMERIC" || word == "DEC") {
       type.root = TypeRoot::kDecimal;
-      type.precision = 10;
-      type.scale = 0;
+      int64_t precision = 10, scale = 0;
       if (TakeChar('(')) {
-        PFI_ASSIGN_OR_RETURN(type.precision, TakeInt());
+        PFI_ASSIGN_OR_RETURN(precision, TakeInt());
         if (TakeChar(',')) {
-          PFI_ASSIGN_OR_RETURN(type.scale, TakeInt());
+          PFI_ASSIGN_OR_RETURN(scale, TakeInt());
         }
-        if (!TakeChar(')')) return Error("expected ')'");
+        PFI_RETURN_NOT_OK(ExpectChar(')'));
       }
-      if (type.precision < 1 || type.precision > 38 || type.scale > type.precision) {
-        return Error("DECIMAL precision must be 1..38 and scale 0..precision");
+      if (precision < 1 || precision > 38 || scale > precision) {
+        return ErrorAt(at, "DECIMAL precision must be 1..38 and scale 0..precision");
       }
+      type.precision = static_cast<int32_t>(precision);
+      type.scale = static_cast<int32_t>(scale);
     } else if (word == "CHAR") {
       type.root = TypeRoot::kChar;
-      PFI_ASSIGN_OR_RETURN(type.precision, Length("CHAR"));
+      PFI_ASSIGN_OR_RETURN(type.precision, Length("CHAR", at));
     } else if (word == "VARCHAR") {
       type.root = TypeRoot::kVarChar;
-      PFI_ASSIGN_OR_RETURN(type.precision, Length("VARCHAR"));
+      PFI_ASSIGN_OR_RETURN(type.precision, Length("VARCHAR", at));
     } else if (word == "STRING") {
       type.root = TypeRoot::kVarChar;
       type.precision = kMaxLength;
     } else if (word == "BINARY") {
       type.root = TypeRoot::kBinary;
-      PFI_ASSIGN_OR_RETURN(type.precision, Length("BINARY"));
+      PFI_ASSIGN_OR_RETURN(type.precision, Length("BINARY", at));
     } else if (word == "VARBINARY") {
       type.root = TypeRoot::kVarBinary;
-      PFI_ASSIGN_OR_RETURN(type.precision, Length("VARBINARY"));
+      PFI_ASSIGN_OR_RETURN(type.precision, Length("VARBINARY", at));
     } else if (word == "BYTES") {
       type.root = TypeRoot::kVarBinary;
       type.precision = kMaxLength;
@@ -147,77 +243,108 @@ class TypeParser {
       type.root = TypeRoot::kDate;
     } else if (word == "TIME") {
       type.root = TypeRoot::kTime;
-      PFI_ASSIGN_OR_RETURN(type.precision, OptionalLength(0));
-      if (TakeKeyword("WITHOUT")) {
-        if (!TakeKeyword("TIME") || !TakeKeyword("ZONE")) return Error("expected TIME ZONE");
-      }
-      if (type.precision > 9) return Error("TIME precision must be 0..9");
+      PFI_ASSIGN_OR_RETURN(type.precision, Precision("TIME", 0, at));
+      PFI_RETURN_NOT_OK(WithoutTimeZone());
     } else if (word == "TIMESTAMP" || word == "TIMESTAMP_LTZ") {
       type.root = word == "TIMESTAMP" ? TypeRoot::kTimestamp : TypeRoot::kTimestampLocalTimeZone;
-      PFI_ASSIGN_OR_RETURN(type.precision, OptionalLength(6));
-      if (word == "TIMESTAMP") {
-        const size_t saved = pos_;
-        if (TakeKeyword("WITH")) {
-          if (!TakeKeyword("LOCAL") || !TakeKeyword("TIME") || !TakeKeyword("ZONE")) {
-            pos_ = saved;
-            return Error("expected WITH LOCAL TIME ZONE");
-          }
-          type.root = TypeRoot::kTimestampLocalTimeZone;
-        } else if (TakeKeyword("WITHOUT")) {
-          if (!TakeKeyword("TIME") || !TakeKeyword("ZONE")) return Error("expected TIME ZONE");
+      PFI_ASSIGN_OR_RETURN(type.precision, Precision(word.c_str(), 6, at));
+      if (word == "TIMESTAMP" && TakeKeyword("WITH")) {
+        for (const char* keyword : {"LOCAL", "TIME", "ZONE"}) {
+          if (!TakeKeyword(keyword)) return Error(std::string("expected ") + keyword);
         }
+        type.root = TypeRoot::kTimestampLocalTimeZone;
+      } else if (word == "TIMESTAMP") {
+        PFI_RETURN_NOT_OK(WithoutTimeZone());
       }
-      if (type.precision > 9) return Error("TIMESTAMP precision must be 0..9");
     } else if (word == "MAP") {
       type.root = TypeRoot::kMap;
-      if (!TakeChar('<')) return Error("expected '<' after MAP");
-      PFI_ASSIGN_OR_RETURN(DataType key, ParseType());
-      if (!TakeChar(',')) return Error("expected ',' between MAP key and value types");
-      PFI_ASSIGN_OR_RETURN(DataType value, ParseType());
-      if (!TakeChar('>')) return Error("expected '>' closing MAP");
+      PFI_RETURN_NOT_OK(ExpectChar('<'));
+      PFI_ASSIGN_OR_RETURN(DataType key, ParseTypeWithSuffix());
+      PFI_RETURN_NOT_OK(ExpectChar(','));
+      PFI_ASSIGN_OR_RETURN(DataType value, ParseTypeWithSuffix());
+      PFI_RETURN_NOT_OK(ExpectChar('>'));
       type.children = {std::move(key), std::move(value)};
     } else if (word == "ARRAY" || word == "MULTISET") {
       type.root = word == "ARRAY" ? TypeRoot::kArray : TypeRoot::kMultiset;
-      if (!TakeChar('<')) return Error("expected '<'");
-      PFI_ASSIGN_OR_RETURN(DataType element, ParseType());
-      if (!TakeChar('>')) return Error("expected '>'");
+      PFI_RETURN_NOT_OK(ExpectChar('<'));
+      PFI_ASSIGN_OR_RETURN(DataType element, ParseTypeWithSuffix());
+      PFI_RETURN_NOT_OK(ExpectChar('>'));
+      type.children = {std::move(element)};
+    } else if (word == "VECTOR") {
+      type.root = TypeRoot::kVector;
+      PFI_RETURN_NOT_OK(ExpectChar('<'));
+      PFI_ASSIGN_OR_RETURN(DataType element, ParseTypeWithSuffix());
+      PFI_RETURN_NOT_OK(ExpectChar(','));
+      PFI_ASSIGN_OR_RETURN(int64_t length, TakeInt());
+      if (length < 1 || length > kMaxLength) {
+        return ErrorAt(at, "VECTOR length must be 1..2147483647");
+      }
+      PFI_RETURN_NOT_OK(ExpectChar('>'));
+      type.precision = static_cast<int32_t>(length);
       type.children = {std::move(element)};
     } else if (word == "ROW") {
       type.root = TypeRoot::kRow;
-      if (!TakeChar('<')) return Error("expected '<' after ROW");
-      if (!TakeChar('>')) {
-        do {
-          SkipSpace();
-          if (TakeChar('`')) {  // quoted field name
-            while (pos_ < text_.size() && text_[pos_] != '`') ++pos_;
-            if (!TakeChar('`')) return Error("unterminated field name");
-          } else if (TakeWord().empty()) {
-            return Error("expected a field name");
-          }
-          PFI_ASSIGN_OR_RETURN(DataType field, ParseType());
-          SkipSpace();
-          if (TakeChar('\'')) {  // field description
-            while (pos_ < text_.size() && text_[pos_] != '\'') ++pos_;
-            if (!TakeChar('\'')) return Error("unterminated description");
-          }
-          type.children.push_back(std::move(field));
-        } while (TakeChar(','));
-        if (!TakeChar('>')) return Error("expected '>' closing ROW");
-      }
+      PFI_RETURN_NOT_OK(ParseRowFields(&type));
     } else if (word == "VARIANT") {
       type.root = TypeRoot::kVariant;
     } else if (word == "BLOB") {
       type.root = TypeRoot::kBlob;
+    } else if (word == "GEOMETRY" || word == "GEOGRAPHY") {
+      // Their parameters (a coordinate reference system, ...) mean nothing to an index.
+      type.root = word == "GEOMETRY" ? TypeRoot::kGeometry : TypeRoot::kGeography;
+      if (TakeChar('(')) {
+        while (!TakeChar(')')) {
+          if (PeekToken().empty()) return Missing("expected ')'");
+          const std::string_view token = PeekToken();
+          if (token[0] == '\'' || token[0] == '`') {
+            PFI_RETURN_NOT_OK(TakeQuoted(token[0], "text").status());
+          } else {
+            pos_ += token.size();
+          }
+        }
+      }
     } else {
-      return Error("unknown type '" + word + "'");
-    }
-    if (TakeKeyword("NOT")) {
-      if (!TakeKeyword("NULL")) return Error("expected NULL after NOT");
-      type.nullable = false;
-    } else {
-      TakeKeyword("NULL");
+      return ErrorAt(at, "unknown type '" + std::string(written) + "'");
     }
     return type;
+  }
+
+  Status WithoutTimeZone() {
+    if (!TakeKeyword("WITHOUT")) return Status::OK();
+    if (!TakeKeyword("TIME")) return Error("expected TIME");
+    if (!TakeKeyword("ZONE")) return Error("expected ZONE");
+    return Status::OK();
+  }
+
+  // "<" [field ("," field)*] ">", a field being a name (bare or `quoted`), its type and an
+  // optional description ([COMMENT] 'text').
+  Status ParseRowFields(DataType* row) {
+    PFI_RETURN_NOT_OK(ExpectChar('<'));
+    if (TakeChar('>')) return Status::OK();
+    for (;;) {
+      SkipSpace();
+      std::string name;
+      if (pos_ < text_.size() && text_[pos_] == '`') {
+        PFI_ASSIGN_OR_RETURN(name, TakeQuoted('`', "field name"));
+      } else {
+        const std::string_view word = PeekWord();
+        if (word.empty()) return Missing("expected a field name");
+        name = std::string(word);
+        pos_ += word.size();
+      }
+      PFI_ASSIGN_OR_RETURN(DataType field, ParseTypeWithSuffix());
+      TakeKeyword("COMMENT");
+      std::string description;
+      SkipSpace();
+      if (pos_ < text_.size() && text_[pos_] == '\'') {
+        PFI_ASSIGN_OR_RETURN(description, TakeQuoted('\'', "description"));
+      }
+      row->children.push_back(std::move(field));
+      row->field_names.push_back(std::move(name));
+      row->field_descriptions.push_back(std::move(description));
+      if (TakeChar('>')) return Status::OK();
+      if (!TakeChar(',')) return Missing("expected ',' or '>'");
+    }
   }
 
   std::string_view text_;
@@ -226,6 +353,17 @@ class TypeParser {
 
 std::string Parenthesized(const char* name, int32_t n) {
   return std::string(name) + "(" + std::to_string(n) + ")";
+}
+
+// `text` between `quote`s, each quote inside doubled.
+std::string Quoted(const std::string& text, char quote) {
+  std::string out(1, quote);
+  for (char c : text) {
+    out += c;
+    if (c == quote) out += quote;
+  }
+  out += quote;
+  return out;
 }
 
 }  // namespace
@@ -265,16 +403,27 @@ std::string DataType::ToString() const {
     case TypeRoot::kArray: text = "ARRAY<" + children.at(0).ToString() + ">"; break;
     case TypeRoot::kMultiset: text = "MULTISET<" + children.at(0).ToString() + ">"; break;
     case TypeRoot::kRow: {
+      // Java's DataField.asSQLString: `name` TYPE [COMMENT 'description'].
       text = "ROW<";
       for (size_t i = 0; i < children.size(); ++i) {
         if (i > 0) text += ", ";
-        text += "f" + std::to_string(i) + " " + children[i].ToString();
+        const std::string name =
+            i < field_names.size() ? field_names[i] : "f" + std::to_string(i);
+        text += Quoted(name, '`') + " " + children[i].ToString();
+        if (i < field_descriptions.size() && !field_descriptions[i].empty()) {
+          text += " COMMENT " + Quoted(field_descriptions[i], '\'');
+        }
       }
       text += ">";
       break;
     }
     case TypeRoot::kVariant: text = "VARIANT"; break;
     case TypeRoot::kBlob: text = "BLOB"; break;
+    case TypeRoot::kVector:
+      text = "VECTOR<" + children.at(0).ToString() + ", " + std::to_string(precision) + ">";
+      break;
+    case TypeRoot::kGeometry: text = "GEOMETRY"; break;
+    case TypeRoot::kGeography: text = "GEOGRAPHY"; break;
   }
   if (!nullable) text += " NOT NULL";
   return text;
@@ -282,7 +431,8 @@ std::string DataType::ToString() const {
 
 bool DataType::operator==(const DataType& other) const {
   return root == other.root && nullable == other.nullable && precision == other.precision &&
-         scale == other.scale && children == other.children;
+         scale == other.scale && children == other.children &&
+         field_names == other.field_names && field_descriptions == other.field_descriptions;
 }
 
 }  // namespace pyfileindex
