@@ -4,6 +4,7 @@ Tests find the shared data (specs, golden tables written by Java Paimon) in ../s
 project root. Import the constants (`from conftest import GOLDEN_DIR`) or use the fixtures.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +16,10 @@ GOLDEN_DIR = SHARED_DIR / "golden"
 
 # tests/smoke runs against an installed wheel in its own venv (`./dev wheel-smoke`), never here.
 collect_ignore = ["smoke"]
+# tests/engine runs in its own venv with PyFlink (build/engine-venv): `./dev engine-test`
+# (part of `./dev test`) sets PYFILEINDEX_ENGINE_SUITE there.
+if not os.environ.get("PYFILEINDEX_ENGINE_SUITE"):
+    collect_ignore.append("engine")
 
 # `python -m pytest` run from the project root puts the source tree first on sys.path, and its
 # pyfileindex/ has no compiled extension. The tests must import the installed package.
