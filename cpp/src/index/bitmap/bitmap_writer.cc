@@ -19,17 +19,18 @@ namespace {
 
 constexpr int64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java counts rows in an int
 
-Physical ExpectedPhysical(const KeyMapping& mapping) {
-  if (mapping.is_timestamp) return Physical::kTimestamp;
+Physical ExpectedPhysical(const keys::PhysicalKey& mapping) {
+  if (mapping.is_timestamp()) return Physical::kTimestamp;
   switch (mapping.kind) {
     case KeyKind::kBool: return Physical::kBool;
-    case KeyKind::kByte: return Physical::kInt8;
-    case KeyKind::kShort: return Physical::kInt16;
-    case KeyKind::kInt: return Physical::kInt32;
-    case KeyKind::kLong: return Physical::kInt64;
+    case KeyKind::kInt8: return Physical::kInt8;
+    case KeyKind::kInt16: return Physical::kInt16;
+    case KeyKind::kInt32: return Physical::kInt32;
+    case KeyKind::kInt64: return Physical::kInt64;
     case KeyKind::kFloat: return Physical::kFloat;
     case KeyKind::kDouble: return Physical::kDouble;
-    case KeyKind::kString: return Physical::kBytes;
+    case KeyKind::kString:
+    case KeyKind::kBinary: return Physical::kBytes;
   }
   return Physical::kInt32;
 }
@@ -53,7 +54,7 @@ Result<WriterOptions> ParseWriterOptions(const Options& options) {
   return out;
 }
 
-BitmapIndexWriter::BitmapIndexWriter(const DataType& type, const KeyMapping& mapping,
+BitmapIndexWriter::BitmapIndexWriter(const DataType& type, const keys::PhysicalKey& mapping,
                                      WriterOptions options)
     : type_(type), mapping_(mapping), options_(options) {
   if (mapping_.kind == KeyKind::kString) {
@@ -522,7 +523,7 @@ void BitmapIndexWriter::ReserveFrequentKeys() {
 Status BitmapIndexWriter::TimestampKeys(const ColumnBatch& batch, int64_t begin, int64_t n) {
   const int64_t* values = batch.int64_values() + begin;
   ts_keys_.resize(static_cast<size_t>(n));
-  const bool micros = mapping_.timestamp_micros;
+  const bool micros = mapping_.micros();
   for (int64_t i = 0; i < n; ++i) {
     bool overflow = false;
     ts_keys_[i] = micros ? column::ToEpochMicros(values[i], batch.timestamp_unit, &overflow)
@@ -538,9 +539,9 @@ Status BitmapIndexWriter::TimestampKeys(const ColumnBatch& batch, int64_t begin,
 }
 
 Status BitmapIndexWriter::AddChunk(const ColumnBatch& batch, int64_t begin, int64_t n) {
-  if (mapping_.is_timestamp) {
+  if (mapping_.is_timestamp()) {
     const column::TimeUnit unit = batch.timestamp_unit;
-    const bool native = mapping_.timestamp_micros ? unit == column::TimeUnit::kMicro
+    const bool native = mapping_.micros() ? unit == column::TimeUnit::kMicro
                                                   : unit == column::TimeUnit::kMilli;
     if (native) {
       const int64_t* v = batch.int64_values();
@@ -558,22 +559,22 @@ Status BitmapIndexWriter::AddChunk(const ColumnBatch& batch, int64_t begin, int6
       AddNumeric(batch, begin, n, [v](int64_t i) -> uint64_t { return v[i] != 0; });
       break;
     }
-    case KeyKind::kByte: {
+    case KeyKind::kInt8: {
       const int8_t* v = batch.int8_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       break;
     }
-    case KeyKind::kShort: {
+    case KeyKind::kInt16: {
       const int16_t* v = batch.int16_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       break;
     }
-    case KeyKind::kInt: {
+    case KeyKind::kInt32: {
       const int32_t* v = batch.int32_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       break;
     }
-    case KeyKind::kLong: {
+    case KeyKind::kInt64: {
       const int64_t* v = batch.int64_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       break;
@@ -588,7 +589,8 @@ Status BitmapIndexWriter::AddChunk(const ColumnBatch& batch, int64_t begin, int6
       AddNumeric(batch, begin, n, [v](int64_t i) { return DoubleBits(v[i]); });
       break;
     }
-    case KeyKind::kString: AddStrings(batch, begin, n); break;
+    case KeyKind::kString:
+    case KeyKind::kBinary: AddStrings(batch, begin, n); break;
   }
   return Status::OK();
 }

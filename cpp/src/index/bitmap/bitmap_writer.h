@@ -27,7 +27,7 @@ Result<WriterOptions> ParseWriterOptions(const Options& options);
 
 class BitmapIndexWriter final : public ColumnIndexWriter {
  public:
-  BitmapIndexWriter(const DataType& type, const KeyMapping& mapping, WriterOptions options);
+  BitmapIndexWriter(const DataType& type, const keys::PhysicalKey& mapping, WriterOptions options);
 
   Status Write(const column::ColumnBatch& batch) override;
   // String keys: a dictionary's values are interned once each, at their first row.
@@ -166,7 +166,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   const WriterKeys& keys() const;
 
   DataType type_;
-  KeyMapping mapping_;
+  keys::PhysicalKey mapping_;
   WriterOptions options_;
   std::unique_ptr<NumericKeyDictionary> numeric_;
   std::unique_ptr<StringKeyDictionary> strings_;

@@ -40,14 +40,15 @@ template <typename Fn>
 auto WithFixedKind(KeyKind kind, Fn&& fn) {
   using K = KeyKind;
   switch (kind) {
-    case K::kByte: return fn(std::integral_constant<K, K::kByte>());
-    case K::kShort: return fn(std::integral_constant<K, K::kShort>());
-    case K::kInt: return fn(std::integral_constant<K, K::kInt>());
-    case K::kLong: return fn(std::integral_constant<K, K::kLong>());
+    case K::kInt8: return fn(std::integral_constant<K, K::kInt8>());
+    case K::kInt16: return fn(std::integral_constant<K, K::kInt16>());
+    case K::kInt32: return fn(std::integral_constant<K, K::kInt32>());
+    case K::kInt64: return fn(std::integral_constant<K, K::kInt64>());
     case K::kFloat: return fn(std::integral_constant<K, K::kFloat>());
     case K::kDouble: return fn(std::integral_constant<K, K::kDouble>());
     case K::kBool:
-    case K::kString: break;
+    case K::kString:
+    case K::kBinary: break;
   }
   return fn(std::integral_constant<K, K::kBool>());
 }

@@ -81,13 +81,6 @@ class BloomFilterWriter final : public ColumnIndexWriter {
   bool serialized_ = false;
 };
 
-Status CheckArity(const Predicate& leaf, size_t expected) {
-  if (leaf.literals.size() == expected) return Status::OK();
-  return Status::InvalidArgument(std::string("predicate ") + PredicateOpName(leaf.op) + " on '" +
-                                 leaf.column + "' needs " + std::to_string(expected) +
-                                 " literal(s), got " + std::to_string(leaf.literals.size()));
-}
-
 class BloomFilterReader final : public ColumnIndexReader {
  public:
   BloomFilterReader(FastHash hash, int32_t num_hash_functions, ByteSpan bits)
@@ -98,7 +91,6 @@ class BloomFilterReader final : public ColumnIndexReader {
   Result<FileIndexResult> Visit(const Predicate& leaf) const override {
     switch (leaf.op) {
       case PredicateOp::kEqual: {
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
         PFI_ASSIGN_OR_RETURN(bool maybe, MightContain(leaf.literals[0]));
         return maybe ? FileIndexResult::Remain() : FileIndexResult::Skip();
       }
@@ -117,11 +109,9 @@ class BloomFilterReader final : public ColumnIndexReader {
       case PredicateOp::kLessOrEqual:
       case PredicateOp::kGreaterThan:
       case PredicateOp::kGreaterOrEqual:
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
         PFI_RETURN_NOT_OK(CheckLiterals(leaf));
         return FileIndexResult::Remain();
       case PredicateOp::kBetween:
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 2));
         PFI_RETURN_NOT_OK(CheckLiterals(leaf));
         return FileIndexResult::Remain();
       case PredicateOp::kNotIn:
@@ -129,7 +119,6 @@ class BloomFilterReader final : public ColumnIndexReader {
         return FileIndexResult::Remain();
       case PredicateOp::kIsNull:
       case PredicateOp::kIsNotNull:
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 0));
         return FileIndexResult::Remain();
       case PredicateOp::kAnd:
       case PredicateOp::kOr:

@@ -23,14 +23,6 @@ Result<std::string_view> ReadKey(const KeySpec& spec, io::ByteReader* in, const 
   return bytes.AsStringView();
 }
 
-Status Arity(const Predicate& leaf, size_t expected) {
-  if (leaf.literals.size() == expected) return Status::OK();
-  return Status::InvalidArgument(std::string("range-bitmap: ") + PredicateOpName(leaf.op) +
-                                 " on column '" + leaf.column + "' needs " +
-                                 std::to_string(expected) + " literal(s), got " +
-                                 std::to_string(leaf.literals.size()));
-}
-
 }  // namespace
 
 Result<std::unique_ptr<RangeBitmapReader>> RangeBitmapReader::Open(const DataType& type,
@@ -94,10 +86,8 @@ Result<Probe> RangeBitmapReader::ProbeOf(const Literal& literal) const {
 Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
   switch (leaf.op) {
     case PredicateOp::kIsNull:
-      PFI_RETURN_NOT_OK(Arity(leaf, 0));
       return IsNull();
     case PredicateOp::kIsNotNull:
-      PFI_RETURN_NOT_OK(Arity(leaf, 0));
       return NotNull();
     case PredicateOp::kEqual:
     case PredicateOp::kNotEqual:
@@ -105,7 +95,6 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
     case PredicateOp::kLessOrEqual:
     case PredicateOp::kGreaterThan:
     case PredicateOp::kGreaterOrEqual: {
-      PFI_RETURN_NOT_OK(Arity(leaf, 1));
       PFI_ASSIGN_OR_RETURN(Probe p, ProbeOf(leaf.literals[0]));
       switch (leaf.op) {
         case PredicateOp::kEqual:
@@ -162,7 +151,6 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
       return rows;
     }
     case PredicateOp::kBetween: {
-      PFI_RETURN_NOT_OK(Arity(leaf, 2));
       PFI_ASSIGN_OR_RETURN(Probe low, ProbeOf(leaf.literals[0]));
       PFI_ASSIGN_OR_RETURN(Probe high, ProbeOf(leaf.literals[1]));
       if (cardinality_ <= 0) return Bitmap32();
