@@ -23,8 +23,8 @@ class TypeParser {
 
  private:
   Status Error(const std::string& what) const {
-    return Status::InvalidArgument("cannot parse Paimon type '" + std::string(text_) + "': " +
-                                   what + " at position " + std::to_string(pos_));
+    return Status::InvalidArgument("cannot parse Paimon type '", text_, "': ",
+                                   what, " at position ", pos_);
   }
 
   void SkipSpace() {

@@ -13,8 +13,8 @@ namespace pyfileindex::index::bitmap {
 namespace {
 
 Status Unsupported(const DataType& type, const char* java_reason) {
-  return Status::InvalidArgument("bitmap index does not support type " + type.ToString() +
-                                 " (" + java_reason + ")");
+  return Status::InvalidArgument("bitmap index does not support type ", type.ToString(),
+                                 " (", java_reason, ")");
 }
 
 float FloatOf(uint64_t bits) { return java::IntBitsToFloat(static_cast<int32_t>(bits)); }

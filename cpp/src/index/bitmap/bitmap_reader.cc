@@ -15,7 +15,7 @@ namespace pyfileindex::index::bitmap {
 namespace {
 
 Status CorruptAt(const std::string& what, size_t offset) {
-  return Status::Corrupt("bitmap index: " + what + " (payload offset " + std::to_string(offset) +
+  return Status::Corrupt("bitmap index: ", what, " (payload offset ", offset,
                          ")");
 }
 
@@ -34,7 +34,7 @@ Result<uint32_t> CheckedCount(int32_t count, size_t min_item_bytes, const io::By
 
 // A status of the bitmap stored at payload position `pos`, said so.
 Status InBitmapAt(const Status& status, size_t pos) {
-  return status.WithContext("bitmap index: bitmap at payload offset " + std::to_string(pos));
+  return status.WithContext("bitmap index: bitmap at payload offset ", pos);
 }
 
 }  // namespace
@@ -51,10 +51,10 @@ Status BitmapIndexReader::Parse() {
   io::ByteReader in(payload_.data(), payload_.size());
   PFI_ASSIGN_OR_RETURN(uint8_t version, in.ReadU8("bitmap index version"));
   if (version > 2) {
-    return Status::NotSupported("bitmap index version " + std::to_string(version) +
+    return Status::NotSupported("bitmap index version ", version,
                                 " is newer than this reader supports (1, 2); Java says: "
-                                "your plugin version is lower than " +
-                                std::to_string(version));
+                                "your plugin version is lower than ",
+                                version);
   }
   if (version == 0) return CorruptAt("version byte 0", 0);
   version_ = version;

@@ -183,7 +183,7 @@ class BloomFilterIndexTypeImpl final : public IndexType {
     PFI_ASSIGN_OR_RETURN(int64_t items, options.GetInt("items", kDefaultItems));
     if (items < std::numeric_limits<int32_t>::min() ||
         items > std::numeric_limits<int32_t>::max()) {
-      return Status::InvalidArgument("bloom-filter option 'items' = " + std::to_string(items) +
+      return Status::InvalidArgument("bloom-filter option 'items' = ", items,
                                      " does not fit a Java int");
     }
     PFI_ASSIGN_OR_RETURN(double fpp, options.GetDouble("fpp", kDefaultFpp));
@@ -196,13 +196,13 @@ class BloomFilterIndexTypeImpl final : public IndexType {
                                                         ByteSpan payload) const override {
     PFI_ASSIGN_OR_RETURN(FastHash hash, FastHash::For(type));
     if (payload.size() < kHeaderBytes + 1 || payload.data() == nullptr) {
-      return Status::Corrupt("bloom-filter: payload of " + std::to_string(payload.size()) +
+      return Status::Corrupt("bloom-filter: payload of ", payload.size(),
                              " bytes is too short (needs a 4-byte header and at least one bit-set "
                              "byte)");
     }
     const size_t bit_set_bytes = payload.size() - kHeaderBytes;
     if (bit_set_bytes > kMaxBitSetBytes) {
-      return Status::Corrupt("bloom-filter: bit set of " + std::to_string(bit_set_bytes) +
+      return Status::Corrupt("bloom-filter: bit set of ", bit_set_bytes,
                              " bytes is larger than any Java bloom filter");
     }
     // Java reassembles k from signed bytes: (b0 << 24) + (b1 << 16) + (b2 << 8) + b3.
@@ -213,8 +213,8 @@ class BloomFilterIndexTypeImpl final : public IndexType {
         static_cast<uint32_t>(sb(2)) * (1u << 8) + static_cast<uint32_t>(sb(3)));
     const int64_t num_bits = static_cast<int64_t>(bit_set_bytes) * 8;
     if (k < 1 || k > num_bits) {
-      return Status::Corrupt("bloom-filter: " + std::to_string(k) +
-                             " hash functions for " + std::to_string(num_bits) +
+      return Status::Corrupt("bloom-filter: ", k,
+                             " hash functions for ", num_bits,
                              " bits is not a filter Java writes");
     }
     const ByteSpan bits(payload.data() + kHeaderBytes, bit_set_bytes);

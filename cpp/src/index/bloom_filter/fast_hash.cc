@@ -80,20 +80,20 @@ Result<FastHash> FastHash::For(const DataType& type) {
       case keys::KeyKind::kBool: break;
     }
   }
-  return Status::InvalidArgument("type '" + type.ToString() +
+  return Status::InvalidArgument("type '", type.ToString(),
                                  "' is not supported by 'bloom-filter' index");
 }
 
 Status FastHash::WrongPhysical(const column::ColumnBatch& batch) const {
-  return Status::InvalidArgument("bloom-filter: a column of type " + type_.ToString() +
-                                 " cannot take " + column::PhysicalName(batch.physical) + " values");
+  return Status::InvalidArgument("bloom-filter: a column of type ", type_.ToString(),
+                                 " cannot take ", column::PhysicalName(batch.physical), " values");
 }
 
 Status FastHash::TimestampOverflow(int64_t value) const {
-  return Status::InvalidArgument("bloom-filter: timestamp value " + std::to_string(value) +
-                                 " of column type " + type_.ToString() +
-                                 " overflows epoch " +
-                                 (kind_ == Kind::kTimestampMicros ? "microseconds" : "milliseconds") +
+  return Status::InvalidArgument("bloom-filter: timestamp value ", value,
+                                 " of column type ", type_.ToString(),
+                                 " overflows epoch ",
+                                 (kind_ == Kind::kTimestampMicros ? "microseconds" : "milliseconds"),
                                  " in a long (Java fails here too)");
 }
 

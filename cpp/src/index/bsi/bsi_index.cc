@@ -32,7 +32,7 @@ class BsiWriter final : public ColumnIndexWriter {
   Status Write(const column::ColumnBatch& batch) override {
     if (serialized_) return Status::InvalidArgument("bsi: Write after Serialize");
     if (batch.length < 0 || batch.length > kMaxRows - row_count_) {
-      return Status::InvalidArgument("bsi: more than " + std::to_string(kMaxRows) +
+      return Status::InvalidArgument("bsi: more than ", kMaxRows,
                                      " rows in one data file");
     }
     constexpr int64_t kChunk = 1024;
@@ -52,7 +52,7 @@ class BsiWriter final : public ColumnIndexWriter {
           // |Long.MIN_VALUE| has no long; Java's writer throws on it too.
           return Status::InvalidArgument(
               "bsi: the value -9223372036854775808 (Long.MIN_VALUE) cannot be stored in a BSI "
-              "index (column type " + type_.ToString() + ", row " + std::to_string(row) + ")");
+              "index (column type ", type_.ToString(), ", row ", row, ")");
         }
       }
     }
@@ -303,12 +303,12 @@ class BsiIndexTypeImpl final : public IndexType {
     io::ByteReader reader(payload.data(), payload.size());
     PFI_ASSIGN_OR_RETURN(int8_t version, reader.ReadI8("bsi index version"));
     if (version > kVersion) {
-      return Status::NotSupported("bsi: index version " + std::to_string(version) +
+      return Status::NotSupported("bsi: index version ", version,
                                   " is newer than the supported version 1");
     }
     PFI_ASSIGN_OR_RETURN(int32_t row_count, reader.ReadI32BE("bsi row count"));
     if (row_count < 0) {
-      return Status::Corrupt("bsi: negative row count " + std::to_string(row_count));
+      return Status::Corrupt("bsi: negative row count ", row_count);
     }
     BitSliceIndex positive;
     BitSliceIndex negative;
@@ -321,15 +321,15 @@ class BsiIndexTypeImpl final : public IndexType {
       PFI_ASSIGN_OR_RETURN(negative, BitSliceIndex::Read(&reader));
     }
     if (!reader.AtEnd()) {
-      return Status::Corrupt("bsi: " + std::to_string(reader.remaining()) +
+      return Status::Corrupt("bsi: ", reader.remaining(),
                              " unexpected bytes after the index");
     }
     // Rows must lie in [0, row count) and be on one side only.
     for (const BitSliceIndex* side : {&positive, &negative}) {
       if (!side->existence().IsEmpty() &&
           side->existence().Maximum() >= static_cast<uint32_t>(row_count)) {
-        return Status::Corrupt("bsi: row " + std::to_string(side->existence().Maximum()) +
-                               " is beyond the row count " + std::to_string(row_count));
+        return Status::Corrupt("bsi: row ", side->existence().Maximum(),
+                               " is beyond the row count ", row_count);
       }
     }
     if (positive.existence().AndCardinality(negative.existence()) != 0) {

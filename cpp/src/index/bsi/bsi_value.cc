@@ -13,8 +13,8 @@ constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
 
 Status WrongPhysical(const DataType& type, const column::ColumnBatch& batch) {
-  return Status::InvalidArgument("bsi: a column of type " + type.ToString() +
-                                 " cannot take values of physical kind " +
+  return Status::InvalidArgument("bsi: a column of type ", type.ToString(),
+                                 " cannot take values of physical kind ",
                                  column::PhysicalName(batch.physical));
 }
 
@@ -53,7 +53,7 @@ Result<keys::PhysicalKey> BsiKeyFor(const DataType& type) {
     default:
       break;
   }
-  return Status::InvalidArgument("type '" + type.ToString() + "' is not supported by 'bsi' index");
+  return Status::InvalidArgument("type '", type.ToString(), "' is not supported by 'bsi' index");
 }
 
 Result<LiteralKey> MapLiteral(const DataType& type, const keys::PhysicalKey& key,
@@ -109,7 +109,7 @@ Status MapBatch(const DataType& type, const keys::PhysicalKey& key,
           const uint64_t sign_extension = (low >> 63) ? ~uint64_t{0} : 0;
           if (high != sign_extension) {
             return Status::InvalidArgument(
-                "bsi: a DECIMAL unscaled value of column type " + type.ToString() +
+                "bsi: a DECIMAL unscaled value of column type ", type.ToString(),
                 " does not fit in a long (Java's BSI writer fails here too)");
           }
           keys[i] = static_cast<int64_t>(low);
@@ -134,8 +134,8 @@ Status MapBatch(const DataType& type, const keys::PhysicalKey& key,
                          : column::ToEpochMillis(values[i], unit, &overflow);
         if (overflow && batch.IsValid(begin + i)) {
           return Status::InvalidArgument(
-              "bsi: timestamp value " + std::to_string(values[i]) + " of column type " +
-              type.ToString() + " overflows a long of epoch " + (micros ? "micros" : "millis") +
+              "bsi: timestamp value ", values[i], " of column type ",
+              type.ToString(), " overflows a long of epoch ", (micros ? "micros" : "millis"),
               " (Java fails here too)");
         }
       }

@@ -19,7 +19,7 @@ Result<AxisPoint> PointOf(const PhysicalKey& key, const Literal& literal) {
   }
   const int32_t nanos = literal.nano_of_milli();
   if (nanos < 0 || nanos > 999999) {
-    return Status::InvalidArgument("timestamp literal " + literal.ToString() +
+    return Status::InvalidArgument("timestamp literal ", literal.ToString(),
                                    ": nano of millisecond must be within 0..999999");
   }
   if (key.micros()) {

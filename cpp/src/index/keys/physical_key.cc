@@ -73,8 +73,8 @@ Literal::Kind LiteralKindFor(const PhysicalKey& key) {
 Status CheckLiteralKind(const PhysicalKey& key, const DataType& type, const Literal& literal) {
   const Literal::Kind expected = LiteralKindFor(key);
   if (literal.kind() == expected) return Status::OK();
-  return Status::InvalidArgument(literal.Describe() + " cannot be compared with a column of type " +
-                                 type.ToString() + " (it takes " + Literal::KindName(expected) +
+  return Status::InvalidArgument(literal.Describe(), " cannot be compared with a column of type ",
+                                 type.ToString(), " (it takes ", Literal::KindName(expected),
                                  " literals)");
 }
 

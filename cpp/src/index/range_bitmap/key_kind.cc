@@ -11,8 +11,8 @@ namespace {
 constexpr int64_t k16Kb = 16 * 1024;
 
 Status Unsupported(const DataType& type, const std::string& why) {
-  return Status::InvalidArgument("column type '" + type.ToString() + "' is not supported by the '" +
-                                 kRangeBitmapName + "' index" + why);
+  return Status::InvalidArgument("column type '", type.ToString(), "' is not supported by the '",
+                                 kRangeBitmapName, "' index", why);
 }
 
 }  // namespace
