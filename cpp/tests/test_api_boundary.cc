@@ -136,6 +136,40 @@ TEST(ApiBoundary, EvaluateRejectsNullChildrenAndTooDeepTrees) {
   }
 }
 
+TEST(ApiBoundary, EvaluateChecksEveryLeafsLiteralsBeforeAnIndexSeesThem) {
+  // The index readers rely on this check (index_type.h, ColumnIndexReader::Visit): a leaf
+  // with the wrong number of literals never reaches them, whatever index the column has.
+  Options options = IndexedOptions();
+  options.Set("file-index.bsi.columns", "x");
+  auto writer = SmallWriter(options);
+  ASSERT_TRUE(writer);
+  auto bytes = writer->Finish();
+  ASSERT_TRUE(bytes.ok() && bytes->has_value()) << bytes.status().ToString();
+  auto reader = FileIndexReader::Open((*bytes)->data(), (*bytes)->size(),
+                                      {{"x", *ParseDataType("INT")}});
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  const std::vector<PredicatePtr> bad = {
+      Predicate::Leaf(PredicateOp::kEqual, "x", {}),
+      Predicate::Leaf(PredicateOp::kNotEqual, "x", {Literal::Int(1), Literal::Int(2)}),
+      Predicate::Leaf(PredicateOp::kLessThan, "x", {}),
+      Predicate::Leaf(PredicateOp::kBetween, "x", {Literal::Int(1)}),
+      Predicate::Leaf(PredicateOp::kIsNull, "x", {Literal::Int(1)}),
+      Predicate::Leaf(PredicateOp::kGreaterThan, "x", {Literal::Null()}),
+  };
+  for (const PredicatePtr& leaf : bad) {
+    auto answer = (*reader)->Evaluate(*leaf);
+    ASSERT_FALSE(answer.ok()) << leaf->ToString();
+    EXPECT_EQ(answer.status().code(), StatusCode::kInvalidArgument) << leaf->ToString();
+    EXPECT_NE(answer.status().message().find("'x'"), std::string::npos)
+        << answer.status().message();
+  }
+  auto good = (*reader)->Evaluate(*Predicate::Leaf(PredicateOp::kBetween, "x",
+                                                   {Literal::Int(2), Literal::Int(3)}));
+  ASSERT_TRUE(good.ok()) << good.status().ToString();
+  ASSERT_TRUE(good->is_rows());
+  EXPECT_EQ(good->rows().ToVector(), (std::vector<uint32_t>{1, 3}));
+}
+
 TEST(ApiBoundary, WriteRejectsStructsWithNullChildren) {
   Options options;
   options.Set("file-index.bitmap.columns", "x");

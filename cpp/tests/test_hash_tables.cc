@@ -88,7 +88,7 @@ TEST(TableSeedTest, OneSeedPerProcess) {
 TEST(HashTablesTest, BitmapDictionaryKeysWithSmallMixedBitsStayDistinct) {
   // Unseeded, every one of these keys would take slot 0 of the integer dictionary, and each
   // insert would walk the chain of all earlier keys (about 2 * 10^10 steps here).
-  index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kLong);
+  index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt64);
   const uint32_t count = 200000;
   std::vector<uint64_t> keys(count);
   for (uint32_t i = 0; i < count; ++i) keys[i] = testing::UnMix64(uint64_t{i} + 1);
@@ -119,7 +119,7 @@ TEST(HashTablesTest, BitmapDictionaryAscendingKeysNeedNoTableUntilOneIsBelow) {
     const size_t ascending = rows.size();
     std::mt19937_64 rng(17);
     for (int r = 0; r < 3000; ++r) rows.push_back(static_cast<uint64_t>(int64_t(rng() % 1400) - 500));
-    cases.push_back({"int", KeyKind::kInt, rows, ascending});
+    cases.push_back({"int", KeyKind::kInt32, rows, ascending});
   }
   {
     // Float.compare's order: -0.0 below 0.0, NaN above infinity.
@@ -167,7 +167,7 @@ TEST(HashTablesTest, BitmapDictionaryWindowOpensLateOverTheKeysSoFar) {
   // The direct window over integer keys opens only after thousands of hashed lookups (a
   // sorted column never needs it): it must then hold every earlier key within it, so ids stay
   // those of first occurrence, for keys inside the window and far outside it alike.
-  index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt);
+  index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt32);
   std::mt19937_64 rng(11);
   std::vector<uint64_t> distinct;
   for (uint64_t k = 0; k < 600; ++k) distinct.push_back(100000 + 37 * k);  // in the window
@@ -203,8 +203,8 @@ TEST(HashTablesTest, BitmapDictionaryKnownIdsInWindowAgreeWithIntern) {
   }
   std::vector<uint64_t> keys;
   for (uint64_t k : ks) keys.push_back(k % 97 == 3 ? (uint64_t{1} << 40) + k : 5000 + 3 * k);
-  index::bitmap::NumericKeyDictionary one_by_one(index::bitmap::KeyKind::kInt);
-  index::bitmap::NumericKeyDictionary bulk(index::bitmap::KeyKind::kInt);
+  index::bitmap::NumericKeyDictionary one_by_one(index::bitmap::KeyKind::kInt32);
+  index::bitmap::NumericKeyDictionary bulk(index::bitmap::KeyKind::kInt32);
   std::vector<uint32_t> expected(keys.size()), got(keys.size(), UINT32_MAX);
   for (size_t i = 0; i < keys.size(); ++i) expected[i] = one_by_one.Intern(keys[i]);
   const int64_t count = static_cast<int64_t>(keys.size());
@@ -236,7 +236,7 @@ TEST(HashTablesTest, BitmapDictionaryWindowCoversTheKeysSeenWhenItOpens) {
   // be hashed. Keys past the window's ends still get their ids through Intern.
   for (const int64_t bottom : {int64_t{0}, int64_t{-30000}, int64_t{-2147483648}}) {
     SCOPED_TRACE(bottom);
-    index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt);
+    index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt32);
     std::vector<uint64_t> keys;
     for (int64_t k = 0; k < 1000; ++k) keys.push_back(static_cast<uint64_t>(bottom + 60 * k));
     std::vector<uint32_t> ids;
@@ -299,8 +299,8 @@ TEST(HashTablesTest, BitmapDictionaryWindowStepsOverTheKeysCommonDistance) {
       rows.push_back(key);
     }
     std::unordered_map<uint64_t, uint32_t> first_ids;
-    index::bitmap::NumericKeyDictionary one_by_one(index::bitmap::KeyKind::kLong);
-    index::bitmap::NumericKeyDictionary bulk(index::bitmap::KeyKind::kLong);
+    index::bitmap::NumericKeyDictionary one_by_one(index::bitmap::KeyKind::kInt64);
+    index::bitmap::NumericKeyDictionary bulk(index::bitmap::KeyKind::kInt64);
     std::vector<uint32_t> bulk_ids(rows.size(), UINT32_MAX);
     const int64_t count = static_cast<int64_t>(rows.size());
     auto key_of = [&](int64_t j) { return rows[static_cast<size_t>(j)]; };
@@ -335,7 +335,7 @@ TEST(HashTablesTest, BitmapDictionaryWindowStepsOverTheKeysCommonDistance) {
 TEST(HashTablesTest, BitmapDictionaryWindowNeedsManyKeysToTrustAStep) {
   // A clustered column's first rows may show a handful of keys sharing a divisor by chance;
   // the keys between them must stay in the window.
-  index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt);
+  index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt32);
   for (int row = 0; row < 5000; ++row) dictionary.Intern(static_cast<uint64_t>(100 * (row % 4)));
   ASSERT_TRUE(dictionary.HasWindow());
   EXPECT_EQ(dictionary.WindowStep(), 1u);
@@ -439,7 +439,7 @@ TEST(HashTablesTest, DictionariesCountTheHeapTheyHold) {
   EXPECT_LT(strings.MemoryBytes(), full);
   EXPECT_GE(strings.MemoryBytes(), key_bytes);  // the keys stay for the meta
 
-  index::bitmap::NumericKeyDictionary numbers(index::bitmap::KeyKind::kLong);
+  index::bitmap::NumericKeyDictionary numbers(index::bitmap::KeyKind::kInt64);
   const size_t empty_numbers = numbers.MemoryBytes();
   for (uint64_t i = 0; i < 20000; ++i) numbers.Intern(i * 1000003);
   EXPECT_GE(numbers.MemoryBytes(), empty_numbers + 20000 * (sizeof(uint64_t) + 12));

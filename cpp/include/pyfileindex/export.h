@@ -16,7 +16,9 @@
 #define PYFILEINDEX_EXPORT __declspec(dllimport)
 #endif
 #elif defined(__GNUC__) || defined(__clang__)
-#define PYFILEINDEX_EXPORT __attribute__((visibility("default")))
+// The standard attribute form, so it can stand next to other standard attributes
+// (`class [[nodiscard]] PYFILEINDEX_EXPORT Status`), which the __attribute__ form cannot.
+#define PYFILEINDEX_EXPORT [[gnu::visibility("default")]]
 #else
 #define PYFILEINDEX_EXPORT
 #endif

@@ -14,6 +14,8 @@
 #include <cassert>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "pyfileindex/export.h"
@@ -31,26 +33,74 @@ enum class StatusCode : int {
   kInternal = 6,         ///< a broken invariant (a bug in pyfileindex), or out of memory
 };
 
+namespace internal {
+
+// One piece of a Status message: text as it is, a char as a character, an integer in decimal
+// (std::to_string: never locale-dependent). Anything else (a double, a bool, an enum) is a
+// compile error, not a silent conversion: the caller formats it the way the reader expects.
+template <typename T>
+inline constexpr bool kIsTextPiece = std::is_convertible_v<const T&, std::string_view>;
+
+template <typename T>
+void AppendPiece(std::string* out, const T& piece) {
+  if constexpr (std::is_same_v<T, char>) {
+    out->push_back(piece);
+  } else if constexpr (std::is_same_v<T, const char*> || std::is_same_v<T, char*>) {
+    if (piece != nullptr) out->append(piece);
+  } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    out->append(std::to_string(piece));
+  } else {
+    static_assert(kIsTextPiece<T>, "format this value before putting it in a Status message");
+    out->append(std::string_view(piece));
+  }
+}
+
+inline std::string JoinPieces(std::string text) { return text; }
+template <typename... Pieces>
+std::string JoinPieces(const Pieces&... pieces) {
+  std::string out;
+  (AppendPiece(&out, pieces), ...);
+  return out;
+}
+
+}  // namespace internal
+
 /// The outcome of a call: OK, or an error code with a human-readable message. A value type;
-/// cheap to copy when OK.
-class PYFILEINDEX_EXPORT Status {
+/// cheap to copy when OK. [[nodiscard]]: a call whose Status is dropped does not compile
+/// quietly; discard one deliberately with `(void)` and a comment saying why.
+class [[nodiscard]] PYFILEINDEX_EXPORT Status {
  public:
   /// OK.
   Status() = default;
 
   /// The success value.
   static Status OK() { return Status(); }
-  /// Factories for each error code; `msg` says what went wrong (and where).
-  static Status InvalidArgument(std::string msg) {
-    return Status(StatusCode::kInvalidArgument, std::move(msg));
+  /// Factories for each error code. The message is the pieces joined: strings as they are,
+  /// integers in decimal, e.g. `Status::Corrupt("block ", i, " ends past ", size)`.
+  template <typename... Pieces>
+  static Status InvalidArgument(const Pieces&... pieces) {
+    return Status(StatusCode::kInvalidArgument, internal::JoinPieces(pieces...));
   }
-  static Status Corrupt(std::string msg) { return Status(StatusCode::kCorrupt, std::move(msg)); }
-  static Status NotSupported(std::string msg) {
-    return Status(StatusCode::kNotSupported, std::move(msg));
+  template <typename... Pieces>
+  static Status Corrupt(const Pieces&... pieces) {
+    return Status(StatusCode::kCorrupt, internal::JoinPieces(pieces...));
   }
-  static Status NotFound(std::string msg) { return Status(StatusCode::kNotFound, std::move(msg)); }
-  static Status IoError(std::string msg) { return Status(StatusCode::kIoError, std::move(msg)); }
-  static Status Internal(std::string msg) { return Status(StatusCode::kInternal, std::move(msg)); }
+  template <typename... Pieces>
+  static Status NotSupported(const Pieces&... pieces) {
+    return Status(StatusCode::kNotSupported, internal::JoinPieces(pieces...));
+  }
+  template <typename... Pieces>
+  static Status NotFound(const Pieces&... pieces) {
+    return Status(StatusCode::kNotFound, internal::JoinPieces(pieces...));
+  }
+  template <typename... Pieces>
+  static Status IoError(const Pieces&... pieces) {
+    return Status(StatusCode::kIoError, internal::JoinPieces(pieces...));
+  }
+  template <typename... Pieces>
+  static Status Internal(const Pieces&... pieces) {
+    return Status(StatusCode::kInternal, internal::JoinPieces(pieces...));
+  }
 
   /// True for success.
   bool ok() const { return code_ == StatusCode::kOk; }
@@ -62,10 +112,12 @@ class PYFILEINDEX_EXPORT Status {
   /// "Corrupt index: <message>", or "OK".
   std::string ToString() const;
 
-  /// Prefixes the message with context, e.g. the column an index belongs to. OK stays OK.
-  Status WithContext(const std::string& context) const {
+  /// Prefixes the message with context (pieces joined as in the factories), e.g. the column
+  /// an index belongs to. OK stays OK.
+  template <typename... Pieces>
+  Status WithContext(const Pieces&... context) const {
     if (ok()) return *this;
-    return Status(code_, context + ": " + message_);
+    return Status(code_, internal::JoinPieces(context..., ": ", message_));
   }
 
  private:
@@ -76,9 +128,9 @@ class PYFILEINDEX_EXPORT Status {
 };
 
 /// A value of type T, or the Status explaining why there is none. Check ok() before value():
-/// reading the value of a failed Result is undefined behaviour.
+/// reading the value of a failed Result is undefined behaviour. [[nodiscard]] like Status.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   /// An unassigned Result reports an error (bindings need default-constructible values).
   Result() : status_(Status::Internal("Result was never assigned a value")) {}

@@ -19,9 +19,9 @@ auto CatchAll(const char* where, Body&& body) -> decltype(body()) {
   } catch (const std::bad_alloc&) {
     return Status::Internal("out of memory");
   } catch (const std::exception& e) {
-    return Status::Internal(std::string(where) + ": unexpected exception: " + e.what());
+    return Status::Internal(where, ": unexpected exception: ", e.what());
   } catch (...) {
-    return Status::Internal(std::string(where) + ": unexpected exception");
+    return Status::Internal(where, ": unexpected exception");
   }
 }
 

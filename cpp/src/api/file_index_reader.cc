@@ -37,15 +37,15 @@ Status CheckLeafArity(const Predicate& leaf) {
     default: want_min = want_max = 1; break;
   }
   if (leaf.literals.size() < want_min || leaf.literals.size() > want_max) {
-    return Status::InvalidArgument(std::string("predicate ") + PredicateOpName(leaf.op) +
-                                   " on column '" + leaf.column + "' takes " +
-                                   std::to_string(want_min) + " literal(s), got " +
-                                   std::to_string(leaf.literals.size()));
+    return Status::InvalidArgument("predicate ", PredicateOpName(leaf.op),
+                                   " on column '", leaf.column, "' takes ",
+                                   want_min, " literal(s), got ",
+                                   leaf.literals.size());
   }
   if (leaf.op != PredicateOp::kIn && leaf.op != PredicateOp::kNotIn) {
     for (const Literal& literal : leaf.literals) {
       if (literal.is_null()) {
-        return Status::InvalidArgument("predicate on column '" + leaf.column +
+        return Status::InvalidArgument("predicate on column '", leaf.column,
                                        "' compares with NULL; use IS NULL");
       }
     }
@@ -85,12 +85,12 @@ class ContainerReader final : public FileIndexReader {
   Result<FileIndexResult> EvaluateNode(const Predicate& predicate, int depth) const {
     if (predicate.op == PredicateOp::kAnd || predicate.op == PredicateOp::kOr) {
       if (depth >= kMaxPredicateDepth) {
-        return Status::InvalidArgument("predicate nests AND/OR deeper than " +
-                                       std::to_string(kMaxPredicateDepth) + " levels");
+        return Status::InvalidArgument("predicate nests AND/OR deeper than ",
+                                       kMaxPredicateDepth, " levels");
       }
       for (const auto& child : predicate.children) {
         if (child == nullptr) {
-          return Status::InvalidArgument(std::string(PredicateOpName(predicate.op)) +
+          return Status::InvalidArgument(PredicateOpName(predicate.op),
                                          " predicate has a null child");
         }
       }
@@ -125,8 +125,8 @@ class ContainerReader final : public FileIndexReader {
         if (reader != nullptr) {
           auto visited = reader->Visit(predicate);
           if (!visited.ok()) {
-            return visited.status().WithContext("column '" + predicate.column + "' index '" +
-                                                entries_[i].index_type + "'");
+            return visited.status().WithContext("column '", predicate.column, "' index '",
+                                                entries_[i].index_type, "'");
           }
           answer = std::move(visited).ValueOrDie();
         }
@@ -161,12 +161,12 @@ class ContainerReader final : public FileIndexReader {
       }
       PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
       if (reader == nullptr) {
-        return Status::NotFound("cannot read index '" + entry.index_type + "' on column '" +
-                                entry.column + "': unknown index type or column type");
+        return Status::NotFound("cannot read index '", entry.index_type, "' on column '",
+                                entry.column, "': unknown index type or column type");
       }
       return reader->Describe();
     }
-    return Status::NotFound("no index '" + entry.index_type + "' on column '" + entry.column +
+    return Status::NotFound("no index '", entry.index_type, "' on column '", entry.column,
                             "'");
   }
 
@@ -203,8 +203,8 @@ class ContainerReader final : public FileIndexReader {
       io::ByteSpan payload(bytes_.data() + entry.offset, static_cast<size_t>(entry.length));
       auto reader = type->OpenReader(*column_type, payload);
       if (!reader.ok()) {
-        return reader.status().WithContext("column '" + entry.column + "' index '" +
-                                           entry.index_type + "'");
+        return reader.status().WithContext("column '", entry.column, "' index '",
+                                           entry.index_type, "'");
       }
       return Opened(std::move(reader).ValueOrDie());
     }));

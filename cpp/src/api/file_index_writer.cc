@@ -26,7 +26,7 @@ Status CheckArrowStruct(const ArrowSchema& schema, const ArrowArray& array) {
   }
   for (int64_t c = 0; c < schema.n_children; ++c) {
     if (schema.children[c] == nullptr || (c < array.n_children && array.children[c] == nullptr)) {
-      return Status::InvalidArgument("Arrow struct child " + std::to_string(c) + " is null");
+      return Status::InvalidArgument("Arrow struct child ", c, " is null");
     }
   }
   return Status::OK();
@@ -41,8 +41,8 @@ class ContainerWriter final : public FileIndexWriter {
     for (const container::PlannedIndex& planned : plan_.indexes) {
       auto writer = planned.type->MakeWriter(*planned.value_type, planned.options);
       if (!writer.ok()) {
-        return writer.status().WithContext("index '" + std::string(planned.type->name()) +
-                                           "' on column '" + planned.output_name + "'");
+        return writer.status().WithContext("index '", planned.type->name(),
+                                           "' on column '", planned.output_name, "'");
       }
       writers_.push_back(std::move(writer).ValueOrDie());
       writers_.back()->SetHeapTrim(memory::HeapTrim(memory_policy.trim_process_heap));
@@ -103,13 +103,13 @@ class ContainerWriter final : public FileIndexWriter {
       for (int64_t c = 0; c < schema.n_children; ++c) {
         if (schema.children[c]->name == nullptr || name != schema.children[c]->name) continue;
         if (child >= 0) {  // which of them holds the file's values is anyone's guess
-          return Status::InvalidArgument("column '" + name +
+          return Status::InvalidArgument("column '", name,
                                          "' appears more than once in the written batch");
         }
         child = c;
       }
       if (child < 0) {
-        return Status::InvalidArgument("column '" + name +
+        return Status::InvalidArgument("column '", name,
                                        "' is indexed but missing from the written batch");
       }
       // A struct's offset and length apply to its children.
@@ -117,7 +117,7 @@ class ContainerWriter final : public FileIndexWriter {
       column.offset += array.offset;
       column.length = array.length;
       if (array.children[child]->length < array.offset + array.length) {
-        return Status::InvalidArgument("column '" + name + "' is shorter than its batch");
+        return Status::InvalidArgument("column '", name, "' is shorter than its batch");
       }
       PFI_RETURN_NOT_OK(WriteIndex(i, *schema.children[child], column));
     }
@@ -134,7 +134,7 @@ class ContainerWriter final : public FileIndexWriter {
       PFI_RETURN_NOT_OK(WriteIndex(i, schema, array));
     }
     for (const Field& field : fields_) known = known || field.name == field_name;
-    if (!known) return Status::NotFound("no field named '" + field_name + "'");
+    if (!known) return Status::NotFound("no field named '", field_name, "'");
     return Status::OK();
   }
 
@@ -145,9 +145,9 @@ class ContainerWriter final : public FileIndexWriter {
     for (size_t i = 1; i < rows_written_.size(); ++i) {
       if (rows_written_[i] != rows_written_[0]) {
         return Status::InvalidArgument(
-            "indexed columns were given different row counts: '" + plan_.indexes[0].output_name +
-            "' " + std::to_string(rows_written_[0]) + ", '" + plan_.indexes[i].output_name +
-            "' " + std::to_string(rows_written_[i]));
+            "indexed columns were given different row counts: '", plan_.indexes[0].output_name,
+            "' ", rows_written_[0], ", '", plan_.indexes[i].output_name,
+            "' ", rows_written_[i]);
       }
     }
     // Every payload's size first, then the header, then the payloads straight into place.
@@ -164,8 +164,8 @@ class ContainerWriter final : public FileIndexWriter {
         if (!(planned.map_key && rows_written_[id] == 0)) {
           auto prepared = writers_[id]->PrepareSerialize();
           if (!prepared.ok()) {
-            return prepared.status().WithContext("index '" + std::string(planned.type->name()) +
-                                                 "' on column '" + output_name + "'");
+            return prepared.status().WithContext("index '", planned.type->name(),
+                                                 "' on column '", output_name, "'");
           }
           size = sizes[id] = *prepared;
           order.push_back(id);
@@ -234,8 +234,8 @@ class ContainerWriter final : public FileIndexWriter {
     }
     if (status.ok()) status = writers_[i]->Write(holder_.batch);
     if (!status.ok()) {
-      return status.WithContext("index '" + std::string(planned.type->name()) + "' on column '" +
-                                planned.output_name + "'");
+      return status.WithContext("index '", planned.type->name(), "' on column '",
+                                planned.output_name, "'");
     }
     rows_written_[i] += array.length;
     return Status::OK();

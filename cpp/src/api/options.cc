@@ -122,8 +122,8 @@ std::optional<double> ParseJavaDouble(std::string_view text) {
 }
 
 Status BadValue(std::string_view key, const std::string& value, const char* expected) {
-  return Status::InvalidArgument("option '" + std::string(key) + "': cannot parse '" + value +
-                                 "' as " + expected);
+  return Status::InvalidArgument("option '", key, "': cannot parse '", value,
+                                 "' as ", expected);
 }
 
 }  // namespace
@@ -182,7 +182,7 @@ Result<int64_t> Options::GetMemorySize(std::string_view key, int64_t default_byt
     auto value = Get(key);
     if (!value) return default_bytes;
     Result<int64_t> parsed = ParseMemorySize(*value);
-    if (!parsed.ok()) return parsed.status().WithContext("option '" + std::string(key) + "'");
+    if (!parsed.ok()) return parsed.status().WithContext("option '", key, "'");
     return parsed;
   });
 }
@@ -194,14 +194,14 @@ Result<int64_t> ParseMemorySize(std::string_view text) {
     size_t digits = 0;
     while (digits < trimmed.size() && IsDigit(trimmed[digits])) ++digits;
     if (digits == 0) {
-      return Status::InvalidArgument("memory size '" + std::string(text) +
+      return Status::InvalidArgument("memory size '", text,
                                      "' does not start with a number");
     }
     uint64_t number = 0;
     for (size_t i = 0; i < digits; ++i) {
       number = number * 10 + static_cast<uint64_t>(trimmed[i] - '0');
       if (number > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-        return Status::InvalidArgument("memory size '" + std::string(text) + "' is too large");
+        return Status::InvalidArgument("memory size '", text, "' is too large");
       }
     }
     const std::string unit = AsciiLower(java::Trim(trimmed.substr(digits)));
@@ -217,11 +217,11 @@ Result<int64_t> ParseMemorySize(std::string_view text) {
     } else if (unit == "t" || unit == "tb" || unit == "tebibytes") {
       multiplier = uint64_t{1} << 40;
     } else {
-      return Status::InvalidArgument("memory size '" + std::string(text) + "' has unknown unit '" +
-                                     unit + "' (use b, kb, mb, gb or tb)");
+      return Status::InvalidArgument("memory size '", text, "' has unknown unit '",
+                                     unit, "' (use b, kb, mb, gb or tb)");
     }
     if (number > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / multiplier) {
-      return Status::InvalidArgument("memory size '" + std::string(text) + "' is too large");
+      return Status::InvalidArgument("memory size '", text, "' is too large");
     }
     return static_cast<int64_t>(number * multiplier);
   });

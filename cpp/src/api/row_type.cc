@@ -10,7 +10,7 @@ Status CheckUniqueNames(const std::vector<Field>& fields) {
   seen.reserve(fields.size());
   for (const Field& field : fields) {
     if (!seen.insert(field.name).second) {
-      return Status::InvalidArgument("field '" + field.name +
+      return Status::InvalidArgument("field '", field.name,
                                      "' appears more than once in the row type");
     }
   }

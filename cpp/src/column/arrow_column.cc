@@ -17,9 +17,9 @@ namespace pyfileindex::column {
 namespace {
 
 Status Mismatch(const ArrowSchema& schema, const DataType& type, const std::string& why = "") {
-  return Status::InvalidArgument("Arrow column of format '" +
-                                 std::string(schema.format ? schema.format : "?") +
-                                 "' cannot hold Paimon type " + type.ToString() +
+  return Status::InvalidArgument("Arrow column of format '",
+                                 schema.format ? schema.format : "?",
+                                 "' cannot hold Paimon type ", type.ToString(),
                                  (why.empty() ? "" : " (" + why + ")"));
 }
 
@@ -32,14 +32,14 @@ bool FormatStartsWith(const ArrowSchema& schema, const char* prefix) {
 
 Status RequireBuffers(const ArrowArray& array, int64_t n, const char* what) {
   if (array.n_buffers < n || array.buffers == nullptr) {
-    return Status::InvalidArgument(std::string("Arrow ") + what + " array has " +
-                                   std::to_string(array.n_buffers) + " buffers, expected " +
-                                   std::to_string(n));
+    return Status::InvalidArgument("Arrow ", what, " array has ",
+                                   array.n_buffers, " buffers, expected ",
+                                   n);
   }
   for (int64_t i = 1; i < n; ++i) {
     if (array.buffers[i] == nullptr && array.length > 0) {
-      return Status::InvalidArgument(std::string("Arrow ") + what + " array is missing buffer " +
-                                     std::to_string(i));
+      return Status::InvalidArgument("Arrow ", what, " array is missing buffer ",
+                                     i);
     }
   }
   return Status::OK();
@@ -174,7 +174,7 @@ Status CheckOffsets(const ColumnBatch& batch, const Offset* offsets) {
   if (!decreasing) return Status::OK();
   for (int64_t i = 0; i < batch.length; ++i) {
     if (batch.IsValid(i) && offsets[i + 1] < offsets[i]) {
-      return Status::InvalidArgument("Arrow string offsets decrease at row " + std::to_string(i));
+      return Status::InvalidArgument("Arrow string offsets decrease at row ", i);
     }
   }
   return Status::Internal("Arrow string offsets: a decrease found, then not");
@@ -477,7 +477,7 @@ void Gather(const ColumnBatch& source, const int64_t* indices, int64_t count,
 
 Status ReadIndices(const ArrowSchema& schema, const ArrowArray& array, std::vector<int64_t>* out) {
   if (!IsIntegerFormat(schema)) {
-    return Status::InvalidArgument(std::string("dictionary indices of format '") + schema.format +
+    return Status::InvalidArgument("dictionary indices of format '", schema.format,
                                    "' are not integers");
   }
   PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "dictionary index"));
@@ -523,7 +523,7 @@ Status KeptDictionary(const ArrowArray& array, std::unique_ptr<ColumnBatchHolder
   if (out_of_range) {
     for (int64_t i = 0; i < array.length; ++i) {
       if (batch.IsValid(i) && (indices[i] < 0 || indices[i] >= size)) {
-        return Status::InvalidArgument("dictionary index " + std::to_string(indices[i]) +
+        return Status::InvalidArgument("dictionary index ", indices[i],
                                        " is out of range");
       }
     }
@@ -560,7 +560,7 @@ Status Dictionary(const ArrowSchema& schema, const ArrowArray& array, const Data
   PFI_RETURN_NOT_OK(ReadIndices(schema, array, &indices));
   for (int64_t index : indices) {
     if (index >= values.length) {
-      return Status::InvalidArgument("dictionary index " + std::to_string(index) +
+      return Status::InvalidArgument("dictionary index ", index,
                                      " is out of range");
     }
   }
@@ -611,7 +611,7 @@ Status MakeColumnBatch(const ArrowSchema& schema, const ArrowArray& array, const
     case TypeRoot::kTimestamp:
     case TypeRoot::kTimestampLocalTimeZone: return Timestamps(schema, array, type, holder);
     default:
-      return Status::NotSupported("Paimon type " + type.ToString() +
+      return Status::NotSupported("Paimon type ", type.ToString(),
                                   " cannot be indexed directly");
   }
 }
@@ -620,7 +620,7 @@ Status MakeMapValueBatch(const ArrowSchema& schema, const ArrowArray& array,
                          const DataType& map_type, std::string_view key,
                          ColumnBatchHolder* holder) {
   if (map_type.root != TypeRoot::kMap || map_type.children.size() != 2) {
-    return Status::InvalidArgument("column type " + map_type.ToString() + " is not a MAP");
+    return Status::InvalidArgument("column type ", map_type.ToString(), " is not a MAP");
   }
   if (!FormatIs(schema, "+m") || schema.n_children != 1 || array.n_children != 1 ||
       schema.children[0]->n_children != 2 || array.children[0]->n_children != 2) {
@@ -633,7 +633,7 @@ Status MakeMapValueBatch(const ArrowSchema& schema, const ArrowArray& array,
   PFI_RETURN_NOT_OK(MakeColumnBatch(*entries_schema.children[0], *entries.children[0],
                                     map_type.children[0], &keys));
   if (keys.batch.physical != Physical::kBytes) {
-    return Status::NotSupported("map-key indexes need string map keys, not " +
+    return Status::NotSupported("map-key indexes need string map keys, not ",
                                 map_type.children[0].ToString());
   }
   const int32_t* offsets = static_cast<const int32_t*>(array.buffers[1]);

@@ -22,7 +22,7 @@ Result<std::vector<uint8_t>> WriteContainerHead(const std::vector<ColumnLayout>&
     }
   }
   if (head_length + body_length > std::numeric_limits<int32_t>::max()) {
-    return Status::InvalidArgument("file index of " + std::to_string(head_length + body_length) +
+    return Status::InvalidArgument("file index of ", head_length + body_length,
                                    " bytes exceeds the container's 2 GiB limit");
   }
 
@@ -56,24 +56,24 @@ Result<std::vector<IndexEntry>> ReadContainerHeader(io::ByteSpan bytes) {
   io::ByteReader in(bytes);
   PFI_ASSIGN_OR_RETURN(int64_t magic, in.ReadI64BE("file index magic"));
   if (magic != kMagic) {
-    return Status::Corrupt("not a Paimon file index: bad magic number " + std::to_string(magic));
+    return Status::Corrupt("not a Paimon file index: bad magic number ", magic);
   }
   PFI_ASSIGN_OR_RETURN(int32_t version, in.ReadI32BE("file index version"));
   if (version != kVersion) {
-    return Status::NotSupported("file index version " + std::to_string(version) +
+    return Status::NotSupported("file index version ", version,
                                 " is not supported (only version 1)");
   }
   PFI_ASSIGN_OR_RETURN(int32_t head_length, in.ReadI32BE("file index head length"));
   if (head_length < 16 || static_cast<size_t>(head_length) > bytes.size()) {
-    return Status::Corrupt("file index head length " + std::to_string(head_length) +
-                           " does not fit the " + std::to_string(bytes.size()) + " bytes given");
+    return Status::Corrupt("file index head length ", head_length,
+                           " does not fit the ", bytes.size(), " bytes given");
   }
   // The rest of the head only: a future writer may append redundant bytes we skip.
   io::ByteReader head(bytes.data(), static_cast<size_t>(head_length), 0);
   PFI_RETURN_NOT_OK(head.Seek(16));
   PFI_ASSIGN_OR_RETURN(int32_t column_count, head.ReadI32BE("column count"));
   if (column_count < 0 || static_cast<size_t>(column_count) > head.remaining() / 6) {
-    return Status::Corrupt("file index column count " + std::to_string(column_count) +
+    return Status::Corrupt("file index column count ", column_count,
                            " does not fit its head");
   }
   std::vector<IndexEntry> entries;
@@ -81,8 +81,8 @@ Result<std::vector<IndexEntry>> ReadContainerHeader(io::ByteSpan bytes) {
     PFI_ASSIGN_OR_RETURN(std::string column, head.ReadUTF("column name"));
     PFI_ASSIGN_OR_RETURN(int32_t index_count, head.ReadI32BE("index count"));
     if (index_count < 0 || static_cast<size_t>(index_count) > head.remaining() / 10) {
-      return Status::Corrupt("column '" + column + "': index count " +
-                             std::to_string(index_count) + " does not fit the head");
+      return Status::Corrupt("column '", column, "': index count ",
+                             index_count, " does not fit the head");
     }
     for (int32_t i = 0; i < index_count; ++i) {
       IndexEntry entry;
@@ -95,10 +95,10 @@ Result<std::vector<IndexEntry>> ReadContainerHeader(io::ByteSpan bytes) {
         entry.length = 0;
       } else if (start < head_length || length < 0 ||
                  static_cast<int64_t>(start) + length > static_cast<int64_t>(bytes.size())) {
-        return Status::Corrupt("column '" + column + "' index '" + entry.index_type +
-                               "': byte range [" + std::to_string(start) + ", +" +
-                               std::to_string(length) + ") lies outside the " +
-                               std::to_string(bytes.size()) + "-byte file index");
+        return Status::Corrupt("column '", column, "' index '", entry.index_type,
+                               "': byte range [", start, ", +",
+                               length, ") lies outside the ",
+                               bytes.size(), "-byte file index");
       } else {
         entry.offset = start;
         entry.length = length;

@@ -98,9 +98,9 @@ Status CheckOptionName(const index::IndexType& type, const std::string& key,
     known_list += (known_list.empty() ? "" : ", ") + std::string(name);
   }
   return Status::InvalidArgument(
-      "file index option '" + key + "': the " + std::string(type.name()) +
-      " index has no option '" + option + "' (" +
-      (known.empty() ? std::string("it takes none") : "its options: " + known_list) + ")");
+      "file index option '", key, "': the ", type.name(),
+      " index has no option '", option, "' (",
+      (known.empty() ? "it takes none" : "its options: "), known_list, ")");
 }
 
 }  // namespace
@@ -136,7 +136,7 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
       }
       const std::string& name = piece.name;
       if (!java::StringHashCode(name).ok()) {
-        return Status::InvalidArgument("option '" + key + "': column name is not valid UTF-8");
+        return Status::InvalidArgument("option '", key, "': column name is not valid UTF-8");
       }
       const ColumnKey column = ParseColumnName(name);
       const size_t id = columns.Call(column);
@@ -198,15 +198,15 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
     size_t field_index = 0;
     const Field* field = FindField(fields, column.name, &field_index);
     if (field == nullptr) {
-      return Status::InvalidArgument("file index column '" + column.name +
+      return Status::InvalidArgument("file index column '", column.name,
                                      "' does not exist in the data file's fields");
     }
     for (uint32_t type_id : column_types[column_id]->Order()) {
       const std::string& type_name = column_types[column_id]->key(type_id);
       const index::IndexType* index_type = index::FindIndexType(type_name);
       if (index_type == nullptr) {
-        return Status::InvalidArgument("unknown file index type '" + type_name +
-                                       "' (option file-index." + type_name + ".columns)");
+        return Status::InvalidArgument("unknown file index type '", type_name,
+                                       "' (option file-index.", type_name, ".columns)");
       }
       const size_t t = types.Call(type_name);
       if (t == type_columns.size()) {
@@ -226,13 +226,13 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
       if (column.nested) {
         const DataType& map_type = field->type;
         if (map_type.root != TypeRoot::kMap || map_type.children.size() != 2) {
-          return Status::InvalidArgument("column '" + column.name + "' is indexed as '" +
-                                         column.name + "[" + *column.nested +
+          return Status::InvalidArgument("column '", column.name, "' is indexed as '",
+                                         column.name, "[", *column.nested,
                                          "]' but is not a MAP");
         }
         if (!map_type.children[0].IsString()) {
-          return Status::InvalidArgument("map-key index on '" + column.name +
-                                         "' needs CHAR/VARCHAR map keys, not " +
+          return Status::InvalidArgument("map-key index on '", column.name,
+                                         "' needs CHAR/VARCHAR map keys, not ",
                                          map_type.children[0].ToString());
         }
         if (!exists) type_columns[t]->Call(column.name);
@@ -247,7 +247,7 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
         planned.output_name = column.name + "[" + *column.nested + "]";
         planned.value_type = &map_type.children[1];
         Status check = index_type->CheckType(*planned.value_type);
-        if (!check.ok()) return check.WithContext("column '" + planned.output_name + "'");
+        if (!check.ok()) return check.WithContext("column '", planned.output_name, "'");
         nested_index[{t, column.name, *column.nested}] = plan.indexes.size();
         plan.indexes.push_back(std::move(planned));
       } else if (!exists) {
@@ -255,7 +255,7 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
         planned.output_name = column.name;
         planned.value_type = &field->type;
         Status check = index_type->CheckType(*planned.value_type);
-        if (!check.ok()) return check.WithContext("column '" + column.name + "'");
+        if (!check.ok()) return check.WithContext("column '", column.name, "'");
         plain_index[{t, column.name}] = plan.indexes.size();
         plan.indexes.push_back(std::move(planned));
       }

@@ -69,6 +69,9 @@ class ColumnIndexReader {
  public:
   virtual ~ColumnIndexReader() = default;
   // `leaf` is a leaf predicate on this reader's column. Unsupported operators: REMAIN.
+  // The caller has checked the leaf's arity (one literal for comparisons, two for BETWEEN,
+  // none for IS [NOT] NULL) and that only IN / NOT IN hold NULL literals: the file reader does
+  // so for every leaf (api/file_index_reader.cc, CheckLeafArity), so readers do not repeat it.
   virtual Result<FileIndexResult> Visit(const Predicate& leaf) const = 0;
   virtual Result<FileIndexResult> VisitTopN(const TopN& top_n, const RowBitmap* selection) const {
     (void)top_n;

@@ -10,11 +10,8 @@ namespace {
 
 Status InvalidUtf8(const uint8_t* s, size_t pos) {
   static const char kHex[] = "0123456789abcdef";
-  std::string msg = "string is not valid UTF-8 (bad byte 0x";
-  msg += kHex[s[pos] >> 4];
-  msg += kHex[s[pos] & 15];
-  msg += " at byte offset " + std::to_string(pos) + ")";
-  return Status::InvalidArgument(std::move(msg));
+  return Status::InvalidArgument("string is not valid UTF-8 (bad byte 0x", kHex[s[pos] >> 4],
+                                 kHex[s[pos] & 15], " at byte offset ", pos, ")");
 }
 
 // Encoded size of one code point from valid standard UTF-8.
@@ -73,8 +70,8 @@ inline void AppendUtf8(std::string* out, uint32_t cp) {
 }
 
 Status Malformed(const char* why, size_t pos) {
-  return Status::Corrupt(std::string("malformed modified UTF-8: ") + why + " at byte offset " +
-                         std::to_string(pos));
+  return Status::Corrupt("malformed modified UTF-8: ", why, " at byte offset ",
+                         pos);
 }
 
 }  // namespace
@@ -157,8 +154,8 @@ Result<std::string> DecodeModifiedUtf8(ByteSpan bytes) {
 
     if (pending_high != 0) {
       if (unit < 0xDC00 || unit > 0xDFFF) {
-        return Status::NotSupported("modified UTF-8 holds an unpaired high surrogate at byte offset " +
-                                    std::to_string(pending_pos) +
+        return Status::NotSupported("modified UTF-8 holds an unpaired high surrogate at byte offset ",
+                                    pending_pos,
                                     "; it has no standard UTF-8 form");
       }
       AppendUtf8(&out, 0x10000 + ((pending_high - 0xD800) << 10) + (unit - 0xDC00));
@@ -171,14 +168,14 @@ Result<std::string> DecodeModifiedUtf8(ByteSpan bytes) {
       continue;
     }
     if (unit >= 0xDC00 && unit <= 0xDFFF) {
-      return Status::NotSupported("modified UTF-8 holds an unpaired low surrogate at byte offset " +
-                                  std::to_string(start) + "; it has no standard UTF-8 form");
+      return Status::NotSupported("modified UTF-8 holds an unpaired low surrogate at byte offset ",
+                                  start, "; it has no standard UTF-8 form");
     }
     AppendUtf8(&out, unit);
   }
   if (pending_high != 0) {
-    return Status::NotSupported("modified UTF-8 holds an unpaired high surrogate at byte offset " +
-                                std::to_string(pending_pos) + "; it has no standard UTF-8 form");
+    return Status::NotSupported("modified UTF-8 holds an unpaired high surrogate at byte offset ",
+                                pending_pos, "; it has no standard UTF-8 form");
   }
   return out;
 }

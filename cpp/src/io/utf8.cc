@@ -11,10 +11,10 @@ Status ValidateUtf8(std::string_view text, const char* what) {
   while (pos < n) {
     uint32_t cp;
     if (!DecodeUtf8CodePoint(s, n, &pos, &cp)) {
-      return Status::InvalidArgument(std::string(what) + " is not valid UTF-8 (bad byte 0x" +
-                                     "0123456789abcdef"[s[pos] >> 4] +
-                                     "0123456789abcdef"[s[pos] & 15] + " at byte offset " +
-                                     std::to_string(pos) + ")");
+      return Status::InvalidArgument(what, " is not valid UTF-8 (bad byte 0x",
+                                     "0123456789abcdef"[s[pos] >> 4],
+                                     "0123456789abcdef"[s[pos] & 15], " at byte offset ",
+                                     pos, ")");
     }
   }
   return Status::OK();

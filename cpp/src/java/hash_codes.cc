@@ -10,8 +10,8 @@ Result<int32_t> StringHashCode(std::string_view utf8) {
   uint32_t h = 0;  // unsigned: Java's int overflow wraps
   size_t bad_offset = 0;
   if (!io::ForEachUtf16Unit(utf8, [&h](uint16_t unit) { h = 31 * h + unit; }, &bad_offset)) {
-    return Status::InvalidArgument("string is not valid UTF-8 (bad byte at offset " +
-                                   std::to_string(bad_offset) + ")");
+    return Status::InvalidArgument("string is not valid UTF-8 (bad byte at offset ",
+                                   bad_offset, ")");
   }
   return static_cast<int32_t>(h);
 }

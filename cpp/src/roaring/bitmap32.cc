@@ -56,7 +56,7 @@ Result<Bitmap32> Bitmap32::Deserialize(const uint8_t* data, size_t size, size_t*
   // deserialize_size walks the header and container sizes without trusting them past `size`.
   const size_t needed = roaring_bitmap_portable_deserialize_size(buf, size);
   if (needed == 0) {
-    return Status::Corrupt("roaring bitmap: truncated or malformed (" + std::to_string(size) +
+    return Status::Corrupt("roaring bitmap: truncated or malformed (", size,
                            " bytes available)");
   }
   // The content rules CRoaring's operations rely on, checked on the bytes (faster than

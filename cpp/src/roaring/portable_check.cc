@@ -16,7 +16,7 @@ namespace pyfileindex::roaring {
 namespace {
 
 Status Broken(size_t container, const char* rule) {
-  return Status::Corrupt("roaring bitmap: container " + std::to_string(container) + " " + rule);
+  return Status::Corrupt("roaring bitmap: container ", container, " ", rule);
 }
 
 // Whether the little-endian uint16 values ascend strictly. Corrupt input is the rare case, so

@@ -27,15 +27,15 @@ Result<PortableHeader> PortableHeader::Read(const uint8_t* data, size_t size) {
     head.count = io::LoadU32LE(data + 4);
     pos = 8;
     if (head.count > kMaxContainers) {
-      return Status::Corrupt("roaring bitmap: " + std::to_string(head.count) + " containers");
+      return Status::Corrupt("roaring bitmap: ", head.count, " containers");
     }
   } else {
-    return Status::Corrupt("roaring bitmap: unknown cookie " + std::to_string(cookie));
+    return Status::Corrupt("roaring bitmap: unknown cookie ", cookie);
   }
   head.descriptors = data + pos;
   pos += 4 * head.count + (offsets ? 4 * head.count : 0);
-  if (pos > size) return Status::Corrupt("roaring bitmap: header overruns its " +
-                                         std::to_string(size) + " bytes");
+  if (pos > size) return Status::Corrupt("roaring bitmap: header overruns its ",
+                                         size, " bytes");
   head.bodies = pos;
   return head;
 }

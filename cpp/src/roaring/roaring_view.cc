@@ -17,7 +17,7 @@ namespace {
 using roaring::kBlockWords;
 
 Status Bad(const std::string& what) {
-  return Status::Corrupt("roaring bitmap " + what);
+  return Status::Corrupt("roaring bitmap ", what);
 }
 
 }  // namespace

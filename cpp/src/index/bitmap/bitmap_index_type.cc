@@ -19,15 +19,15 @@ class BitmapIndexTypeImpl final : public IndexType {
   }
 
   Status CheckType(const DataType& type) const override {
-    return bitmap::KeyMappingFor(type).status();
+    return bitmap::BitmapKeyFor(type).status();
   }
 
   Result<std::unique_ptr<ColumnIndexWriter>> MakeWriter(const DataType& type,
                                                         const Options& options) const override {
-    PFI_ASSIGN_OR_RETURN(bitmap::KeyMapping mapping, bitmap::KeyMappingFor(type));
+    PFI_ASSIGN_OR_RETURN(keys::PhysicalKey key, bitmap::BitmapKeyFor(type));
     PFI_ASSIGN_OR_RETURN(bitmap::WriterOptions parsed, bitmap::ParseWriterOptions(options));
     return std::unique_ptr<ColumnIndexWriter>(
-        std::make_unique<bitmap::BitmapIndexWriter>(type, mapping, parsed));
+        std::make_unique<bitmap::BitmapIndexWriter>(type, key, parsed));
   }
 
   Result<std::unique_ptr<ColumnIndexReader>> OpenReader(const DataType& type,

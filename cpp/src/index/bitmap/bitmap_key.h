@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "index/keys/ordered_key.h"
+#include "index/keys/physical_key.h"
 #include "io/byte_reader.h"
 #include "io/byte_writer.h"
 #include "io/endian.h"
@@ -20,28 +22,13 @@
 
 namespace pyfileindex::index::bitmap {
 
-// The Java class of a key.
-enum class KeyKind : uint8_t {
-  kByte,    // TINYINT
-  kShort,   // SMALLINT
-  kInt,     // INT, DATE (days), TIME (millis of day)
-  kLong,    // BIGINT, TIMESTAMP / TIMESTAMP_LTZ (millis if precision <= 3, else micros)
-  kFloat,   // FLOAT
-  kDouble,  // DOUBLE
-  kBool,    // BOOLEAN
-  kString,  // CHAR, VARCHAR (BinaryString)
-};
+// Keys are the shared physical keys (index/keys/physical_key.h); the bitmap index names each
+// kind by its Java class (Byte, Short, Integer, Long, Float, Double, Boolean, BinaryString).
+using keys::KeyKind;
 
-// How one column's values become keys.
-struct KeyMapping {
-  KeyKind kind = KeyKind::kInt;
-  // TIMESTAMP / TIMESTAMP_LTZ only: true when keys are epoch micros (precision >= 4).
-  bool timestamp_micros = false;
-  bool is_timestamp = false;
-};
-
-// The key mapping Java 2.0 uses for `type`; InvalidArgument for types the bitmap index rejects.
-Result<KeyMapping> KeyMappingFor(const DataType& type);
+// The bitmap index's acceptance policy: the physical key of `type` as Java 2.0's
+// BitmapTypeVisitor takes it; InvalidArgument (with Java's reason) for types it rejects.
+Result<keys::PhysicalKey> BitmapKeyFor(const DataType& type);
 
 // A key as the reader and the comparator see it. Strings are views (into the index payload
 // or a literal); everything else lives in `bits`.
@@ -55,16 +42,11 @@ int CompareKeys(KeyKind kind, const KeyRef& a, const KeyRef& b);
 
 // An unsigned number whose order is the Java order of numeric keys (for fast sorting).
 inline uint64_t NumericSortKey(KeyKind kind, uint64_t bits) {
-  constexpr uint64_t kSign64 = uint64_t{1} << 63;
   switch (kind) {
-    case KeyKind::kFloat: {
-      // IEEE total order on the canonical bits equals Float.compare (-0.0 < 0.0, NaN last).
-      const uint32_t b = static_cast<uint32_t>(bits);
-      return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-    }
-    case KeyKind::kDouble: return (bits & kSign64) ? ~bits : (bits | kSign64);
+    case KeyKind::kFloat: return keys::OrderedFromFloatBits(static_cast<int32_t>(bits));
+    case KeyKind::kDouble: return keys::OrderedFromDoubleBits(static_cast<int64_t>(bits));
     case KeyKind::kBool: return bits;
-    default: return bits ^ kSign64;  // signed integers
+    default: return keys::OrderedFromSigned(static_cast<int64_t>(bits));
   }
 }
 
@@ -72,7 +54,9 @@ inline uint64_t NumericSortKey(KeyKind kind, uint64_t bits) {
 int32_t NumericJavaHash(KeyKind kind, uint64_t bits);
 
 // Bytes of the encoded key in the index meta.
-size_t FixedKeySize(KeyKind kind);  // 0 for kString (its size is 4 + byte length)
+inline size_t FixedKeySize(KeyKind kind) {  // 0 for kString (its size is 4 + byte length)
+  return static_cast<size_t>(keys::FixedWidth(kind));
+}
 inline size_t EncodedKeySize(KeyKind kind, const KeyRef& key) {
   return kind == KeyKind::kString ? 4 + key.bytes.size() : FixedKeySize(kind);
 }
@@ -109,17 +93,18 @@ inline uint64_t WidenKeyBits(KeyKind kind, uint32_t bits) {
 // kString), canonicalised as DecodeKey does. Inline: lookups decode keys in tight loops.
 inline uint64_t DecodeFixedKeyBits(KeyKind kind, const uint8_t* p) {
   switch (kind) {
-    case KeyKind::kByte: return IntegerBits(static_cast<int8_t>(p[0]));
+    case KeyKind::kInt8: return IntegerBits(static_cast<int8_t>(p[0]));
     case KeyKind::kBool: return p[0] != 0 ? 1 : 0;  // Java readBoolean: any non-zero byte
-    case KeyKind::kShort: return IntegerBits(static_cast<int16_t>(io::LoadU16BE(p)));
-    case KeyKind::kInt: return IntegerBits(static_cast<int32_t>(io::LoadU32BE(p)));
-    case KeyKind::kLong: return io::LoadU64BE(p);
+    case KeyKind::kInt16: return IntegerBits(static_cast<int16_t>(io::LoadU16BE(p)));
+    case KeyKind::kInt32: return IntegerBits(static_cast<int32_t>(io::LoadU32BE(p)));
+    case KeyKind::kInt64: return io::LoadU64BE(p);
     // Java's readFloat keeps any NaN, but Float.equals/compare see it canonicalised.
     case KeyKind::kFloat:
       return FloatBits(java::IntBitsToFloat(static_cast<int32_t>(io::LoadU32BE(p))));
     case KeyKind::kDouble:
       return DoubleBits(java::LongBitsToDouble(static_cast<int64_t>(io::LoadU64BE(p))));
-    case KeyKind::kString: break;
+    case KeyKind::kString:
+    case KeyKind::kBinary: break;
   }
   return 0;
 }
@@ -136,7 +121,7 @@ struct LiteralKey {
 };
 
 // InvalidArgument if the literal's kind does not fit the column type (message names the type).
-Result<LiteralKey> LiteralToKey(const KeyMapping& mapping, const DataType& type,
+Result<LiteralKey> LiteralToKey(const keys::PhysicalKey& key, const DataType& type,
                                 const Literal& literal);
 
 const char* KeyKindName(KeyKind kind);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "io/byte_reader.h"
+#include "index/keys/literal_position.h"
 #include "io/endian.h"
 #include "roaring/portable_check.h"
 #include "roaring/roaring_view.h"
@@ -14,7 +15,7 @@ namespace pyfileindex::index::bitmap {
 namespace {
 
 Status CorruptAt(const std::string& what, size_t offset) {
-  return Status::Corrupt("bitmap index: " + what + " (payload offset " + std::to_string(offset) +
+  return Status::Corrupt("bitmap index: ", what, " (payload offset ", offset,
                          ")");
 }
 
@@ -33,15 +34,15 @@ Result<uint32_t> CheckedCount(int32_t count, size_t min_item_bytes, const io::By
 
 // A status of the bitmap stored at payload position `pos`, said so.
 Status InBitmapAt(const Status& status, size_t pos) {
-  return status.WithContext("bitmap index: bitmap at payload offset " + std::to_string(pos));
+  return status.WithContext("bitmap index: bitmap at payload offset ", pos);
 }
 
 }  // namespace
 
 Result<std::unique_ptr<BitmapIndexReader>> BitmapIndexReader::Open(const DataType& type,
                                                                    ByteSpan payload) {
-  PFI_ASSIGN_OR_RETURN(KeyMapping mapping, KeyMappingFor(type));
-  std::unique_ptr<BitmapIndexReader> reader(new BitmapIndexReader(type, mapping, payload));
+  PFI_ASSIGN_OR_RETURN(keys::PhysicalKey key, BitmapKeyFor(type));
+  std::unique_ptr<BitmapIndexReader> reader(new BitmapIndexReader(type, key, payload));
   PFI_RETURN_NOT_OK(reader->Parse());
   return reader;
 }
@@ -50,10 +51,10 @@ Status BitmapIndexReader::Parse() {
   io::ByteReader in(payload_.data(), payload_.size());
   PFI_ASSIGN_OR_RETURN(uint8_t version, in.ReadU8("bitmap index version"));
   if (version > 2) {
-    return Status::NotSupported("bitmap index version " + std::to_string(version) +
+    return Status::NotSupported("bitmap index version ", version,
                                 " is newer than this reader supports (1, 2); Java says: "
-                                "your plugin version is lower than " +
-                                std::to_string(version));
+                                "your plugin version is lower than ",
+                                version);
   }
   if (version == 0) return CorruptAt("version byte 0", 0);
   version_ = version;
@@ -75,7 +76,7 @@ Status BitmapIndexReader::Parse() {
 }
 
 Status BitmapIndexReader::ParseV1(io::ByteReader* in) {
-  const KeyKind kind = mapping_.kind;
+  const KeyKind kind = key_.kind;
   PFI_ASSIGN_OR_RETURN(uint32_t count, CheckedCount(key_count_, MinEncodedKeySize(kind) + 4,
                                                     *in, "distinct key count"));
   v1_entries_.resize(count);
@@ -113,7 +114,7 @@ Status BitmapIndexReader::ParseV1(io::ByteReader* in) {
 }
 
 Status BitmapIndexReader::ParseV2(io::ByteReader* in) {
-  const KeyKind kind = mapping_.kind;
+  const KeyKind kind = key_.kind;
   PFI_ASSIGN_OR_RETURN(int32_t raw_blocks, in->ReadI32BE("index block count"));
   // Each block costs its listed first key and offset here and its entry count below.
   PFI_ASSIGN_OR_RETURN(uint32_t block_count,
@@ -145,7 +146,7 @@ Status BitmapIndexReader::ParseV2(io::ByteReader* in) {
 
 Result<const PackedKeyRecords*> BitmapIndexReader::LoadBlock(uint32_t b) const {
   if (loaded_blocks_[b]) return loaded_blocks_[b].get();
-  const KeyKind kind = mapping_.kind;
+  const KeyKind kind = key_.kind;
   const size_t start = index_block_start_ + static_cast<size_t>(block_index_.TailAt(b, 0));
   io::ByteReader in(payload_.data() + start, body_start_ - start, start);
   PFI_ASSIGN_OR_RETURN(int32_t raw_count, in.ReadI32BE("index block entry count"));
@@ -226,7 +227,7 @@ Result<BitmapIndexReader::BitmapPtr> BitmapIndexReader::NullBitmapLocked() const
 
 Result<std::optional<BitmapIndexReader::EntryRef>> BitmapIndexReader::FindEntryLocked(
     const KeyRef& key) const {
-  const KeyKind kind = mapping_.kind;
+  const KeyKind kind = key_.kind;
   if (version_ == 1) {
     // Last entry with an equal key (Java's LinkedHashMap keeps the last put).
     auto it = std::upper_bound(v1_sorted_.begin(), v1_sorted_.end(), key,
@@ -275,7 +276,7 @@ Result<roaring::Bitmap32> BitmapIndexReader::UnionOf(const std::vector<Literal>&
   std::vector<LiteralKey> keys;
   keys.reserve(literals.size());
   for (const Literal& literal : literals) {
-    PFI_ASSIGN_OR_RETURN(LiteralKey key, LiteralToKey(mapping_, type_, literal));
+    PFI_ASSIGN_OR_RETURN(LiteralKey key, LiteralToKey(key_, type_, literal));
     keys.push_back(key);
   }
   roaring::Bitmap32 rows;
@@ -401,10 +402,6 @@ Result<FileIndexResult> BitmapIndexReader::Visit(const Predicate& leaf) const {
   const bool list = op == PredicateOp::kIn || op == PredicateOp::kNotIn;
   const bool nullness = op == PredicateOp::kIsNull || op == PredicateOp::kIsNotNull;
   if (!single && !list && !nullness) return FileIndexResult::Remain();
-  if (single && leaf.literals.size() != 1) {
-    return Status::InvalidArgument(std::string(PredicateOpName(op)) +
-                                   " needs exactly one literal");
-  }
   // Java: = and IN look up the union of the literals' bitmaps; IS NULL looks up the null
   // literal. <>, NOT IN and IS NOT NULL flip that union over [0, rowCount), so rows that are
   // null stay in the answer of <> and NOT IN (a superset, as in Java).
@@ -420,13 +417,13 @@ Result<FileIndexResult> BitmapIndexReader::Visit(const Predicate& leaf) const {
     // A key's rows can be excluded from <> / NOT IN only when the key is exact: never for
     // TIMESTAMP(7..9) (keys drop nanoseconds; Java 2.0 loses rows here, docs/DIFFERENCES.md),
     // and not for a literal finer than the key, which equals no stored value.
-    const int32_t unit = type_.precision <= 3 ? 1000000 : 1000;
     for (const Literal& literal : *literals) {
-      const bool exact_key = type_.precision <= 6 && (literal.kind() != Literal::Kind::kTimestamp ||
-                                                      literal.nano_of_milli() % unit == 0);
-      if (exact_key) {
-        exact_literals.push_back(literal);
+      if (key_.drops_nanos) break;
+      if (literal.kind() == Literal::Kind::kTimestamp) {
+        PFI_ASSIGN_OR_RETURN(keys::AxisPoint point, keys::PointOf(key_, literal));
+        if (point.fraction) continue;
       }
+      exact_literals.push_back(literal);
     }
     literals = &exact_literals;
   }
@@ -447,7 +444,7 @@ Result<std::vector<std::pair<std::string, std::string>>> BitmapIndexReader::Desc
       {"row_count", std::to_string(row_count_)},
       {"cardinality", std::to_string(key_count_)},
       {"null_count", std::to_string(null_rows)},
-      {"key_type", std::string(KeyKindName(mapping_.kind))},
+      {"key_type", std::string(KeyKindName(key_.kind))},
   };
   if (version_ == 2) facts.emplace_back("index_blocks", std::to_string(block_index_.size()));
   return facts;

@@ -46,8 +46,8 @@ class BitmapIndexReader final : public ColumnIndexReader {
   using BitmapPtr = std::shared_ptr<const roaring::Bitmap32>;
   using EntryList = std::vector<Entry>;
 
-  BitmapIndexReader(const DataType& type, const KeyMapping& mapping, ByteSpan payload)
-      : type_(type), mapping_(mapping), payload_(payload) {}
+  BitmapIndexReader(const DataType& type, const keys::PhysicalKey& key, ByteSpan payload)
+      : type_(type), key_(key), payload_(payload) {}
 
   Status Parse();
   Status ParseV1(io::ByteReader* in);
@@ -102,7 +102,7 @@ class BitmapIndexReader final : public ColumnIndexReader {
       bool null_literal, const std::vector<EntryRef>& entries) const;
 
   DataType type_;
-  KeyMapping mapping_;
+  keys::PhysicalKey key_;
   ByteSpan payload_;
 
   int version_ = 0;

@@ -13,17 +13,18 @@ namespace {
 
 constexpr int64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java counts rows in an int
 
-Physical ExpectedPhysical(const KeyMapping& mapping) {
-  if (mapping.is_timestamp) return Physical::kTimestamp;
+Physical ExpectedPhysical(const keys::PhysicalKey& mapping) {
+  if (mapping.is_timestamp()) return Physical::kTimestamp;
   switch (mapping.kind) {
     case KeyKind::kBool: return Physical::kBool;
-    case KeyKind::kByte: return Physical::kInt8;
-    case KeyKind::kShort: return Physical::kInt16;
-    case KeyKind::kInt: return Physical::kInt32;
-    case KeyKind::kLong: return Physical::kInt64;
+    case KeyKind::kInt8: return Physical::kInt8;
+    case KeyKind::kInt16: return Physical::kInt16;
+    case KeyKind::kInt32: return Physical::kInt32;
+    case KeyKind::kInt64: return Physical::kInt64;
     case KeyKind::kFloat: return Physical::kFloat;
     case KeyKind::kDouble: return Physical::kDouble;
-    case KeyKind::kString: return Physical::kBytes;
+    case KeyKind::kString:
+    case KeyKind::kBinary: return Physical::kBytes;
   }
   return Physical::kInt32;
 }
@@ -47,7 +48,7 @@ Result<WriterOptions> ParseWriterOptions(const Options& options) {
   return out;
 }
 
-BitmapIndexWriter::BitmapIndexWriter(const DataType& type, const KeyMapping& mapping,
+BitmapIndexWriter::BitmapIndexWriter(const DataType& type, const keys::PhysicalKey& mapping,
                                      WriterOptions options)
     : type_(type),
       mapping_(mapping),

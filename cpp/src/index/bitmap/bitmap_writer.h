@@ -24,7 +24,7 @@ Result<WriterOptions> ParseWriterOptions(const Options& options);
 
 class BitmapIndexWriter final : public ColumnIndexWriter {
  public:
-  BitmapIndexWriter(const DataType& type, const KeyMapping& mapping, WriterOptions options);
+  BitmapIndexWriter(const DataType& type, const keys::PhysicalKey& mapping, WriterOptions options);
 
   Status Write(const column::ColumnBatch& batch) override;
   // String keys: a dictionary's values are interned once each, at their first row.
@@ -40,7 +40,7 @@ class BitmapIndexWriter final : public ColumnIndexWriter {
   Status CheckBatch(const column::ColumnBatch& batch) const;
 
   DataType type_;
-  KeyMapping mapping_;
+  keys::PhysicalKey mapping_;
   WriterOptions options_;
   memory::HeapTrim trim_;
   std::unique_ptr<KeyRowsIngest> ingest_;  // until PrepareSerialize

@@ -8,7 +8,7 @@ namespace pyfileindex::index::bitmap {
 
 using column::ColumnBatch;
 
-KeyRowsIngest::KeyRowsIngest(const KeyMapping& mapping) : mapping_(mapping) {
+KeyRowsIngest::KeyRowsIngest(const keys::PhysicalKey& mapping) : mapping_(mapping) {
   if (mapping_.kind == KeyKind::kString) {
     rows_.strings = std::make_unique<StringKeyDictionary>();
   } else {
@@ -452,7 +452,7 @@ void KeyRowsIngest::ReserveFrequentKeys() {
 Status KeyRowsIngest::TimestampKeys(const ColumnBatch& batch, int64_t begin, int64_t n) {
   const int64_t* values = batch.int64_values() + begin;
   ts_keys_.resize(static_cast<size_t>(n));
-  const bool micros = mapping_.timestamp_micros;
+  const bool micros = mapping_.micros();
   for (int64_t i = 0; i < n; ++i) {
     bool overflow = false;
     ts_keys_[i] = micros ? column::ToEpochMicros(values[i], batch.timestamp_unit, &overflow)
@@ -468,9 +468,9 @@ Status KeyRowsIngest::TimestampKeys(const ColumnBatch& batch, int64_t begin, int
 }
 
 Status KeyRowsIngest::AddPiece(const ColumnBatch& batch, int64_t begin, int64_t n) {
-  if (mapping_.is_timestamp) {
+  if (mapping_.is_timestamp()) {
     const column::TimeUnit unit = batch.timestamp_unit;
-    const bool native = mapping_.timestamp_micros ? unit == column::TimeUnit::kMicro
+    const bool native = mapping_.micros() ? unit == column::TimeUnit::kMicro
                                                   : unit == column::TimeUnit::kMilli;
     if (native) {
       const int64_t* v = batch.int64_values();
@@ -488,22 +488,22 @@ Status KeyRowsIngest::AddPiece(const ColumnBatch& batch, int64_t begin, int64_t 
       AddNumeric(batch, begin, n, [v](int64_t i) -> uint64_t { return v[i] != 0; });
       break;
     }
-    case KeyKind::kByte: {
+    case KeyKind::kInt8: {
       const int8_t* v = batch.int8_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       break;
     }
-    case KeyKind::kShort: {
+    case KeyKind::kInt16: {
       const int16_t* v = batch.int16_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       break;
     }
-    case KeyKind::kInt: {
+    case KeyKind::kInt32: {
       const int32_t* v = batch.int32_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       break;
     }
-    case KeyKind::kLong: {
+    case KeyKind::kInt64: {
       const int64_t* v = batch.int64_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       break;
@@ -518,7 +518,8 @@ Status KeyRowsIngest::AddPiece(const ColumnBatch& batch, int64_t begin, int64_t 
       AddNumeric(batch, begin, n, [v](int64_t i) { return DoubleBits(v[i]); });
       break;
     }
-    case KeyKind::kString: AddStrings(batch, begin, n); break;
+    case KeyKind::kString:
+    case KeyKind::kBinary: AddStrings(batch, begin, n); break;
   }
   return Status::OK();
 }

@@ -53,7 +53,7 @@ struct KeyRows {
 
 class KeyRowsIngest {
  public:
-  explicit KeyRowsIngest(const KeyMapping& mapping);
+  explicit KeyRowsIngest(const keys::PhysicalKey& mapping);
 
   bool takes_dictionaries() const { return rows_.strings != nullptr; }
   int64_t row_count() const { return rows_.row_count; }
@@ -161,7 +161,7 @@ class KeyRowsIngest {
 
   const WriterKeys& keys() const { return rows_.keys(); }
 
-  KeyMapping mapping_;
+  keys::PhysicalKey mapping_;
   KeyRows rows_;
   int64_t expected_rows_ = 0;  // rows known to come (ExpectRows)
 

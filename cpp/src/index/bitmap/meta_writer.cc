@@ -73,8 +73,8 @@ Result<std::vector<size_t>> PackBlocks(size_t count,
     if (block_bytes + eb > block_size_limit) {
       if (kBlockHeaderBytes + eb > block_size_limit) {
         return Status::InvalidArgument(
-            "bitmap index: an index entry of " + std::to_string(eb) +
-            " bytes does not fit in index-block-size " + std::to_string(block_size_limit) +
+            "bitmap index: an index entry of ", eb,
+            " bytes does not fit in index-block-size ", block_size_limit,
             " (a block also holds a 4-byte entry count; Java fails with \"index fail\")");
       }
       starts.push_back(i);

@@ -66,7 +66,7 @@ class MetaKeys {
  private:
   const uint64_t* bits_ = nullptr;
   const uint32_t* bits32_ = nullptr;
-  KeyKind kind_ = KeyKind::kInt;  // of bits32_
+  KeyKind kind_ = KeyKind::kInt32;  // of bits32_
   const WriterKeys* dictionary_ = nullptr;
   const uint32_t* ids_ = nullptr;
   size_t count_ = 0;
@@ -115,7 +115,7 @@ class MetaPlan {
 
   uint8_t version_ = 2;
   MetaHead head_;
-  KeyKind kind_ = KeyKind::kInt;
+  KeyKind kind_ = KeyKind::kInt32;
   // V2: the index of each block's first entry, each block's offset from the first block's,
   // and all blocks' bytes.
   std::vector<size_t> block_starts_;

@@ -14,9 +14,9 @@ namespace {
 constexpr size_t kTailIntBytes = 4;
 
 Status OutOfOrder(const char* what, uint32_t i, size_t payload_offset) {
-  return Status::Corrupt("bitmap index: keys of " + std::string(what) +
-                         " do not ascend at record " + std::to_string(i) +
-                         " (payload offset " + std::to_string(payload_offset) + ")");
+  return Status::Corrupt("bitmap index: keys of ", what,
+                         " do not ascend at record ", i,
+                         " (payload offset ", payload_offset, ")");
 }
 
 std::string_view StringKeyAt(const uint8_t* record) {
@@ -40,14 +40,15 @@ template <typename Fn>
 auto WithFixedKind(KeyKind kind, Fn&& fn) {
   using K = KeyKind;
   switch (kind) {
-    case K::kByte: return fn(std::integral_constant<K, K::kByte>());
-    case K::kShort: return fn(std::integral_constant<K, K::kShort>());
-    case K::kInt: return fn(std::integral_constant<K, K::kInt>());
-    case K::kLong: return fn(std::integral_constant<K, K::kLong>());
+    case K::kInt8: return fn(std::integral_constant<K, K::kInt8>());
+    case K::kInt16: return fn(std::integral_constant<K, K::kInt16>());
+    case K::kInt32: return fn(std::integral_constant<K, K::kInt32>());
+    case K::kInt64: return fn(std::integral_constant<K, K::kInt64>());
     case K::kFloat: return fn(std::integral_constant<K, K::kFloat>());
     case K::kDouble: return fn(std::integral_constant<K, K::kDouble>());
     case K::kBool:
-    case K::kString: break;
+    case K::kString:
+    case K::kBinary: break;
   }
   return fn(std::integral_constant<K, K::kBool>());
 }
@@ -83,7 +84,7 @@ Result<PackedKeyRecords> PackedKeyRecords::Read(KeyKind kind, size_t tail_ints, 
   for (uint32_t i = 0; i < count; ++i) {
     const size_t offset = in->position() - start;
     if (offset > std::numeric_limits<uint32_t>::max()) {
-      return Status::Corrupt("bitmap index: " + std::string(what) + " spans more than 4 GiB");
+      return Status::Corrupt("bitmap index: ", what, " spans more than 4 GiB");
     }
     out.starts_[i] = static_cast<uint32_t>(offset);
     PFI_ASSIGN_OR_RETURN(uint32_t length, in->ReadLength("string key length"));

@@ -47,7 +47,7 @@ class PackedKeyRecords {
   // Three-way comparison of record i's key with `key` (Java compareTo order).
   int CompareAt(uint32_t i, const KeyRef& key, uint64_t key_order) const;
 
-  KeyKind kind_ = KeyKind::kInt;
+  KeyKind kind_ = KeyKind::kInt32;
   size_t key_size_ = 0;  // fixed key size; 0 for strings
   size_t stride_ = 0;    // fixed record size; 0 for strings
   const uint8_t* base_ = nullptr;

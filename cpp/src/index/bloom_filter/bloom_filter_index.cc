@@ -81,13 +81,6 @@ class BloomFilterWriter final : public ColumnIndexWriter {
   bool serialized_ = false;
 };
 
-Status CheckArity(const Predicate& leaf, size_t expected) {
-  if (leaf.literals.size() == expected) return Status::OK();
-  return Status::InvalidArgument(std::string("predicate ") + PredicateOpName(leaf.op) + " on '" +
-                                 leaf.column + "' needs " + std::to_string(expected) +
-                                 " literal(s), got " + std::to_string(leaf.literals.size()));
-}
-
 class BloomFilterReader final : public ColumnIndexReader {
  public:
   BloomFilterReader(FastHash hash, int32_t num_hash_functions, ByteSpan bits)
@@ -98,7 +91,6 @@ class BloomFilterReader final : public ColumnIndexReader {
   Result<FileIndexResult> Visit(const Predicate& leaf) const override {
     switch (leaf.op) {
       case PredicateOp::kEqual: {
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
         PFI_ASSIGN_OR_RETURN(bool maybe, MightContain(leaf.literals[0]));
         return maybe ? FileIndexResult::Remain() : FileIndexResult::Skip();
       }
@@ -117,11 +109,9 @@ class BloomFilterReader final : public ColumnIndexReader {
       case PredicateOp::kLessOrEqual:
       case PredicateOp::kGreaterThan:
       case PredicateOp::kGreaterOrEqual:
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
         PFI_RETURN_NOT_OK(CheckLiterals(leaf));
         return FileIndexResult::Remain();
       case PredicateOp::kBetween:
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 2));
         PFI_RETURN_NOT_OK(CheckLiterals(leaf));
         return FileIndexResult::Remain();
       case PredicateOp::kNotIn:
@@ -129,7 +119,6 @@ class BloomFilterReader final : public ColumnIndexReader {
         return FileIndexResult::Remain();
       case PredicateOp::kIsNull:
       case PredicateOp::kIsNotNull:
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 0));
         return FileIndexResult::Remain();
       case PredicateOp::kAnd:
       case PredicateOp::kOr:
@@ -194,7 +183,7 @@ class BloomFilterIndexTypeImpl final : public IndexType {
     PFI_ASSIGN_OR_RETURN(int64_t items, options.GetInt("items", kDefaultItems));
     if (items < std::numeric_limits<int32_t>::min() ||
         items > std::numeric_limits<int32_t>::max()) {
-      return Status::InvalidArgument("bloom-filter option 'items' = " + std::to_string(items) +
+      return Status::InvalidArgument("bloom-filter option 'items' = ", items,
                                      " does not fit a Java int");
     }
     PFI_ASSIGN_OR_RETURN(double fpp, options.GetDouble("fpp", kDefaultFpp));
@@ -207,13 +196,13 @@ class BloomFilterIndexTypeImpl final : public IndexType {
                                                         ByteSpan payload) const override {
     PFI_ASSIGN_OR_RETURN(FastHash hash, FastHash::For(type));
     if (payload.size() < kHeaderBytes + 1 || payload.data() == nullptr) {
-      return Status::Corrupt("bloom-filter: payload of " + std::to_string(payload.size()) +
+      return Status::Corrupt("bloom-filter: payload of ", payload.size(),
                              " bytes is too short (needs a 4-byte header and at least one bit-set "
                              "byte)");
     }
     const size_t bit_set_bytes = payload.size() - kHeaderBytes;
     if (bit_set_bytes > kMaxBitSetBytes) {
-      return Status::Corrupt("bloom-filter: bit set of " + std::to_string(bit_set_bytes) +
+      return Status::Corrupt("bloom-filter: bit set of ", bit_set_bytes,
                              " bytes is larger than any Java bloom filter");
     }
     // Java reassembles k from signed bytes: (b0 << 24) + (b1 << 16) + (b2 << 8) + b3.
@@ -224,8 +213,8 @@ class BloomFilterIndexTypeImpl final : public IndexType {
         static_cast<uint32_t>(sb(2)) * (1u << 8) + static_cast<uint32_t>(sb(3)));
     const int64_t num_bits = static_cast<int64_t>(bit_set_bytes) * 8;
     if (k < 1 || k > num_bits) {
-      return Status::Corrupt("bloom-filter: " + std::to_string(k) +
-                             " hash functions for " + std::to_string(num_bits) +
+      return Status::Corrupt("bloom-filter: ", k,
+                             " hash functions for ", num_bits,
                              " bits is not a filter Java writes");
     }
     const ByteSpan bits(payload.data() + kHeaderBytes, bit_set_bytes);

@@ -35,8 +35,8 @@ Result<BloomShape> ComputeBloomShape(int32_t items, double fpp) {
   // Java int arithmetic: nb + (8 - nb % 8), always moving past nb, wrapping on overflow.
   const int64_t num_bits = static_cast<int64_t>(nb) + (8 - nb % 8);
   if (num_bits <= 0 || num_bits > std::numeric_limits<int32_t>::max()) {
-    return Status::InvalidArgument("bloom-filter: items=" + std::to_string(items) +
-                                   " and fpp=" + std::to_string(fpp) +
+    return Status::InvalidArgument("bloom-filter: items=", items,
+                                   " and fpp=", std::to_string(fpp),
                                    " give no usable bit count (Java fails here too); "
                                    "use items > 0 and 0 < fpp < 1");
   }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "cpu/cpu_features.h"
+#include "index/keys/literal_position.h"
 
 #if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
@@ -60,122 +61,64 @@ void Wang64Many(uint64_t* keys, size_t n) {
 #endif
 }
 
-namespace {
-// Java's (float) d: IEEE round-to-nearest-even, overflowing to infinity. C++ leaves the cast
-// undefined outside float's range, so that part is spelled out.
-float JavaDoubleToFloat(double d) {
-  if (std::isnan(d)) return std::numeric_limits<float>::quiet_NaN();
-  const double max_float = static_cast<double>(std::numeric_limits<float>::max());
-  if (std::fabs(d) > max_float) {
-    // Half an ulp of FLT_MAX (2^103) above it is the rounding midpoint; the tie goes to the
-    // even neighbour, which is infinity because FLT_MAX has an odd significand.
-    const double midpoint = max_float + std::ldexp(1.0, 103);
-    const float magnitude = std::fabs(d) < midpoint ? std::numeric_limits<float>::max()
-                                                    : std::numeric_limits<float>::infinity();
-    return d < 0 ? -magnitude : magnitude;
-  }
-  return static_cast<float>(d);
-}
-
-bool FitsIntegralType(TypeRoot root, int64_t v) {
-  switch (root) {
-    case TypeRoot::kTinyInt: return v >= -128 && v <= 127;
-    case TypeRoot::kSmallInt: return v >= -32768 && v <= 32767;
-    case TypeRoot::kBigInt: return true;
-    default:  // INT, DATE, TIME are Java ints
-      return v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
-  }
-}
-
-}  // namespace
-
 Result<FastHash> FastHash::For(const DataType& type) {
-  switch (type.root) {
-    case TypeRoot::kChar:
-    case TypeRoot::kVarChar:
-    case TypeRoot::kBinary:
-    case TypeRoot::kVarBinary:
-      return FastHash(type, Kind::kBytes);
-    case TypeRoot::kTinyInt:
-    case TypeRoot::kSmallInt:
-    case TypeRoot::kInt:
-    case TypeRoot::kBigInt:
-    case TypeRoot::kDate:
-    case TypeRoot::kTime:
-      return FastHash(type, Kind::kLong);
-    case TypeRoot::kFloat:
-      return FastHash(type, Kind::kFloat);
-    case TypeRoot::kDouble:
-      return FastHash(type, Kind::kDouble);
-    case TypeRoot::kTimestamp:
-    case TypeRoot::kTimestampLocalTimeZone:
-      return FastHash(type, type.precision <= 3 ? Kind::kTimestampMillis : Kind::kTimestampMicros);
-    default:
-      return Status::InvalidArgument("type '" + type.ToString() +
-                                     "' is not supported by 'bloom-filter' index");
+  // The bloom-filter index's acceptance policy: every type with a scalar key except BOOLEAN
+  // and DECIMAL (Paimon 2.0's FastHash has no hash for them).
+  const std::optional<keys::PhysicalKey> key = keys::PhysicalKeyOf(type);
+  if (key && !key->is_decimal()) {
+    switch (key->kind) {
+      case keys::KeyKind::kString:
+      case keys::KeyKind::kBinary: return FastHash(type, *key, Kind::kBytes);
+      case keys::KeyKind::kInt8:
+      case keys::KeyKind::kInt16:
+      case keys::KeyKind::kInt32:
+      case keys::KeyKind::kInt64:
+        if (!key->is_timestamp()) return FastHash(type, *key, Kind::kLong);
+        return FastHash(type, *key, key->micros() ? Kind::kTimestampMicros : Kind::kTimestampMillis);
+      case keys::KeyKind::kFloat: return FastHash(type, *key, Kind::kFloat);
+      case keys::KeyKind::kDouble: return FastHash(type, *key, Kind::kDouble);
+      case keys::KeyKind::kBool: break;
+    }
   }
+  return Status::InvalidArgument("type '", type.ToString(),
+                                 "' is not supported by 'bloom-filter' index");
 }
 
 Status FastHash::WrongPhysical(const column::ColumnBatch& batch) const {
-  return Status::InvalidArgument("bloom-filter: a column of type " + type_.ToString() +
-                                 " cannot take " + column::PhysicalName(batch.physical) + " values");
+  return Status::InvalidArgument("bloom-filter: a column of type ", type_.ToString(),
+                                 " cannot take ", column::PhysicalName(batch.physical), " values");
 }
 
 Status FastHash::TimestampOverflow(int64_t value) const {
-  return Status::InvalidArgument("bloom-filter: timestamp value " + std::to_string(value) +
-                                 " of column type " + type_.ToString() +
-                                 " overflows epoch " +
-                                 (kind_ == Kind::kTimestampMicros ? "microseconds" : "milliseconds") +
+  return Status::InvalidArgument("bloom-filter: timestamp value ", value,
+                                 " of column type ", type_.ToString(),
+                                 " overflows epoch ",
+                                 (kind_ == Kind::kTimestampMicros ? "microseconds" : "milliseconds"),
                                  " in a long (Java fails here too)");
 }
 
 Result<std::optional<uint64_t>> FastHash::HashLiteral(const Literal& literal) const {
-  auto wrong_kind = [&]() {
-    return Status::InvalidArgument(literal.Describe() +
-                                   " cannot be compared with a column of type " +
-                                   type_.ToString());
-  };
+  PFI_RETURN_NOT_OK(keys::CheckLiteralKind(key_, type_, literal));
   switch (kind_) {
-    case Kind::kBytes: {
-      if (literal.kind() != Literal::Kind::kString) return wrong_kind();
+    case Kind::kBytes:
       return std::optional<uint64_t>(hash::Xxh64(literal.bytes()));
+    case Kind::kLong:
+    case Kind::kTimestampMillis:
+    case Kind::kTimestampMicros: {
+      // Java hashes the literal truncated to the column's unit; a literal outside the column's
+      // keys (300 on TINYINT, micros beyond a long) equals no stored value (never narrowed).
+      PFI_ASSIGN_OR_RETURN(keys::AxisPoint point, keys::PointOf(key_, literal));
+      const std::optional<int64_t> key = keys::TruncatedKey(point, key_.kind);
+      if (!key) return std::optional<uint64_t>();
+      return std::optional<uint64_t>(Wang64(*key));
     }
-    case Kind::kLong: {
-      if (literal.kind() != Literal::Kind::kInt) return wrong_kind();
-      // Out of the type's range: no stored value can be equal (never narrow the literal).
-      if (!FitsIntegralType(type_.root, literal.int_value())) return std::optional<uint64_t>();
-      return std::optional<uint64_t>(Wang64(literal.int_value()));
-    }
-    case Kind::kFloat: {
-      if (literal.kind() != Literal::Kind::kDouble) return wrong_kind();
+    case Kind::kFloat:
       // As Paimon converts a literal to the column type: nearest float. A float equal to the
       // double literal is necessarily that float, so this never causes a wrong SKIP.
       return std::optional<uint64_t>(
-          Wang64(java::FloatToIntBits(JavaDoubleToFloat(literal.double_value()))));
-    }
-    case Kind::kDouble: {
-      if (literal.kind() != Literal::Kind::kDouble) return wrong_kind();
+          Wang64(java::FloatToIntBits(keys::NearestFloat(literal.double_value()))));
+    case Kind::kDouble:
       return std::optional<uint64_t>(Wang64(java::DoubleToLongBits(literal.double_value())));
-    }
-    case Kind::kTimestampMillis:
-    case Kind::kTimestampMicros: {
-      if (literal.kind() != Literal::Kind::kTimestamp) return wrong_kind();
-      const int32_t nanos = literal.nano_of_milli();
-      if (nanos < 0 || nanos > 999999) {
-        return Status::InvalidArgument("timestamp literal " + literal.ToString() +
-                                       ": nano of millisecond must be within 0..999999");
-      }
-      if (kind_ == Kind::kTimestampMillis) {
-        return std::optional<uint64_t>(Wang64(literal.int_value()));
-      }
-      int64_t micros = 0;
-      if (__builtin_mul_overflow(literal.int_value(), int64_t{1000}, &micros) ||
-          __builtin_add_overflow(micros, int64_t{nanos / 1000}, &micros)) {
-        // Beyond every value a column can hold (writing such a value fails).
-        return std::optional<uint64_t>();
-      }
-      return std::optional<uint64_t>(Wang64(micros));
-    }
   }
   return Status::Internal("bloom-filter: unknown hash kind");
 }

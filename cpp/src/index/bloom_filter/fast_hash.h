@@ -17,6 +17,7 @@
 #include "column/column_batch.h"
 #include "hash/xxh64.h"
 #include "index/bloom_filter/recent_values.h"
+#include "index/keys/physical_key.h"
 #include "java/float_bits.h"
 #include "pyfileindex/data_type.h"
 #include "pyfileindex/literal.h"
@@ -78,7 +79,8 @@ class FastHash {
   Result<std::optional<uint64_t>> HashLiteral(const Literal& literal) const;
 
  private:
-  FastHash(const DataType& type, Kind kind) : type_(type), kind_(kind) {}
+  FastHash(const DataType& type, const keys::PhysicalKey& key, Kind kind)
+      : type_(type), key_(key), kind_(kind) {}
 
   // Not inlined, so the row path's frame and code stay as they were: inlined (16 KiB more of
   // views on the stack), the plain shuffled STRING c=100k build's best of 7 was 2-3% slower
@@ -100,6 +102,7 @@ class FastHash {
   Status TimestampOverflow(int64_t value) const;
 
   DataType type_;
+  keys::PhysicalKey key_;
   Kind kind_;
 };
 

@@ -45,7 +45,7 @@ Result<BitSliceIndex> BitSliceIndex::Read(io::ByteReader* reader) {
   PFI_ASSIGN_OR_RETURN(int8_t version, reader->ReadI8("bsi version"));
   // Java rejects only versions above its own (the byte is signed).
   if (version > kVersion) {
-    return Status::NotSupported("bsi: slice index version " + std::to_string(version) +
+    return Status::NotSupported("bsi: slice index version ", version,
                                 " is newer than the supported version 1");
   }
   BitSliceIndex bsi;
@@ -53,16 +53,16 @@ Result<BitSliceIndex> BitSliceIndex::Read(io::ByteReader* reader) {
   PFI_ASSIGN_OR_RETURN(bsi.max_, reader->ReadI64BE("bsi max"));
   // Java's writer only stores non-negative values with min <= max; anything else is damage.
   if (bsi.min_ < 0 || bsi.max_ < bsi.min_) {
-    return Status::Corrupt("bsi: bounds min=" + std::to_string(bsi.min_) + " max=" +
-                           std::to_string(bsi.max_) + " are not 0 <= min <= max");
+    return Status::Corrupt("bsi: bounds min=", bsi.min_, " max=",
+                           bsi.max_, " are not 0 <= min <= max");
   }
   PFI_ASSIGN_OR_RETURN(bsi.ebm_view_, ReadBitmap(reader, "existence bitmap", &bsi.ebm_));
   PFI_ASSIGN_OR_RETURN(int32_t slice_count, reader->ReadI32BE("bsi slice count"));
   const int expected = BitLength(static_cast<uint64_t>(bsi.max_ - bsi.min_));
   if (slice_count != expected) {
-    return Status::Corrupt("bsi: " + std::to_string(slice_count) + " slices for max - min = " +
-                           std::to_string(bsi.max_ - bsi.min_) + " (expected " +
-                           std::to_string(expected) + ")");
+    return Status::Corrupt("bsi: ", slice_count, " slices for max - min = ",
+                           bsi.max_ - bsi.min_, " (expected ",
+                           expected, ")");
   }
   PFI_RETURN_NOT_OK(reader->Require(static_cast<size_t>(slice_count) * kEmptyRoaringBytes,
                                     "bsi slices"));

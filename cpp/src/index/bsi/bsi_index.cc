@@ -17,7 +17,6 @@ namespace {
 
 using bsi::BitSliceIndex;
 using bsi::BitSliceIndexBuilder;
-using bsi::BsiKeyType;
 using bsi::CompareOp;
 using bsi::LiteralKey;
 using roaring::Bitmap32;
@@ -28,19 +27,19 @@ constexpr int64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java int r
 
 class BsiWriter final : public ColumnIndexWriter {
  public:
-  BsiWriter(DataType type, BsiKeyType key_type) : type_(std::move(type)), key_type_(key_type) {}
+  BsiWriter(DataType type, keys::PhysicalKey key) : type_(std::move(type)), key_(key) {}
 
   Status Write(const column::ColumnBatch& batch) override {
     if (serialized_) return Status::InvalidArgument("bsi: Write after Serialize");
     if (batch.length < 0 || batch.length > kMaxRows - row_count_) {
-      return Status::InvalidArgument("bsi: more than " + std::to_string(kMaxRows) +
+      return Status::InvalidArgument("bsi: more than ", kMaxRows,
                                      " rows in one data file");
     }
     constexpr int64_t kChunk = 1024;
     int64_t keys[kChunk];
     for (int64_t begin = 0; begin < batch.length; begin += kChunk) {
       const int64_t count = std::min(kChunk, batch.length - begin);
-      PFI_RETURN_NOT_OK(bsi::MapBatch(type_, key_type_, batch, begin, count, keys));
+      PFI_RETURN_NOT_OK(bsi::MapBatch(type_, key_, batch, begin, count, keys));
       for (int64_t i = 0; i < count; ++i) {
         const uint32_t row = static_cast<uint32_t>(row_count_ + begin + i);
         if (batch.validity != nullptr && !batch.IsValid(begin + i)) continue;
@@ -53,7 +52,7 @@ class BsiWriter final : public ColumnIndexWriter {
           // |Long.MIN_VALUE| has no long; Java's writer throws on it too.
           return Status::InvalidArgument(
               "bsi: the value -9223372036854775808 (Long.MIN_VALUE) cannot be stored in a BSI "
-              "index (column type " + type_.ToString() + ", row " + std::to_string(row) + ")");
+              "index (column type ", type_.ToString(), ", row ", row, ")");
         }
       }
     }
@@ -94,7 +93,7 @@ class BsiWriter final : public ColumnIndexWriter {
 
  private:
   DataType type_;
-  BsiKeyType key_type_;
+  keys::PhysicalKey key_;
   int64_t row_count_ = 0;
   BitSliceIndexBuilder positive_;
   BitSliceIndexBuilder negative_;
@@ -102,19 +101,12 @@ class BsiWriter final : public ColumnIndexWriter {
   bool pending_ = false;     // between PrepareSerialize and SerializeTo
 };
 
-Status CheckArity(const Predicate& leaf, size_t expected) {
-  if (leaf.literals.size() == expected) return Status::OK();
-  return Status::InvalidArgument(std::string("predicate ") + PredicateOpName(leaf.op) + " on '" +
-                                 leaf.column + "' needs " + std::to_string(expected) +
-                                 " literal(s), got " + std::to_string(leaf.literals.size()));
-}
-
 class BsiReader final : public ColumnIndexReader {
  public:
-  BsiReader(DataType type, BsiKeyType key_type, int32_t row_count, BitSliceIndex positive,
+  BsiReader(DataType type, keys::PhysicalKey key, int32_t row_count, BitSliceIndex positive,
             BitSliceIndex negative)
       : type_(std::move(type)),
-        key_type_(key_type),
+        key_(key),
         row_count_(row_count),
         positive_(std::move(positive)),
         negative_(std::move(negative)),
@@ -123,18 +115,14 @@ class BsiReader final : public ColumnIndexReader {
   Result<FileIndexResult> Visit(const Predicate& leaf) const override {
     switch (leaf.op) {
       case PredicateOp::kIsNull: {
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 0));
         return Rows(Bitmap32::Range(0, static_cast<uint64_t>(row_count_)) - non_null_);
       }
       case PredicateOp::kIsNotNull:
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 0));
         return Rows(non_null_);
       case PredicateOp::kEqual:
       case PredicateOp::kIn:
       case PredicateOp::kNotEqual:
       case PredicateOp::kNotIn: {
-        const bool single = leaf.op == PredicateOp::kEqual || leaf.op == PredicateOp::kNotEqual;
-        if (single) PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
         std::vector<LiteralKey> keys;
         keys.reserve(leaf.literals.size());
         bool has_null = false;
@@ -155,13 +143,11 @@ class BsiReader final : public ColumnIndexReader {
       case PredicateOp::kLessOrEqual:
       case PredicateOp::kGreaterThan:
       case PredicateOp::kGreaterOrEqual: {
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 1));
         if (leaf.literals[0].is_null()) return FileIndexResult::Remain();
         PFI_ASSIGN_OR_RETURN(LiteralKey key, MapLiteral(leaf.literals[0]));
         return Rows(Range(leaf.op, key));
       }
       case PredicateOp::kBetween: {
-        PFI_RETURN_NOT_OK(CheckArity(leaf, 2));
         if (leaf.literals[0].is_null() || leaf.literals[1].is_null()) {
           return FileIndexResult::Remain();
         }
@@ -203,7 +189,7 @@ class BsiReader final : public ColumnIndexReader {
   }
 
   Result<LiteralKey> MapLiteral(const Literal& literal) const {
-    return bsi::MapLiteral(type_, key_type_, literal);
+    return bsi::MapLiteral(type_, key_, literal);
   }
 
   // ---- Java's per-key answers over the two sides (Long.MIN_VALUE handled as in Java 2.0) ----
@@ -240,7 +226,7 @@ class BsiReader final : public ColumnIndexReader {
   Bitmap32 EqualRows(const LiteralKey& key) const {
     if (key.position != LiteralKey::Position::kAt) return Bitmap32();
     // A truncated key covers the literal even when the literal has sub-key digits.
-    if (!key.exact && !key_type_.truncating) return Bitmap32();
+    if (!key.exact && !key_.drops_nanos) return Bitmap32();
     return KeyEq(key.floor);
   }
 
@@ -256,7 +242,7 @@ class BsiReader final : public ColumnIndexReader {
 
   Bitmap32 NotIn(const std::vector<LiteralKey>& keys) const {
     // Truncated keys cannot prove a value differs from the literal (Java drops such rows).
-    if (key_type_.truncating) return non_null_;
+    if (key_.drops_nanos) return non_null_;
     return non_null_ - In(keys);
   }
 
@@ -275,10 +261,10 @@ class BsiReader final : public ColumnIndexReader {
       case PredicateOp::kGreaterThan:
         // A truncated key f holds values up to f + 999 ns: they may exceed the literal unless
         // the literal is the last nanosecond of f.
-        if (key_type_.truncating) return key.unit_end ? KeyGt(f) : KeyGte(f);
+        if (key_.drops_nanos) return key.unit_end ? KeyGt(f) : KeyGte(f);
         return KeyGt(f);
       case PredicateOp::kGreaterOrEqual:
-        if (key_type_.truncating) return KeyGte(f);
+        if (key_.drops_nanos) return KeyGte(f);
         return key.exact ? KeyGte(f) : KeyGt(f);
       default:
         return Bitmap32();
@@ -286,7 +272,7 @@ class BsiReader final : public ColumnIndexReader {
   }
 
   DataType type_;
-  BsiKeyType key_type_;
+  keys::PhysicalKey key_;
   int32_t row_count_;
   BitSliceIndex positive_;
   BitSliceIndex negative_;
@@ -299,30 +285,30 @@ class BsiIndexTypeImpl final : public IndexType {
 
   std::vector<std::string_view> OptionNames() const override { return {}; }
 
-  Status CheckType(const DataType& type) const override { return BsiKeyType::For(type).status(); }
+  Status CheckType(const DataType& type) const override { return bsi::BsiKeyFor(type).status(); }
 
   Result<std::unique_ptr<ColumnIndexWriter>> MakeWriter(const DataType& type,
                                                         const Options& options) const override {
     (void)options;  // the BSI index has no options
-    PFI_ASSIGN_OR_RETURN(BsiKeyType key_type, BsiKeyType::For(type));
-    return std::unique_ptr<ColumnIndexWriter>(new BsiWriter(type, key_type));
+    PFI_ASSIGN_OR_RETURN(keys::PhysicalKey key, bsi::BsiKeyFor(type));
+    return std::unique_ptr<ColumnIndexWriter>(new BsiWriter(type, key));
   }
 
   Result<std::unique_ptr<ColumnIndexReader>> OpenReader(const DataType& type,
                                                         ByteSpan payload) const override {
-    PFI_ASSIGN_OR_RETURN(BsiKeyType key_type, BsiKeyType::For(type));
+    PFI_ASSIGN_OR_RETURN(keys::PhysicalKey key, bsi::BsiKeyFor(type));
     if (payload.data() == nullptr && payload.size() != 0) {
       return Status::Corrupt("bsi: null payload");
     }
     io::ByteReader reader(payload.data(), payload.size());
     PFI_ASSIGN_OR_RETURN(int8_t version, reader.ReadI8("bsi index version"));
     if (version > kVersion) {
-      return Status::NotSupported("bsi: index version " + std::to_string(version) +
+      return Status::NotSupported("bsi: index version ", version,
                                   " is newer than the supported version 1");
     }
     PFI_ASSIGN_OR_RETURN(int32_t row_count, reader.ReadI32BE("bsi row count"));
     if (row_count < 0) {
-      return Status::Corrupt("bsi: negative row count " + std::to_string(row_count));
+      return Status::Corrupt("bsi: negative row count ", row_count);
     }
     BitSliceIndex positive;
     BitSliceIndex negative;
@@ -335,22 +321,22 @@ class BsiIndexTypeImpl final : public IndexType {
       PFI_ASSIGN_OR_RETURN(negative, BitSliceIndex::Read(&reader));
     }
     if (!reader.AtEnd()) {
-      return Status::Corrupt("bsi: " + std::to_string(reader.remaining()) +
+      return Status::Corrupt("bsi: ", reader.remaining(),
                              " unexpected bytes after the index");
     }
     // Rows must lie in [0, row count) and be on one side only.
     for (const BitSliceIndex* side : {&positive, &negative}) {
       if (!side->existence().IsEmpty() &&
           side->existence().Maximum() >= static_cast<uint32_t>(row_count)) {
-        return Status::Corrupt("bsi: row " + std::to_string(side->existence().Maximum()) +
-                               " is beyond the row count " + std::to_string(row_count));
+        return Status::Corrupt("bsi: row ", side->existence().Maximum(),
+                               " is beyond the row count ", row_count);
       }
     }
     if (positive.existence().AndCardinality(negative.existence()) != 0) {
       return Status::Corrupt("bsi: a row is both positive and negative");
     }
     return std::unique_ptr<ColumnIndexReader>(new BsiReader(
-        type, key_type, row_count, std::move(positive), std::move(negative)));
+        type, key, row_count, std::move(positive), std::move(negative)));
   }
 };
 

@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "types/decimal_scale.h"
+#include "index/keys/literal_position.h"
 
 namespace pyfileindex::index::bsi {
 namespace {
@@ -13,12 +13,12 @@ constexpr int64_t kLongMax = std::numeric_limits<int64_t>::max();
 constexpr int64_t kLongMin = std::numeric_limits<int64_t>::min();
 
 Status WrongPhysical(const DataType& type, const column::ColumnBatch& batch) {
-  return Status::InvalidArgument("bsi: a column of type " + type.ToString() +
-                                 " cannot take values of physical kind " +
+  return Status::InvalidArgument("bsi: a column of type ", type.ToString(),
+                                 " cannot take values of physical kind ",
                                  column::PhysicalName(batch.physical));
 }
 
-LiteralKey At(int64_t floor, bool exact, bool unit_end = false) {
+LiteralKey At(int64_t floor, bool exact, bool unit_end) {
   LiteralKey key;
   key.position = LiteralKey::Position::kAt;
   key.floor = floor;
@@ -35,8 +35,7 @@ LiteralKey Outside(bool above) {
 
 }  // namespace
 
-Result<BsiKeyType> BsiKeyType::For(const DataType& type) {
-  BsiKeyType key_type;
+Result<keys::PhysicalKey> BsiKeyFor(const DataType& type) {
   switch (type.root) {
     case TypeRoot::kTinyInt:
     case TypeRoot::kSmallInt:
@@ -44,75 +43,41 @@ Result<BsiKeyType> BsiKeyType::For(const DataType& type) {
     case TypeRoot::kBigInt:
     case TypeRoot::kDate:
     case TypeRoot::kTime:
-      key_type.unit = Unit::kInteger;
-      return key_type;
     case TypeRoot::kDecimal:
-      key_type.unit = Unit::kDecimal;
-      key_type.decimal_scale = type.scale;
-      return key_type;
     case TypeRoot::kTimestamp:
-    case TypeRoot::kTimestampLocalTimeZone:
-      key_type.unit = type.precision <= 3 ? Unit::kMillis : Unit::kMicros;
-      key_type.truncating = type.precision > 6;
-      return key_type;
+    case TypeRoot::kTimestampLocalTimeZone: {
+      const std::optional<keys::PhysicalKey> key = keys::PhysicalKeyOf(type);
+      if (key) return *key;
+      break;
+    }
     default:
-      return Status::InvalidArgument("type '" + type.ToString() +
-                                     "' is not supported by 'bsi' index");
+      break;
   }
+  return Status::InvalidArgument("type '", type.ToString(), "' is not supported by 'bsi' index");
 }
 
-Result<LiteralKey> MapLiteral(const DataType& type, const BsiKeyType& key_type,
+Result<LiteralKey> MapLiteral(const DataType& type, const keys::PhysicalKey& key,
                               const Literal& literal) {
-  auto wrong_kind = [&]() {
-    return Status::InvalidArgument(literal.Describe() +
-                                   " cannot be compared with a column of type " + type.ToString());
-  };
-  switch (key_type.unit) {
-    case BsiKeyType::Unit::kInteger:
-      // No narrowing to the column type: the key axis is the whole long range, so a literal
-      // outside TINYINT's range still compares exactly with the stored values.
-      if (literal.kind() != Literal::Kind::kInt) return wrong_kind();
-      return At(literal.int_value(), true);
-    case BsiKeyType::Unit::kDecimal: {
-      if (literal.kind() != Literal::Kind::kDecimal) return wrong_kind();
-      const types::ScaledDecimal scaled = types::Rescale(
-          types::UnscaledValue(literal), literal.scale(), key_type.decimal_scale);
-      if (scaled.floor > kLongMax) return Outside(true);
-      if (scaled.floor < kLongMin) return Outside(false);  // value < floor + 1 <= kLongMin
-      return At(static_cast<int64_t>(scaled.floor), !scaled.fraction);
-    }
-    case BsiKeyType::Unit::kMillis:
-    case BsiKeyType::Unit::kMicros: {
-      if (literal.kind() != Literal::Kind::kTimestamp) return wrong_kind();
-      const int32_t nanos = literal.nano_of_milli();
-      if (nanos < 0 || nanos > 999999) {
-        return Status::InvalidArgument("timestamp literal " + literal.ToString() +
-                                       ": nano of millisecond must be within 0..999999");
-      }
-      const int64_t millis = literal.int_value();
-      if (key_type.unit == BsiKeyType::Unit::kMillis) {
-        return At(millis, nanos == 0, nanos == 999999);
-      }
-      int64_t micros = 0;
-      if (__builtin_mul_overflow(millis, int64_t{1000}, &micros) ||
-          __builtin_add_overflow(micros, int64_t{nanos / 1000}, &micros)) {
-        return Outside(millis > 0);
-      }
-      return At(micros, nanos % 1000 == 0, nanos % 1000 == 999);
-    }
-  }
-  return Status::Internal("bsi: unknown key unit");
+  PFI_RETURN_NOT_OK(keys::CheckLiteralKind(key, type, literal));
+  // No narrowing to the column type: the key axis is the whole long range, so a literal
+  // outside TINYINT's range still compares exactly with the stored values.
+  PFI_ASSIGN_OR_RETURN(keys::AxisPoint point, keys::PointOf(key, literal));
+  if (point.floor > kLongMax) return Outside(true);
+  if (point.floor < kLongMin) return Outside(false);  // value < floor + 1 <= kLongMin
+  return At(static_cast<int64_t>(point.floor), !point.fraction, point.unit_end);
 }
 
-Status MapBatch(const DataType& type, const BsiKeyType& key_type,
+Status MapBatch(const DataType& type, const keys::PhysicalKey& key,
                 const column::ColumnBatch& batch, int64_t begin, int64_t count, int64_t* keys) {
   using column::Physical;
   if (count > 0 && batch.values == nullptr) return WrongPhysical(type, batch);
   auto copy_as_long = [&](const auto* values) {
     for (int64_t i = 0; i < count; ++i) keys[i] = values[begin + i];
   };
-  switch (key_type.unit) {
-    case BsiKeyType::Unit::kInteger:
+  switch (key.unit) {
+    case keys::KeyUnit::kValue:
+    case keys::KeyUnit::kEpochDays:
+    case keys::KeyUnit::kMillisOfDay:
       switch (batch.physical) {
         case Physical::kInt8: copy_as_long(batch.int8_values()); return Status::OK();
         case Physical::kInt16: copy_as_long(batch.int16_values()); return Status::OK();
@@ -120,7 +85,7 @@ Status MapBatch(const DataType& type, const BsiKeyType& key_type,
         case Physical::kInt64: copy_as_long(batch.int64_values()); return Status::OK();
         default: return WrongPhysical(type, batch);
       }
-    case BsiKeyType::Unit::kDecimal:
+    case keys::KeyUnit::kUnscaled:
       if (batch.physical == Physical::kDecimal) {
         copy_as_long(batch.int64_values());
         return Status::OK();
@@ -144,7 +109,7 @@ Status MapBatch(const DataType& type, const BsiKeyType& key_type,
           const uint64_t sign_extension = (low >> 63) ? ~uint64_t{0} : 0;
           if (high != sign_extension) {
             return Status::InvalidArgument(
-                "bsi: a DECIMAL unscaled value of column type " + type.ToString() +
+                "bsi: a DECIMAL unscaled value of column type ", type.ToString(),
                 " does not fit in a long (Java's BSI writer fails here too)");
           }
           keys[i] = static_cast<int64_t>(low);
@@ -152,11 +117,11 @@ Status MapBatch(const DataType& type, const BsiKeyType& key_type,
         return Status::OK();
       }
       return WrongPhysical(type, batch);
-    case BsiKeyType::Unit::kMillis:
-    case BsiKeyType::Unit::kMicros: {
+    case keys::KeyUnit::kEpochMillis:
+    case keys::KeyUnit::kEpochMicros: {
       if (batch.physical != Physical::kTimestamp) return WrongPhysical(type, batch);
       const int64_t* values = batch.int64_values() + begin;
-      const bool micros = key_type.unit == BsiKeyType::Unit::kMicros;
+      const bool micros = key.micros();
       const column::TimeUnit unit = batch.timestamp_unit;
       if ((micros && unit == column::TimeUnit::kMicro) ||
           (!micros && unit == column::TimeUnit::kMilli)) {
@@ -169,8 +134,8 @@ Status MapBatch(const DataType& type, const BsiKeyType& key_type,
                          : column::ToEpochMillis(values[i], unit, &overflow);
         if (overflow && batch.IsValid(begin + i)) {
           return Status::InvalidArgument(
-              "bsi: timestamp value " + std::to_string(values[i]) + " of column type " +
-              type.ToString() + " overflows a long of epoch " + (micros ? "micros" : "millis") +
+              "bsi: timestamp value ", values[i], " of column type ",
+              type.ToString(), " overflows a long of epoch ", (micros ? "micros" : "millis"),
               " (Java fails here too)");
         }
       }

@@ -6,24 +6,18 @@
 #include <cstdint>
 
 #include "column/column_batch.h"
+#include "index/keys/physical_key.h"
 #include "pyfileindex/data_type.h"
 #include "pyfileindex/literal.h"
 #include "pyfileindex/status.h"
 
 namespace pyfileindex::index::bsi {
 
-// Which key a column type uses and how faithfully.
-struct BsiKeyType {
-  enum class Unit : uint8_t { kInteger, kDecimal, kMillis, kMicros };
-  Unit unit = Unit::kInteger;
-  int32_t decimal_scale = 0;  // kDecimal only
-  // TIMESTAMP(7..9): a key stands for every value in [key, key + 1 us) because nanoseconds are
-  // dropped; comparisons must then keep every row that may match.
-  bool truncating = false;
-
-  // InvalidArgument for a type Paimon 2.0's BSI index rejects.
-  static Result<BsiKeyType> For(const DataType& type);
-};
+// The BSI index's acceptance policy: the physical key of `type` when Paimon 2.0's BSI index
+// takes it (integers, DATE, TIME, DECIMAL, TIMESTAMP); InvalidArgument otherwise. Keys are
+// signed longs on the whole long axis; TIMESTAMP(7..9) keys drop nanoseconds
+// (PhysicalKey::drops_nanos), so comparisons must then keep every row that may match.
+Result<keys::PhysicalKey> BsiKeyFor(const DataType& type);
 
 // A literal placed on the key axis.
 struct LiteralKey {
@@ -40,13 +34,13 @@ struct LiteralKey {
 
 // Maps a (non-null) literal. InvalidArgument when its kind does not belong to the column type
 // or a timestamp's nano-of-millisecond is outside 0..999999.
-Result<LiteralKey> MapLiteral(const DataType& type, const BsiKeyType& key_type,
+Result<LiteralKey> MapLiteral(const DataType& type, const keys::PhysicalKey& key,
                               const Literal& literal);
 
 // Writes the key of every row of `batch` to keys[0..length) (null rows get 0; the caller checks
 // validity). InvalidArgument on a physical layout that does not carry the type, on a DECIMAL
 // unscaled value beyond a long or a timestamp overflowing a long (Java fails there too).
-Status MapBatch(const DataType& type, const BsiKeyType& key_type,
+Status MapBatch(const DataType& type, const keys::PhysicalKey& key,
                 const column::ColumnBatch& batch, int64_t begin, int64_t count, int64_t* keys);
 
 }  // namespace pyfileindex::index::bsi

@@ -16,7 +16,10 @@ using slice_scan::CodeRangeScan;
 namespace {
 constexpr int8_t kMaxVersion = 1;
 
-Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap BSI: " + what); }
+template <typename... Pieces>
+Status Bad(const Pieces&... what) {
+  return Status::Corrupt("range-bitmap BSI: ", what...);
+}
 
 }  // namespace
 
@@ -36,24 +39,24 @@ Result<std::unique_ptr<CodeBsiReader>> CodeBsiReader::Open(io::ByteSpan bsi, int
   PFI_ASSIGN_OR_RETURN(io::ByteSpan header_bytes, in.ReadBytes(header_length, "BSI header"));
   io::ByteReader header(header_bytes);
   PFI_ASSIGN_OR_RETURN(int8_t version, header.ReadI8("BSI version"));
-  if (version > kMaxVersion) return Bad("unsupported version " + std::to_string(version));
+  if (version > kMaxVersion) return Bad("unsupported version ", version);
   PFI_ASSIGN_OR_RETURN(int8_t slices, header.ReadI8("BSI slice count"));
   const int expected = SliceCount(cardinality);
   if (slices != expected) {
-    return Bad(std::to_string(slices) + " slices for " + std::to_string(cardinality) +
-               " keys (expected " + std::to_string(expected) + ")");
+    return Bad(slices, " slices for ", cardinality,
+               " keys (expected ", expected, ")");
   }
   PFI_ASSIGN_OR_RETURN(int32_t ebm_length, header.ReadI32BE("EBM length"));
   PFI_ASSIGN_OR_RETURN(int32_t indexes_length, header.ReadI32BE("slice index length"));
   if (indexes_length < 8 * slices) {
-    return Bad("slice index of " + std::to_string(indexes_length) + " bytes for " +
-               std::to_string(slices) + " slices");
+    return Bad("slice index of ", indexes_length, " bytes for ",
+               slices, " slices");
   }
   reader->body_ = in.Rest();
   const int64_t body_size = static_cast<int64_t>(reader->body_.size());
   if (ebm_length < 0 || ebm_length > body_size) {
-    return Bad("EBM length " + std::to_string(ebm_length) + " outside the " +
-               std::to_string(body_size) + "-byte body");
+    return Bad("EBM length ", ebm_length, " outside the ",
+               body_size, "-byte body");
   }
   reader->ebm_extent_ = {0, static_cast<uint32_t>(ebm_length)};
   reader->slice_extents_.reset(new Extent[static_cast<size_t>(slices)]);
@@ -62,8 +65,8 @@ Result<std::unique_ptr<CodeBsiReader>> CodeBsiReader::Open(io::ByteSpan bsi, int
     PFI_ASSIGN_OR_RETURN(int32_t length, header.ReadI32BE("slice length"));
     const int64_t start = int64_t{ebm_length} + offset;
     if (offset < 0 || length < 0 || start + length > body_size) {
-      return Bad("slice " + std::to_string(i) + " at [" + std::to_string(start) + ", +" +
-                 std::to_string(length) + ") outside the " + std::to_string(body_size) +
+      return Bad("slice ", i, " at [", start, ", +",
+                 length, ") outside the ", body_size,
                  "-byte body");
     }
     reader->slice_extents_[i] = {static_cast<uint32_t>(start), static_cast<uint32_t>(length)};
@@ -77,10 +80,10 @@ Result<std::unique_ptr<CodeBsiReader>> CodeBsiReader::Open(io::ByteSpan bsi, int
 
 Result<Bitmap32> CodeBsiReader::Load(Extent extent, const char* what) const {
   Result<Bitmap32> bitmap = Bitmap32::Deserialize(body_.data() + extent.offset, extent.length);
-  if (!bitmap.ok()) return bitmap.status().WithContext(std::string("range-bitmap ") + what);
+  if (!bitmap.ok()) return bitmap.status().WithContext("range-bitmap ", what);
   if (!bitmap->IsEmpty() && bitmap->Maximum() >= row_count_) {
-    return Bad(std::string(what) + " holds row " + std::to_string(bitmap->Maximum()) + " of a " +
-               std::to_string(row_count_) + "-row file");
+    return Bad(what, " holds row ", bitmap->Maximum(), " of a ",
+               row_count_, "-row file");
   }
   return bitmap;
 }
@@ -93,7 +96,7 @@ Result<RoaringView> CodeBsiReader::LoadView(Extent extent, const char* what,
                                            RoaringView::RunCheck runs) const {
   Result<RoaringView> view =
       RoaringView::Parse(body_.data() + extent.offset, extent.length, runs);
-  if (!view.ok()) return view.status().WithContext(std::string("range-bitmap ") + what);
+  if (!view.ok()) return view.status().WithContext("range-bitmap ", what);
   return view;
 }
 
@@ -103,7 +106,7 @@ Result<const RoaringView*> CodeBsiReader::EbmView() const {
                          LoadView(ebm_extent_, "EBM", RoaringView::RunCheck::kAtParse));
     uint32_t max = 0;
     if (view.Maximum(&max) && max >= row_count_) {
-      return Bad("EBM holds row " + std::to_string(max) + " of a " + std::to_string(row_count_) +
+      return Bad("EBM holds row ", max, " of a ", row_count_,
                  "-row file");
     }
     return view;

@@ -9,7 +9,10 @@ namespace pyfileindex::index::range_bitmap {
 namespace {
 constexpr int8_t kMaxVersion = 1;
 
-Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap dictionary: " + what); }
+template <typename... Pieces>
+Status Bad(const Pieces&... what) {
+  return Status::Corrupt("range-bitmap dictionary: ", what...);
+}
 }  // namespace
 
 Result<std::unique_ptr<DictionaryReader>> DictionaryReader::Open(io::ByteSpan dictionary,
@@ -18,21 +21,21 @@ Result<std::unique_ptr<DictionaryReader>> DictionaryReader::Open(io::ByteSpan di
   std::unique_ptr<DictionaryReader> reader(new DictionaryReader(dictionary, spec, cardinality));
   io::ByteReader in(dictionary);
   PFI_ASSIGN_OR_RETURN(uint32_t header_length, in.ReadLength("dictionary header length"));
-  if (header_length < 13) return Bad("header length " + std::to_string(header_length) + " < 13");
+  if (header_length < 13) return Bad("header length ", header_length, " < 13");
   PFI_ASSIGN_OR_RETURN(io::ByteSpan header_bytes, in.ReadBytes(header_length, "dictionary header"));
   io::ByteReader header(header_bytes);
   PFI_ASSIGN_OR_RETURN(int8_t version, header.ReadI8("dictionary version"));
-  if (version > kMaxVersion) return Bad("unsupported version " + std::to_string(version));
+  if (version > kMaxVersion) return Bad("unsupported version ", version);
   PFI_ASSIGN_OR_RETURN(int32_t chunk_count, header.ReadI32BE("chunk count"));
   PFI_ASSIGN_OR_RETURN(int32_t offsets_length, header.ReadI32BE("chunk offsets length"));
   PFI_ASSIGN_OR_RETURN(int32_t chunks_length, header.ReadI32BE("chunk headers length"));
   if (chunk_count < 0 || offsets_length != 4 * int64_t{chunk_count} || chunks_length < 0) {
-    return Bad("chunk count " + std::to_string(chunk_count) + " with offsets length " +
-               std::to_string(offsets_length) + " and headers length " +
-               std::to_string(chunks_length));
+    return Bad("chunk count ", chunk_count, " with offsets length ",
+               offsets_length, " and headers length ",
+               chunks_length);
   }
   if ((cardinality > 0) != (chunk_count > 0) || chunk_count > cardinality) {
-    return Bad(std::to_string(chunk_count) + " chunks for " + std::to_string(cardinality) +
+    return Bad(chunk_count, " chunks for ", cardinality,
                " keys");
   }
   PFI_ASSIGN_OR_RETURN(reader->offsets_,
@@ -60,13 +63,13 @@ Result<DictionaryReader::Chunk> DictionaryReader::ParseChunk(int32_t index) cons
           ? static_cast<int32_t>(io::LoadU32BE(offsets_.data() + 4 * size_t(index + 1)))
           : static_cast<int64_t>(headers_.size());
   if (start < 0 || start > end || end > static_cast<int64_t>(headers_.size())) {
-    return Bad(where + "header at [" + std::to_string(start) + ", " + std::to_string(end) +
-               ") outside the " + std::to_string(headers_.size()) + " header bytes");
+    return Bad(where, "header at [", start, ", ", end,
+               ") outside the ", headers_.size(), " header bytes");
   }
   io::ByteReader in(headers_.data() + start, static_cast<size_t>(end - start));
   Chunk chunk;
   PFI_ASSIGN_OR_RETURN(int8_t version, in.ReadI8("chunk version"));
-  if (version > kMaxVersion) return Bad(where + "unsupported version " + std::to_string(version));
+  if (version > kMaxVersion) return Bad(where, "unsupported version ", version);
   if (spec_.kind == KeyKind::kString) {
     PFI_ASSIGN_OR_RETURN(uint32_t length, in.ReadLength("chunk head key length"));
     PFI_ASSIGN_OR_RETURN(io::ByteSpan head, in.ReadBytes(length, "chunk head key"));
@@ -87,25 +90,25 @@ Result<DictionaryReader::Chunk> DictionaryReader::ParseChunk(int32_t index) cons
     PFI_ASSIGN_OR_RETURN(keys_length, in.ReadI32BE("chunk keys length"));
     offsets_length = length;
     if (size < 0 || offsets_length < 4 * int64_t{size}) {
-      return Bad(where + std::to_string(size) + " keys with offsets length " +
-                 std::to_string(length));
+      return Bad(where, size, " keys with offsets length ",
+                 length);
     }
   } else {
     PFI_ASSIGN_OR_RETURN(keys_length, in.ReadI32BE("chunk keys length"));
     PFI_ASSIGN_OR_RETURN(int32_t width, in.ReadI32BE("chunk key width"));
     if (width != spec_.width || size < 0 || int64_t{size} * width > keys_length) {
-      return Bad(where + std::to_string(size) + " keys of width " + std::to_string(width) + " in " +
-                 std::to_string(keys_length) + " bytes (column keys have width " +
-                 std::to_string(spec_.width) + ")");
+      return Bad(where, size, " keys of width ", width, " in ",
+                 keys_length, " bytes (column keys have width ",
+                 spec_.width, ")");
     }
   }
   if (code < 0 || int64_t{code} + size >= cardinality_ || offset < 0 || keys_length < 0 ||
       int64_t{offset} + offsets_length + keys_length > static_cast<int64_t>(keys_.size())) {
-    return Bad(where + "codes [" + std::to_string(code) + ", " +
-               std::to_string(int64_t{code} + size) + "] of " + std::to_string(cardinality_) +
-               " or key area [" + std::to_string(offset) + ", +" +
-               std::to_string(offsets_length + keys_length) + ") outside " +
-               std::to_string(keys_.size()) + " key bytes");
+    return Bad(where, "codes [", code, ", ",
+               int64_t{code} + size, "] of ", cardinality_,
+               " or key area [", offset, ", +",
+               offsets_length + keys_length, ") outside ",
+               keys_.size(), " key bytes");
   }
   chunk.head_code = code;
   chunk.size = size;
@@ -122,13 +125,13 @@ Result<std::string_view> DictionaryReader::KeyAt(const Chunk& chunk, int32_t j) 
   }
   const int64_t at = static_cast<int32_t>(io::LoadU32BE(chunk.area + 4 * int64_t{j}));
   if (at < 0 || at + 4 > chunk.keys_length) {
-    return Bad("string key " + std::to_string(j) + " at offset " + std::to_string(at) +
-               " outside its chunk's " + std::to_string(chunk.keys_length) + " key bytes");
+    return Bad("string key ", j, " at offset ", at,
+               " outside its chunk's ", chunk.keys_length, " key bytes");
   }
   const uint8_t* keys = chunk.area + chunk.offsets_length;
   const int64_t length = static_cast<int32_t>(io::LoadU32BE(keys + at));
   if (length < 0 || length > chunk.keys_length - at - 4) {
-    return Bad("string key " + std::to_string(j) + " of length " + std::to_string(length) +
+    return Bad("string key ", j, " of length ", length,
                " overruns its chunk");
   }
   return std::string_view(reinterpret_cast<const char*>(keys + at + 4),

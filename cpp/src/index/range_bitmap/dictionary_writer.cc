@@ -58,8 +58,8 @@ uint8_t* PutI32(uint8_t* out, int64_t v) {
 
 Result<DictionaryPlan> PlanDictionary(const SortedKeys& keys, int32_t chunk_size) {
   if (keys.count > 0 && chunk_size < 0) {
-    return Status::InvalidArgument("range-bitmap option 'chunk-size' is " +
-                                   std::to_string(chunk_size) +
+    return Status::InvalidArgument("range-bitmap option 'chunk-size' is ",
+                                   chunk_size,
                                    " bytes after narrowing to int; it must not be negative");
   }
   const bool fixed = keys.width > 0;

@@ -227,7 +227,7 @@ void IdBlockIngest::InternKeys(const ColumnBatch& batch, int64_t begin, int64_t 
       });
       return;
     case KeyKind::kInt64: {
-      if (!spec_.timestamp) {
+      if (!spec_.is_timestamp()) {
         InternMapped<int64_t>(batch, begin, n, ids, &in_.keys64, &scratch64_, true,
                               [](int64_t v) { return OrderedFromSigned(v); });
         return;
@@ -235,7 +235,7 @@ void IdBlockIngest::InternKeys(const ColumnBatch& batch, int64_t begin, int64_t 
       // CheckKeys has refused batches that overflow.
       const column::TimeUnit unit = batch.timestamp_unit;
       bool overflow = false;
-      if (spec_.timestamp_micros) {
+      if (spec_.micros()) {
         InternMapped<int64_t>(batch, begin, n, ids, &in_.keys64, &scratch64_, true, [&](int64_t v) {
           return OrderedFromSigned(column::ToEpochMicros(v, unit, &overflow));
         });
@@ -247,6 +247,7 @@ void IdBlockIngest::InternKeys(const ColumnBatch& batch, int64_t begin, int64_t 
       return;
     }
     case KeyKind::kString:
+    case KeyKind::kBinary:
       InternStrings(batch, begin, n, ids);
       return;
   }

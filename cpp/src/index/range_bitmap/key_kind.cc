@@ -8,72 +8,27 @@ namespace pyfileindex::index::range_bitmap {
 
 namespace {
 
-KeySpec Fixed(KeyKind kind, int width, int64_t default_chunk_size) {
-  KeySpec spec;
-  spec.kind = kind;
-  spec.width = width;
-  spec.default_chunk_size = default_chunk_size;
-  return spec;
-}
-
 constexpr int64_t k16Kb = 16 * 1024;
 
 Status Unsupported(const DataType& type, const std::string& why) {
-  return Status::InvalidArgument("column type '" + type.ToString() + "' is not supported by the '" +
-                                 kRangeBitmapName + "' index" + why);
+  return Status::InvalidArgument("column type '", type.ToString(), "' is not supported by the '",
+                                 kRangeBitmapName, "' index", why);
 }
 
 }  // namespace
 
 Result<KeySpec> KeySpecFor(const DataType& type) {
-  switch (type.root) {
-    case TypeRoot::kBoolean:
-      return Fixed(KeyKind::kBool, 1, 0);
-    case TypeRoot::kTinyInt:
-      return Fixed(KeyKind::kInt8, 1, 0);
-    case TypeRoot::kSmallInt:
-      return Fixed(KeyKind::kInt16, 2, 0);
-    case TypeRoot::kInt:
-    case TypeRoot::kDate:
-    case TypeRoot::kTime:
-      return Fixed(KeyKind::kInt32, 4, k16Kb);
-    case TypeRoot::kBigInt:
-      return Fixed(KeyKind::kInt64, 8, k16Kb);
-    case TypeRoot::kFloat:
-      return Fixed(KeyKind::kFloat, 4, k16Kb);
-    case TypeRoot::kDouble:
-      return Fixed(KeyKind::kDouble, 8, k16Kb);
-    case TypeRoot::kDecimal: {
-      if (type.precision > 18) {
-        return Unsupported(type, " (DECIMAL precision must be in [0, 18])");
-      }
-      KeySpec spec = Fixed(KeyKind::kInt64, 8, k16Kb);
-      spec.decimal = true;
-      spec.decimal_scale = type.scale;
-      return spec;
-    }
-    case TypeRoot::kTimestamp:
-    case TypeRoot::kTimestampLocalTimeZone: {
-      if (type.precision > 6) {
-        return Unsupported(type, " (TIMESTAMP precision must be in [0, 6])");
-      }
-      KeySpec spec = Fixed(KeyKind::kInt64, 8, k16Kb);
-      spec.timestamp = true;
-      spec.timestamp_micros = type.precision > 3;
-      return spec;
-    }
-    case TypeRoot::kChar:
-    case TypeRoot::kVarChar: {
-      KeySpec spec;
-      spec.kind = KeyKind::kString;
-      spec.width = 0;
-      spec.default_chunk_size = k16Kb;
-      return spec;
-    }
-    default:
-      break;
+  const std::optional<keys::PhysicalKey> key = keys::PhysicalKeyOf(type);
+  if (!key || key->kind == KeyKind::kBinary) return Unsupported(type, "");
+  if (key->is_decimal() && !key->compact) {
+    return Unsupported(type, " (DECIMAL precision must be in [0, 18])");
   }
-  return Unsupported(type, "");
+  if (key->drops_nanos) return Unsupported(type, " (TIMESTAMP precision must be in [0, 6])");
+  KeySpec spec;
+  static_cast<keys::PhysicalKey&>(spec) = *key;
+  // Java's default chunk size: "0b" (one chunk) for 1- and 2-byte keys, else "16kb".
+  spec.default_chunk_size = key->width == 1 || key->width == 2 ? 0 : k16Kb;
+  return spec;
 }
 
 uint64_t MinOrdered(KeyKind kind) {
@@ -93,6 +48,7 @@ uint64_t MinOrdered(KeyKind kind) {
     case KeyKind::kDouble:
       return OrderedFromDoubleBits(static_cast<int64_t>(0xfff0000000000000ull));
     case KeyKind::kString:
+    case KeyKind::kBinary:
       break;
   }
   return 0;
@@ -115,6 +71,7 @@ uint64_t MaxOrdered(KeyKind kind) {
     case KeyKind::kDouble:
       return OrderedFromDoubleBits(java::kCanonicalDoubleNaNBits);
     case KeyKind::kString:
+    case KeyKind::kBinary:
       break;
   }
   return 0;
@@ -145,6 +102,7 @@ void EncodeOrdered(KeyKind kind, uint64_t ordered, uint8_t* out) {
       io::StoreU64BE(out, static_cast<uint64_t>(DoubleBitsFromOrdered(ordered)));
       return;
     case KeyKind::kString:
+    case KeyKind::kBinary:
       return;
   }
 }
@@ -152,7 +110,8 @@ void EncodeOrdered(KeyKind kind, uint64_t ordered, uint8_t* out) {
 std::string FormatKey(const KeySpec& spec, const uint8_t* key, size_t size) {
   char buf[64];
   switch (spec.kind) {
-    case KeyKind::kString: {
+    case KeyKind::kString:
+    case KeyKind::kBinary: {
       std::string text = "\"";
       text.append(reinterpret_cast<const char*>(key), size);
       return text + "\"";
@@ -172,13 +131,13 @@ std::string FormatKey(const KeySpec& spec, const uint8_t* key, size_t size) {
       break;
   }
   const int64_t v = SignedFromOrdered(DecodeOrdered(spec.kind, key));
-  if (spec.decimal && spec.decimal_scale > 0) {
-    std::snprintf(buf, sizeof buf, "%" PRId64 "E-%d", v, spec.decimal_scale);
+  if (spec.is_decimal() && spec.scale > 0) {
+    std::snprintf(buf, sizeof buf, "%" PRId64 "E-%d", v, spec.scale);
   } else {
     std::snprintf(buf, sizeof buf, "%" PRId64, v);
   }
   std::string text = buf;
-  if (spec.timestamp) text += spec.timestamp_micros ? " us" : " ms";
+  if (spec.is_timestamp()) text += spec.micros() ? " us" : " ms";
   return text;
 }
 

@@ -11,7 +11,10 @@ namespace {
 
 constexpr int8_t kMaxVersion = 1;
 
-Status Bad(const std::string& what) { return Status::Corrupt("range-bitmap: " + what); }
+template <typename... Pieces>
+Status Bad(const Pieces&... what) {
+  return Status::Corrupt("range-bitmap: ", what...);
+}
 
 Result<std::string_view> ReadKey(const KeySpec& spec, io::ByteReader* in, const char* what) {
   size_t length = static_cast<size_t>(spec.width);
@@ -21,14 +24,6 @@ Result<std::string_view> ReadKey(const KeySpec& spec, io::ByteReader* in, const 
   }
   PFI_ASSIGN_OR_RETURN(io::ByteSpan bytes, in->ReadBytes(length, what));
   return bytes.AsStringView();
-}
-
-Status Arity(const Predicate& leaf, size_t expected) {
-  if (leaf.literals.size() == expected) return Status::OK();
-  return Status::InvalidArgument(std::string("range-bitmap: ") + PredicateOpName(leaf.op) +
-                                 " on column '" + leaf.column + "' needs " +
-                                 std::to_string(expected) + " literal(s), got " +
-                                 std::to_string(leaf.literals.size()));
 }
 
 }  // namespace
@@ -46,19 +41,19 @@ Result<std::unique_ptr<RangeBitmapReader>> RangeBitmapReader::Open(const DataTyp
   io::ByteReader header(header_bytes);
   PFI_ASSIGN_OR_RETURN(reader->version_, header.ReadI8("version"));
   if (reader->version_ > kMaxVersion) {
-    return Bad("unsupported version " + std::to_string(reader->version_));
+    return Bad("unsupported version ", reader->version_);
   }
   PFI_ASSIGN_OR_RETURN(int32_t rows, header.ReadI32BE("row count"));
   PFI_ASSIGN_OR_RETURN(int32_t cardinality, header.ReadI32BE("cardinality"));
   if (rows < 0 || cardinality < 0 || cardinality > rows) {
-    return Bad(std::to_string(cardinality) + " distinct keys in " + std::to_string(rows) + " rows");
+    return Bad(cardinality, " distinct keys in ", rows, " rows");
   }
   if (cardinality > 0) {
     PFI_ASSIGN_OR_RETURN(reader->min_, ReadKey(spec, &header, "min key"));
     PFI_ASSIGN_OR_RETURN(reader->max_, ReadKey(spec, &header, "max key"));
   }
   PFI_ASSIGN_OR_RETURN(int32_t dictionary_length, header.ReadI32BE("dictionary length"));
-  if (dictionary_length < 0) return Bad("dictionary length " + std::to_string(dictionary_length));
+  if (dictionary_length < 0) return Bad("dictionary length ", dictionary_length);
   PFI_ASSIGN_OR_RETURN(io::ByteSpan dictionary,
                        in.ReadBytes(static_cast<size_t>(dictionary_length), "dictionary"));
   reader->row_count_ = static_cast<uint32_t>(rows);
@@ -94,10 +89,8 @@ Result<Probe> RangeBitmapReader::ProbeOf(const Literal& literal) const {
 Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
   switch (leaf.op) {
     case PredicateOp::kIsNull:
-      PFI_RETURN_NOT_OK(Arity(leaf, 0));
       return IsNull();
     case PredicateOp::kIsNotNull:
-      PFI_RETURN_NOT_OK(Arity(leaf, 0));
       return NotNull();
     case PredicateOp::kEqual:
     case PredicateOp::kNotEqual:
@@ -105,7 +98,6 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
     case PredicateOp::kLessOrEqual:
     case PredicateOp::kGreaterThan:
     case PredicateOp::kGreaterOrEqual: {
-      PFI_RETURN_NOT_OK(Arity(leaf, 1));
       PFI_ASSIGN_OR_RETURN(Probe p, ProbeOf(leaf.literals[0]));
       switch (leaf.op) {
         case PredicateOp::kEqual:
@@ -162,7 +154,6 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
       return rows;
     }
     case PredicateOp::kBetween: {
-      PFI_RETURN_NOT_OK(Arity(leaf, 2));
       PFI_ASSIGN_OR_RETURN(Probe low, ProbeOf(leaf.literals[0]));
       PFI_ASSIGN_OR_RETURN(Probe high, ProbeOf(leaf.literals[1]));
       if (cardinality_ <= 0) return Bitmap32();
@@ -174,7 +165,7 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
     case PredicateOp::kOr:
       break;
   }
-  return Status::InvalidArgument(std::string("range-bitmap: ") + PredicateOpName(leaf.op) +
+  return Status::InvalidArgument("range-bitmap: ", PredicateOpName(leaf.op),
                                  " is not a leaf predicate");
 }
 
@@ -254,8 +245,8 @@ Result<Bitmap32> RangeBitmapReader::EqProbe(const Probe& p) const {
 Result<Bitmap32> RangeBitmapReader::TopNRows(const TopN& top_n, const Bitmap32* selection,
                                              bool strict) const {
   if (top_n.limit < 0) {
-    return Status::InvalidArgument("range-bitmap: TopN limit " + std::to_string(top_n.limit) +
-                                   " on column '" + top_n.column + "' is negative");
+    return Status::InvalidArgument("range-bitmap: TopN limit ", top_n.limit,
+                                   " on column '", top_n.column, "' is negative");
   }
   const uint64_t k = static_cast<uint64_t>(top_n.limit);
   if (k == 0) return Bitmap32();

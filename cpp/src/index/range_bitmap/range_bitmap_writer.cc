@@ -26,14 +26,15 @@ Physical ExpectedPhysical(const KeySpec& spec) {
     case KeyKind::kInt32:
       return Physical::kInt32;
     case KeyKind::kInt64:
-      if (spec.decimal) return Physical::kDecimal;
-      if (spec.timestamp) return Physical::kTimestamp;
+      if (spec.is_decimal()) return Physical::kDecimal;
+      if (spec.is_timestamp()) return Physical::kTimestamp;
       return Physical::kInt64;
     case KeyKind::kFloat:
       return Physical::kFloat;
     case KeyKind::kDouble:
       return Physical::kDouble;
     case KeyKind::kString:
+    case KeyKind::kBinary:
       return Physical::kBytes;
   }
   return Physical::kInt32;
@@ -111,13 +112,13 @@ Status RangeBitmapWriter::CheckKeys(const ColumnBatch& batch) const {
     }
     return Status::OK();
   }
-  if (spec_.kind != KeyKind::kInt64 || !spec_.timestamp) return Status::OK();
+  if (spec_.kind != KeyKind::kInt64 || !spec_.is_timestamp()) return Status::OK();
   bool overflow = false;
   const int64_t* values = batch.values_as<int64_t>();
   const column::TimeUnit unit = batch.timestamp_unit;
   for (int64_t i = 0; i < batch.length; ++i) {
     if (!batch.IsValid(i)) continue;
-    if (spec_.timestamp_micros) {
+    if (spec_.micros()) {
       column::ToEpochMicros(values[i], unit, &overflow);
     } else {
       column::ToEpochMillis(values[i], unit, &overflow);
@@ -125,7 +126,7 @@ Status RangeBitmapWriter::CheckKeys(const ColumnBatch& batch) const {
     if (overflow) {
       return Status::InvalidArgument("range-bitmap: a timestamp of column type " +
                                      type_.ToString() + " overflows epoch " +
-                                     (spec_.timestamp_micros ? "microseconds" : "milliseconds"));
+                                     (spec_.micros() ? "microseconds" : "milliseconds"));
     }
   }
   return Status::OK();
