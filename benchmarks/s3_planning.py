@@ -4,16 +4,21 @@ every data file's Parquet footer (what pruning by Parquet statistics costs). Not
 test; prints a table.
 
     python benchmarks/s3_planning.py [--files 1000] [--rows-per-file 2000] [--repeat 3]
+                                     [--plan-memory]
 
 Every data file gets a sidecar holding three indexes (bitmap on category, BSI on id, range
 bitmap on score). On S3 the planner fetches each sidecar's header and only the BSI body a
 point query on id needs (ranged reads); the request and byte counts are summed per plan.
-Peak memory is reported so a larger --files shows planning does not hold every index.
+Peak memory is reported so a larger --files shows planning does not hold every index;
+--plan-memory also plans once more in a fresh process per table and reports that
+process's resident memory before planning (imports, catalog, table opened) and its peak,
+so the planning alone is measured, not the building.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import resource
 import statistics
 import sys
@@ -97,11 +102,55 @@ def time_footers(table, repeat: int) -> float:
     return statistics.median(seconds)
 
 
+def _resident_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * resource.getpagesize() / 2**20
+
+
+def _peak_mb() -> float:
+    """This process's peak resident memory (VmHWM: unlike ru_maxrss, not inherited from
+    the parent across fork and exec)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
+
+
+def _plan_once(catalog_options: dict, predicate: str, results) -> None:
+    """In a fresh process: resident MB with the table opened, then peak MB after one
+    plan, and the plan's skipped/total files."""
+    from pypaimon import CatalogFactory
+
+    from pyfileindex.paimon import plan_read
+
+    table = CatalogFactory.create(catalog_options).get_table("db.t")
+    before = _resident_mb()
+    start = time.perf_counter()
+    plan = plan_read(table, predicate)
+    seconds = time.perf_counter() - start
+    results.put((before, _peak_mb(), seconds, plan.files_skipped, plan.files_total))
+
+
+def plan_memory(catalog_options: dict, predicate: str):
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    child = context.Process(target=_plan_once, args=(catalog_options, predicate, results))
+    child.start()
+    child.join()  # the result is a small tuple: it never blocks the child's exit
+    if child.exitcode != 0:
+        raise RuntimeError(f"the planning process failed (exit status {child.exitcode})")
+    return results.get(timeout=60)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--rows-per-file", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--plan-memory", action="store_true",
+                        help="also plan once in a fresh process per table and report its "
+                             "memory")
     args = parser.parse_args()
 
     from pypaimon import CatalogFactory
@@ -111,9 +160,10 @@ def main() -> int:
     server = S3Server(work).start()
     try:
         bucket = server.create_bucket("bench")
-        catalogs = {"local disk": CatalogFactory.create({"warehouse": str(work / "wh")}),
-                    "S3 (moto, 127.0.0.1)": CatalogFactory.create(
-                        server.catalog_options(bucket))}
+        catalog_options = {"local disk": {"warehouse": str(work / "wh")},
+                           "S3 (moto, 127.0.0.1)": server.catalog_options(bucket)}
+        catalogs = {name: CatalogFactory.create(options)
+                    for name, options in catalog_options.items()}
         target = args.files * args.rows_per_file // 2 + 17
         predicate = f"id = {target}"
         print(f"{args.files} data files x {args.rows_per_file} rows, sidecars with 3 indexes; "
@@ -137,6 +187,14 @@ def main() -> int:
                   f"{f'{sizes:.1f}' if fetches else '-':>12}")
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"peak resident memory of this process: {peak:.0f} MB")
+        if args.plan_memory:
+            print("planning alone, one plan in a fresh process:")
+            print(f"{'table':<22} {'plan s':>8} {'skipped':>9} {'before MB':>10} "
+                  f"{'peak MB':>8} {'growth MB':>10}")
+            for name, options in catalog_options.items():
+                before, peak, seconds, skipped, total = plan_memory(options, predicate)
+                print(f"{name:<22} {seconds:>8.2f} {f'{skipped}/{total}':>9} "
+                      f"{before:>10.0f} {peak:>8.0f} {peak - before:>10.0f}")
     finally:
         server.stop()
     return 0

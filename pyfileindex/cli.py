@@ -98,6 +98,23 @@ def _parse_option(text: str) -> tuple:
     return key.strip(), value
 
 
+def _catalog_options_file_argument(sub) -> None:
+    sub.add_argument("--catalog-options-file", action="append", default=[], metavar="PATH",
+                     dest="catalog_options_file",
+                     help="file of catalog / file-system options, one KEY=VALUE per line, "
+                          "# comments (keeps secrets off the command line); --catalog-option "
+                          "flags override it (repeatable)")
+
+
+def _catalog_options(args) -> dict:
+    """The catalog options of the command: its options files, then its flags."""
+    from pyfileindex.catalog_options import OptionsFileError, merged_options
+    try:
+        return merged_options(args.catalog_options_file, args.catalog_option)
+    except OptionsFileError as exc:
+        raise CliError(str(exc)) from None
+
+
 # ---------------------------------------------------------------------------------------------
 # The parser
 # ---------------------------------------------------------------------------------------------
@@ -182,6 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
                       dest="catalog_option", metavar="KEY=VALUE",
                       help="pypaimon catalog / file-system option for the warehouse, e.g. "
                            "fs.s3.endpoint=URL (repeatable)")
+    _catalog_options_file_argument(demo)
     demo.add_argument("--keep", action="store_true", help="keep the table afterwards")
     demo.add_argument("--golden", metavar="DIR", nargs="?", const="", default=None,
                       help="run the golden-table demo instead, on DIR (default: shared/golden/"
@@ -208,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
                              help="pypaimon catalog / file-system option for the table, on "
                                   "the driver and every executor, e.g. "
                                   "fs.s3.endpoint=http://127.0.0.1:9000 (repeatable)")
+            _catalog_options_file_argument(sub)
 
     spark_write = spark_commands.add_parser(
         "write", help="append data files (Parquet, ORC, JSON, CSV) to a table, with indexes")
@@ -516,7 +535,7 @@ def _cmd_demo(args) -> int:
         if files > rows:
             files = rows
         return spark_commands.demo(rows, files, args.master, args.warehouse, args.keep,
-                                   args.archive, catalog_options=dict(args.catalog_option))
+                                   args.archive, catalog_options=_catalog_options(args))
     return _golden_demo(args.golden)
 
 
@@ -546,14 +565,14 @@ def _cmd_spark_write(args) -> int:
     from pyfileindex.spark import commands as spark_commands
     return spark_commands.write(args.table, args.input, args.input_format, dict(args.option),
                                 args.partition_key, args.tasks, args.master, args.archive,
-                                dict(args.conf), catalog_options=dict(args.catalog_option))
+                                dict(args.conf), catalog_options=_catalog_options(args))
 
 
 def _cmd_spark_index(args) -> int:
     from pyfileindex.spark import commands as spark_commands
     return spark_commands.index(args.table, dict(args.option), args.tasks, args.master,
                                 args.archive, dict(args.conf),
-                                catalog_options=dict(args.catalog_option))
+                                catalog_options=_catalog_options(args))
 
 
 def _cmd_spark_query(args) -> int:
@@ -570,7 +589,7 @@ def _cmd_spark_query(args) -> int:
     return spark_commands.query(args.table, args.predicate, columns, args.top_n, args.limit,
                                 args.show, args.output, args.compare, args.master,
                                 args.archive, dict(args.conf),
-                                catalog_options=dict(args.catalog_option))
+                                catalog_options=_catalog_options(args))
 
 
 def _cmd_spark_pack(args) -> int:

@@ -324,3 +324,64 @@ class TestTopLevelErrorHandling:
         status, _, err = run(capsys, "inspect", "x.index")
         assert status == 130
         assert_one_line_error(err, "interrupted")
+
+
+class TestCatalogOptionsFile:
+    """--catalog-options-file: KEY=VALUE lines and # comments; flags override the file;
+    errors name the file and the line, never a value."""
+
+    SECRET = "s3cr3t-value-91c4"
+
+    def _captured(self, monkeypatch):
+        from pyfileindex.spark import commands
+        seen = {}
+
+        def index(table, options, tasks, master, archive, conf, out=None,
+                  catalog_options=None):
+            seen["catalog_options"] = catalog_options
+            return 0
+
+        monkeypatch.setattr(commands, "index", index)
+        return seen
+
+    def test_file_values_with_flags_overriding(self, capsys, monkeypatch, tmp_path):
+        seen = self._captured(monkeypatch)
+        path = tmp_path / "catalog.properties"
+        path.write_text("# the test store\n\n"
+                        "fs.s3.endpoint = http://127.0.0.1:9000\n"
+                        f"fs.s3.accessKeySecret={self.SECRET}\n"
+                        "fs.s3.region=eu-west-1\n"
+                        "  token.with.equals = a=b==  \n")
+        status, out, err = run(capsys, "spark", "index", "s3://b/w/db.db/t",
+                               "--catalog-options-file", str(path),
+                               "--catalog-option", "fs.s3.region=us-east-1")
+        assert status == 0, err
+        assert seen["catalog_options"] == {
+            "fs.s3.endpoint": "http://127.0.0.1:9000", "fs.s3.accessKeySecret": self.SECRET,
+            "fs.s3.region": "us-east-1", "token.with.equals": "a=b=="}
+        assert self.SECRET not in out + err
+
+    @pytest.mark.parametrize("command", [["demo"], ["spark", "query", "t", "a = 1"],
+                                         ["spark", "write", "t", "--input", "x"]])
+    def test_every_catalog_command_takes_it(self, command, tmp_path):
+        path = tmp_path / "options"
+        path.write_text("k=v\n")
+        args = build_parser().parse_args(command + ["--catalog-options-file", str(path)])
+        assert cli._catalog_options(args) == {"k": "v"}
+
+    def test_a_malformed_line_is_named_without_its_text(self, capsys, monkeypatch, tmp_path):
+        seen = self._captured(monkeypatch)
+        path = tmp_path / "options"
+        path.write_text(f"fs.s3.endpoint=http://x\n# comment\n{self.SECRET}\n")
+        status, out, err = run(capsys, "spark", "index", "t", "--catalog-options-file",
+                               str(path))
+        assert status == 1 and not seen
+        assert_one_line_error(err, str(path), "line 3", "expected KEY=VALUE")
+        assert self.SECRET not in out + err
+
+    def test_a_missing_file_is_named(self, capsys, monkeypatch, tmp_path):
+        self._captured(monkeypatch)
+        status, _, err = run(capsys, "spark", "index", "t", "--catalog-options-file",
+                             str(tmp_path / "nope"))
+        assert status == 1
+        assert_one_line_error(err, "catalog options file", "nope", "No such file")

@@ -23,6 +23,7 @@ from golden_tables import table_dir  # noqa: E402
 
 import pyfileindex as pfi  # noqa: E402
 from pyfileindex.paimon import (  # noqa: E402
+    PaimonMetadataError,
     PaimonTableMetadata,
     build_file_index,
     plan_read,
@@ -33,7 +34,7 @@ from pyfileindex.paimon import (  # noqa: E402
 )
 from pyfileindex.paimon.planner import open_metadata  # noqa: E402
 from pyfileindex.paimon.predicates import bind_to_schema  # noqa: E402
-from pyfileindex.paimon.rewrite import next_index_file_name  # noqa: E402
+from pyfileindex.paimon.rewrite import rewritten_index_file_name  # noqa: E402
 from pyfileindex.predicate import And, Leaf, Or, col  # noqa: E402
 
 # ---------------------------------------------------------------- brute force
@@ -459,10 +460,16 @@ def test_commit_that_lands_and_then_fails_keeps_its_files(tmp_path, monkeypatch)
 # ---------------------------------------------------------------- rewriting
 
 
-def test_next_index_file_name_follows_java():
-    assert next_index_file_name("data-a-b-0.parquet.index") == "data-a-b-0.parquet-1.index"
-    assert next_index_file_name("data-a-b-0.parquet-1.index") == "data-a-b-0.parquet-2.index"
-    assert next_index_file_name("data-a-b-0.parquet-9.index") == "data-a-b-0.parquet-10.index"
+def _run_token(data_file, name):
+    """The run token in a rewritten sidecar's name `<data file>-<token>.index`."""
+    prefix, suffix = data_file.file_name + "-", ".index"
+    assert name.startswith(prefix) and name.endswith(suffix), name
+    return name[len(prefix):-len(suffix)]
+
+
+def test_rewritten_sidecar_names_carry_the_run_token():
+    assert rewritten_index_file_name("data-a-b-0.parquet", "0f1e2d3c4b5a6978") == \
+        "data-a-b-0.parquet-0f1e2d3c4b5a6978.index"
 
 
 class _TwoFileTable:
@@ -508,13 +515,18 @@ def test_rewrite_file_index_lifecycle(tmp_path):
     table.set_option("file-index.in-manifest-threshold", "1b")
     rewrite_file_index(current())
     first = files()
-    assert all(f.embedded_index is None and f.extra_files == (f.file_name + ".index",)
-               for f in first)
+    assert all(f.embedded_index is None and len(f.extra_files) == 1 for f in first)
+    first_tokens = {_run_token(f, f.extra_files[0]) for f in first}
+    assert len(first_tokens) == 1  # one token per run
 
     table.set_option("file-index.bitmap.columns", "level,category")
     result = rewrite_file_index(current())
     second = files()
-    assert [f.extra_files for f in second] == [(f.file_name + "-1.index",) for f in second]
+    second_tokens = {_run_token(f, f.extra_files[0]) for f in second}
+    assert len(second_tokens) == 1 and second_tokens != first_tokens
+    (token,) = second_tokens
+    assert len(result.new_sidecars) == 2
+    assert all(p.endswith(f"-{token}.index") for p in result.new_sidecars)
     meta = PaimonTableMetadata(table=current())
     for data_file in second:
         assert meta.index_bytes(data_file) == build_file_index(meta, data_file)
@@ -532,27 +544,36 @@ def test_rewrite_file_index_lifecycle(tmp_path):
     assert not os.path.exists(stray)
     # Time travel to the snapshot before the rewrite still reads with the old sidecars.
     old_plan = plan_read(current(), "level = 3", snapshot_id=4)
-    assert all(f.file.extra_files == (f.file.file_name + ".index",) for f in old_plan.files)
+    assert [f.file.extra_files for f in old_plan.files] == [f.extra_files for f in first]
 
 
 def _directory_names(meta, data_file):
     return sorted(os.listdir(os.path.dirname(meta.filesystem_path(data_file.path))))
 
 
-def test_rewrite_never_replaces_a_file_under_the_next_sidecar_name(tmp_path):
+def test_rewrite_never_replaces_a_file_under_its_sidecar_name(tmp_path, monkeypatch):
+    from pyfileindex.paimon import rewrite
     table = _TwoFileTable(tmp_path, "taken")
     table.set_option("file-index.in-manifest-threshold", "1b")
     table.set_option("file-index.bitmap.columns", "level")
     meta = PaimonTableMetadata(table=table.current())
-    taken = meta.filesystem_path(table.files()[0].path) + ".index"
-    Path(taken).write_bytes(b"someone else's bytes")
-    Path(taken[:-len(".index")] + "-1.index").write_bytes(b"and these")
+    data_file = table.files()[0]
+    # Java's names for the file's sidecars, taken by someone else: never touched.
+    java_name = meta.filesystem_path(data_file.path) + ".index"
+    Path(java_name).write_bytes(b"someone else's bytes")
+    # The name this run will pick (its token forced), taken too: an error, not a replace.
+    monkeypatch.setattr(rewrite, "new_run_token", lambda: "00000000feedbeef")
+    taken = meta.filesystem_path(data_file.path) + "-00000000feedbeef.index"
+    Path(taken).write_bytes(b"and these")
+    with pytest.raises(PaimonMetadataError, match="already exists.*not replaced"):
+        rewrite_file_index(table.current(), max_workers=1)
+    assert Path(taken).read_bytes() == b"and these"
+    assert PaimonTableMetadata(table=table.current()).snapshot().id == meta.snapshot().id
+    monkeypatch.undo()
 
     assert rewrite_file_index(table.current()).files_rewritten == 2
-    names = {f.file_name: f.extra_files for f in table.files()}
-    first = table.files()[0].file_name
-    assert names[first] == (first + "-2.index",)  # the next free number in Java's sequence
-    assert Path(taken).read_bytes() == b"someone else's bytes"
+    assert Path(java_name).read_bytes() == b"someone else's bytes"
+    assert Path(taken).read_bytes() == b"and these"
     meta = PaimonTableMetadata(table=table.current())
     for data_file in table.files():
         assert meta.index_bytes(data_file) == build_file_index(meta, data_file)

@@ -83,21 +83,28 @@ def test_pipeline_on_s3_equals_local(spark, tables):
     assert skipped > 0
 
 
-def test_spark_query_command_takes_catalog_options(spark, s3_server, tables):
+def test_spark_query_command_takes_catalog_options(spark, s3_server, tables, tmp_path):
     from pyfileindex import cli
     from pyfileindex.spark import commands
 
     s3_table, options = tables["s3"]
-    argv = ["spark", "query", s3_table, "event_id = 4321", "--master", "local[2]"]
+    # Credentials from a file, the rest as flags; a flag overrides the file.
+    secrets = {k: v for k, v in options.items() if k.startswith("fs.s3.access")}
+    options_file = tmp_path / "s3.properties"
+    options_file.write_text("# test store\nfs.s3.region = nowhere-1\n"
+                            + "".join(f"{k} = {v}\n" for k, v in secrets.items()))
+    argv = ["spark", "query", s3_table, "event_id = 4321", "--master", "local[2]",
+            "--catalog-options-file", str(options_file)]
     for key, value in options.items():
-        argv += ["--catalog-option", f"{key}={value}"]
+        if key not in secrets:
+            argv += ["--catalog-option", f"{key}={value}"]
     args = cli.build_parser().parse_args(argv)
-    assert dict(args.catalog_option) == options
+    assert cli._catalog_options(args) == options
     out = io.StringIO()
     # --compare: the plain scan reads every data file through the table's file IO.
     assert commands.query(args.table, args.predicate, None, None, None, 5, None, True,
                           args.master, None, {}, out=out,
-                          catalog_options=dict(args.catalog_option)) == 0
+                          catalog_options=cli._catalog_options(args)) == 0
     text = out.getvalue()
     assert "plan: 2/3 files skipped" in text and "event_id=4321" in text
     assert "equal to plain Spark filter: yes" in text

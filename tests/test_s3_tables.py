@@ -126,21 +126,20 @@ def s3_objects(s3_server, options) -> dict:
 
 
 def sidecar_bytes_by_name(twin: Twin, s3_server, s3_options):
-    """{(data file position, sidecar name suffix): bytes} for each store: data file names
-    differ between the stores (they carry UUIDs), their order and sidecar suffixes do not."""
+    """{data file position: bytes of its sidecar} for each store: data file and sidecar
+    names differ between the stores (they carry random tokens), their order does not."""
     out = {}
     for where in ("local", "s3"):
         meta = PaimonTableMetadata(table=twin.table(where))
         found = {}
         for position, data_file in enumerate(meta.data_files()):
-            for name, path in zip(data_file.index_file_names, data_file.index_file_paths):
-                suffix = name[len(data_file.file_name):]
-                if where == "local":
-                    found[(position, suffix)] = Path(meta.filesystem_path(path)).read_bytes()
-                else:
-                    bucket, key = meta.filesystem_path(path).split("/", 1)
-                    found[(position, suffix)] = s3_server.client().get_object(
-                        Bucket=bucket, Key=key)["Body"].read()
+            (path,) = data_file.index_file_paths
+            if where == "local":
+                found[position] = Path(meta.filesystem_path(path)).read_bytes()
+            else:
+                bucket, key = meta.filesystem_path(path).split("/", 1)
+                found[position] = s3_server.client().get_object(
+                    Bucket=bucket, Key=key)["Body"].read()
         out[where] = found
     return out
 
@@ -204,17 +203,22 @@ def test_rewrite_file_index_on_s3_writes_the_same_sidecars(tmp_path, s3_server, 
     assert results["s3"].snapshot_id == results["local"].snapshot_id == 3
     assert all(p.startswith("s3://") for p in results["s3"].new_sidecars)
     sidecars = sidecar_bytes_by_name(twin, s3_server, s3_warehouse)
-    assert sorted(sidecars["s3"]) == [(0, ".index"), (1, ".index")]
+    assert sorted(sidecars["s3"]) == [0, 1]
     assert sidecars["s3"] == sidecars["local"]  # byte-equal sidecars
     assert assert_same_answers(twin, ["category = 'c2'", "level = 6", "level = 9"]) > 0
 
-    # A second rewrite names the next sidecars in Java's sequence; nothing is replaced.
+    # A second rewrite writes sidecars under its own run's names; nothing is replaced.
     twin.set_option("file-index.bitmap.columns", "level")
+    first_names = [f.index_file_names for f in twin.files("s3")]
     for _, table in twin.each():
         assert rewrite_file_index(table).files_rewritten == 2
+    second_names = [f.index_file_names for f in twin.files("s3")]
+    assert all(a != b for a, b in zip(first_names, second_names))
     sidecars = sidecar_bytes_by_name(twin, s3_server, s3_warehouse)
-    assert sorted(sidecars["s3"]) == [(0, "-1.index"), (1, "-1.index")]
     assert sidecars["s3"] == sidecars["local"]
+    keys = s3_objects(s3_server, s3_warehouse)
+    for names in first_names + second_names:  # the first run's sidecars stay for snapshot 3
+        assert any(k.endswith("/" + names[0]) for k in keys)
     assert not [k for k in s3_objects(s3_server, s3_warehouse) if k.endswith(".tmp")]
     assert assert_same_answers(twin, ["level = 2", "level = 9"]) == 2
     # Unchanged options: nothing new on either store.
@@ -222,8 +226,10 @@ def test_rewrite_file_index_on_s3_writes_the_same_sidecars(tmp_path, s3_server, 
         assert rewrite_file_index(table).snapshot_id is None
 
 
-def test_rewrite_on_s3_never_replaces_an_object_under_the_next_name(
-        tmp_path, s3_server, s3_warehouse):
+def test_rewrite_on_s3_never_replaces_an_object_under_its_name(
+        tmp_path, s3_server, s3_warehouse, monkeypatch):
+    from pyfileindex.paimon import build_file_index, rewrite
+
     twin = Twin(tmp_path, s3_warehouse, "taken", {})
     twin.write(events(0, 100))
     twin.set_option("file-index.bitmap.columns", "level")
@@ -233,16 +239,23 @@ def test_rewrite_on_s3_never_replaces_an_object_under_the_next_name(
     bucket, key = meta.filesystem_path(data_file.path).split("/", 1)
     client = s3_server.client()
     client.put_object(Bucket=bucket, Key=key + ".index", Body=b"someone else's bytes")
-    client.put_object(Bucket=bucket, Key=key + "-1.index", Body=b"and these")
+    monkeypatch.setattr(rewrite, "new_run_token", lambda: "00000000feedbeef")
+    client.put_object(Bucket=bucket, Key=key + "-00000000feedbeef.index", Body=b"and these")
+    before = s3_objects(s3_server, s3_warehouse)
+    with pytest.raises(PaimonMetadataError, match="already exists.*not replaced"):
+        rewrite_file_index(twin.table("s3"))
+    assert s3_objects(s3_server, s3_warehouse) == before  # nothing replaced, nothing new
+    monkeypatch.undo()
 
     result = rewrite_file_index(twin.table("s3"))
-    assert result.new_sidecars == [f"s3://{bucket}/{key}-2.index"]
+    (new_sidecar,) = result.new_sidecars
     (after,) = twin.files("s3")
-    assert after.extra_files == (data_file.file_name + "-2.index",)
-    body = client.get_object(Bucket=bucket, Key=key + ".index")["Body"].read()
-    assert body == b"someone else's bytes"
+    directory = key.rsplit("/", 1)[0]
+    assert new_sidecar == f"s3://{bucket}/{directory}/{after.extra_files[0]}"
+    for taken, body in ((".index", b"someone else's bytes"),
+                        ("-00000000feedbeef.index", b"and these")):
+        assert client.get_object(Bucket=bucket, Key=key + taken)["Body"].read() == body
     meta = PaimonTableMetadata(table=twin.table("s3"))
-    from pyfileindex.paimon import build_file_index
     assert meta.index_bytes(after) == build_file_index(meta, after)
 
 

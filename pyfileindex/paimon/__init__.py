@@ -14,7 +14,7 @@ from .deletion_vectors import (
     decode_index_file,
     read_deletion_vectors,
 )
-from .errors import PaimonMetadataError
+from .errors import CommitConflictError, PaimonMetadataError
 from .index_bytes import EMBEDDED, SIDECAR, index_sidecar_path, index_source, read_index_bytes
 from .manifest import DataFile, live_data_files
 from .schema import (
@@ -76,6 +76,7 @@ __all__ = [
     "EMBEDDED",
     "FieldChange",
     "FieldInfo",
+    "CommitConflictError",
     "PaimonMetadataError",
     "PaimonTableMetadata",
     "SIDECAR",

@@ -26,24 +26,52 @@ KIND_ADD = 0
 def open_table(table_path: str, options: Optional[dict] = None) -> FileStoreTable:
     """Open a table directory written by Java or Python Paimon; `options` configure its
     file IO as catalog options do (e.g. `fs.s3.endpoint` for a table on S3)."""
-    from .store import missing_bucket, redact_text
+    from .store import StoreError, bound_store_requests, missing_bucket, redact_text
+    from pypaimon.common.file_io import FileIO
+    from pypaimon.common.identifier import Identifier
+    from pypaimon.common.options import Options
+    from pypaimon.schema.schema_manager import SchemaManager
     options = dict(options or {})
+    path = str(table_path)
+    file_io = None
     try:
-        return FileStoreTable.from_path(str(table_path), options)
+        # FileStoreTable.from_path, with the file IO's request limits applied before
+        # the first request (the schema) is made.
+        file_io = FileIO.get(path, Options(options))
+        bound_store_requests(file_io, path)
+        schema = SchemaManager(file_io, path).latest()
+        if schema is None:
+            raise ValueError(f"No schema found at path: {table_path}")
+        return FileStoreTable(file_io, Identifier("default", "table"), path, schema)
     except (ValueError, RuntimeError, OSError) as exc:
         reason = str(exc)
         try:
-            from pypaimon.common.file_io import FileIO
-            from pypaimon.common.options import Options
-            bucket = missing_bucket(FileIO.get(str(table_path), Options(options)),
-                                    str(table_path))
+            if file_io is None:
+                file_io = FileIO.get(path, Options(options))
+                bound_store_requests(file_io, path)
+            bucket = missing_bucket(file_io, path)
         except (ValueError, RuntimeError, OSError):
             bucket = None
+        store_failure = _store_failure(exc)
         if bucket is not None:
             reason = f"bucket '{bucket}' not found"
+        elif store_failure is not None and store_failure is not exc:
+            reason = f"{reason}: {store_failure}"  # pypaimon's wrapper hides the store's reason
         message = redact_text(f"cannot open Paimon table at {table_path}: {reason}",
                               options.items())
-        raise PaimonMetadataError(message) from None
+        error = StoreError if store_failure is not None or bucket is not None \
+            else PaimonMetadataError
+        raise error(message) from None
+
+
+def _store_failure(exc: BaseException) -> Optional[OSError]:
+    """The OSError of the store behind `exc` (itself or what it wraps), if any."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if isinstance(exc, OSError):
+            return exc
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None
 
 
 def latest_snapshot(table: FileStoreTable):
@@ -151,6 +179,18 @@ def read_file_bytes(table: FileStoreTable, path: str) -> bytes:
         raise store_error(table.file_io, "read", path, exc) from None
 
 
+def _serving_file_io(file_io, path: str):
+    """The file IO that actually serves `path`: resolving and caching file IOs unwrapped."""
+    for _ in range(4):  # unwrap at most a few delegating layers
+        if hasattr(file_io, "_get_fileio"):  # ResolvingFileIO: one file IO per scheme
+            file_io = file_io._get_fileio(path)
+        elif hasattr(file_io, "_delegate"):  # CachingFileIO
+            file_io = file_io._delegate
+        else:
+            break
+    return file_io
+
+
 def arrow_filesystem(file_io, path: str):
     """(pyarrow FileSystem, path on it) behind the file IO that serves `path`, or
     (None, None) when that file IO has none.
@@ -160,30 +200,43 @@ def arrow_filesystem(file_io, path: str):
     """
     import pyarrow.fs as pafs
 
-    for _ in range(4):  # unwrap at most a few delegating layers
-        if hasattr(file_io, "_get_fileio"):  # ResolvingFileIO: one file IO per scheme
-            file_io = file_io._get_fileio(path)
-        elif hasattr(file_io, "_delegate"):  # CachingFileIO
-            file_io = file_io._delegate
-        else:
-            break
+    file_io = _serving_file_io(file_io, path)
     filesystem = getattr(file_io, "filesystem", None)
     if not isinstance(filesystem, pafs.FileSystem):
         return None, None
     return filesystem, file_io.to_filesystem_path(path)
 
 
-def file_io_secrets(file_io) -> List[str]:
-    """Values of the file IO's options that are credentials (keys, secrets, tokens)."""
+def replace_s3_filesystem(file_io, path: str, rebuild) -> bool:
+    """Give the file IO serving `path` the S3 filesystem `rebuild(current)` returns, once
+    per file IO (pypaimon builds its S3FileSystem itself, with fixed request limits);
+    False when it has no S3 filesystem or was given one already."""
+    import pyarrow.fs as pafs
+
+    serving = _serving_file_io(file_io, path)
+    filesystem = getattr(serving, "filesystem", None)
+    if not isinstance(filesystem, pafs.S3FileSystem) or getattr(
+            serving, "_pyfileindex_rebuilt_s3", False):
+        return False
+    serving.filesystem = rebuild(filesystem)
+    serving._pyfileindex_rebuilt_s3 = True
+    return True
+
+
+def file_io_options(file_io) -> dict:
+    """The options (catalog / file-system options) the file IO was made with."""
     properties = getattr(file_io, "properties", None)
     if properties is None and hasattr(file_io, "_delegate"):
         properties = getattr(file_io._delegate, "properties", None)
     if properties is None:
-        return []
-    items = properties.to_map().items() if hasattr(properties, "to_map") else dict(
-        properties).items()
+        return {}
+    return dict(properties.to_map()) if hasattr(properties, "to_map") else dict(properties)
+
+
+def file_io_secrets(file_io) -> List[str]:
+    """Values of the file IO's options that are credentials (keys, secrets, tokens)."""
     from .store import credential_values
-    return credential_values(items)
+    return credential_values(file_io_options(file_io).items())
 
 
 def file_exists(table: FileStoreTable, path: str) -> bool:

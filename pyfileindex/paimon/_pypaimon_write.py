@@ -138,6 +138,13 @@ def commit_compact(table, commit_user: str, changes: List[tuple],
         commit.close()
 
 
+def is_commit_conflict(exc: BaseException) -> bool:
+    """Did a pypaimon commit give up because of a concurrent commit? Its conflict check
+    ("File deletion conflicts detected") and its exhausted retries ("commit conflicts
+    between multiple jobs") raise plain RuntimeErrors that say so."""
+    return isinstance(exc, RuntimeError) and "conflict" in str(exc).lower()
+
+
 def commit_or_abort(table, commit, messages) -> Optional[int]:
     """Commit `messages` with `commit` (a BatchTableCommit); the id of the snapshot it made.
     If the commit fails, the messages' files are deleted only when it certainly did not land

@@ -1,4 +1,4 @@
-"""Error type raised by the Paimon metadata layer."""
+"""Error types raised by the Paimon metadata layer."""
 
 
 class PaimonMetadataError(ValueError):
@@ -7,3 +7,8 @@ class PaimonMetadataError(ValueError):
     Raised with a message naming the table object (snapshot, schema, file)
     that could not be read, so callers never see a bare KeyError/struct.error.
     """
+
+
+class CommitConflictError(RuntimeError):
+    """A commit lost to a concurrent commit on the same table: nothing of it was
+    committed. Running the operation again starts from the new latest snapshot."""

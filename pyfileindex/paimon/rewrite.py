@@ -11,6 +11,12 @@ still reference it; Paimon removes such files when those snapshots expire or by 
 cleanup (here: remove_orphan_index_files).
 
 Deliberate differences from Java 2.0, all about correctness of the new entry:
+* a new sidecar is named `<data file>-<token>.index`, the token random and fresh for each
+  run (each Spark task attempt): two runs racing on one table never pick the same name,
+  so neither can replace the other's object and a failed run's clean-up deletes only
+  what it wrote. Java's next-number names can collide between concurrent runs, and an
+  object store has no put-if-absent to catch that. Readers find a sidecar through the
+  manifest's `_EXTRA_FILES`, so the name only has to end in `.index`;
 * the new entry never keeps a stale index: going to a sidecar clears the embedded index,
   going embedded drops the old sidecar from `_EXTRA_FILES` (Java's DataFileMeta.copy
   keeps the other one);
@@ -18,7 +24,8 @@ Deliberate differences from Java 2.0, all about correctness of the new entry:
   columns still declared, including index types no longer declared);
 * a file whose rebuilt index equals its current one is left alone (Java only skips equal
   embedded indexes), so a repeated rewrite commits nothing new;
-* a sidecar name that already exists on disk is never overwritten (the number is bumped).
+* a commit that conflicts with a concurrent one (both replaced the same file's entry)
+  fails with CommitConflictError after deleting this run's sidecars.
 """
 
 import dataclasses
@@ -33,13 +40,14 @@ import pyarrow as pa
 
 from . import _pypaimon, _pypaimon_write
 from .arrow_filter import filter_table
-from .errors import PaimonMetadataError
+from .errors import CommitConflictError, PaimonMetadataError
 from .manifest import INDEX_FILE_SUFFIX, DataFile
 from .predicates import PredicateLike, bind_to_schema
 from .schema import SchemaInfo
-from .store import delete_file, is_object_store, list_files, put_new_object, read_columns
+from .store import (delete_file, describe, is_object_store, list_files, put_new_object,
+                    read_columns)
 from .table import PaimonTableMetadata
-from .writer import FileIndexSpec, open_table, write_temporary
+from .writer import FileIndexSpec, open_table, temporary_name_target, write_temporary
 
 
 @dataclass
@@ -51,20 +59,14 @@ class RewriteResult:
     new_sidecars: List[str]
 
 
-MAX_SIDECAR_NAMES = 1000  # names tried before giving up (a directory full of sidecars)
+def new_run_token() -> str:
+    """A random token for one run's sidecar names (64 bits: runs never share one)."""
+    return uuid.uuid4().hex[:16]
 
 
-def next_index_file_name(name: str) -> str:
-    """Java's DataFilePathFactory.createNewFileIndexFilePath on a file name."""
-    dot = name.rfind(".")
-    dash = name.rfind("-")
-    if dash != -1 and dot > dash:
-        try:
-            number = int(name[dash + 1:dot])
-            return f"{name[:dash + 1]}{number + 1}{INDEX_FILE_SUFFIX}"
-        except ValueError:
-            pass
-    return f"{name[:dot]}-1{INDEX_FILE_SUFFIX}"
+def rewritten_index_file_name(data_file_name: str, run_token: str) -> str:
+    """The name of the sidecar a run with `run_token` writes for a data file."""
+    return f"{data_file_name}-{run_token}{INDEX_FILE_SUFFIX}"
 
 
 def _file_rows(meta: PaimonTableMetadata, data_file: DataFile, columns: Sequence[str],
@@ -94,52 +96,44 @@ class StoredIndex:
 
 
 def rebuild_and_store(meta: PaimonTableMetadata, data_file: DataFile, threshold: int,
-                      published: List[str]) -> Optional[StoredIndex]:
+                      published: List[str], run_token: str) -> Optional[StoredIndex]:
     """Rebuild `data_file`'s index under the current options. None when it equals the
     stored one and sits where `threshold` puts it; otherwise a sidecar is written first
-    and its path appended to `published` (so a commit that does not land can remove it)."""
+    (named with `run_token`) and its path appended to `published` (so a commit that does
+    not land can remove it)."""
     index = build_file_index(meta, data_file)
     if index == meta.index_bytes(data_file) and _placed_as(data_file, index, threshold):
         return None
     if index is None or len(index) <= threshold:
         return StoredIndex(index, None, len(index or b""))
-    name, path = store_sidecar(meta.table.file_io, data_file, index)
+    name, path = store_sidecar(meta.table.file_io, data_file, index, run_token)
     published.append(path)
     return StoredIndex(None, name, len(index))
 
 
-def store_sidecar(file_io, data_file: DataFile, index: bytes) -> Tuple[str, str]:
+def store_sidecar(file_io, data_file: DataFile, index: bytes,
+                  run_token: str) -> Tuple[str, str]:
     """Write `index` as a new sidecar of `data_file` and return its (name, path).
 
-    The name follows Java's sequence after the file's current sidecar and is never one
-    that exists; a taken name (an older snapshot's sidecar, a concurrent attempt at the
-    same file) moves on to the next number. On a filesystem the bytes go to a temporary
-    name, renamed only onto a name found free (not every filesystem's rename refuses to
-    replace a file); on an object store (no rename) they are put as one object."""
-    current = data_file.index_file_names
-    name = next_index_file_name(current[0]) if current else data_file.file_name + INDEX_FILE_SUFFIX
-    if is_object_store(data_file.meta.aligned_file_path(name)):
-        return _first_free_name(data_file, name,
-                                lambda path: put_new_object(file_io, path, index))
-    temp = write_temporary(file_io, data_file.meta.aligned_file_path(name), index)
-    try:
-        return _first_free_name(data_file, name,
-                                lambda path: _rename_if_free(file_io, temp, path))
-    except BaseException:
-        file_io.delete_quietly(temp)
-        raise
-
-
-def _first_free_name(data_file: DataFile, name: str, publish) -> Tuple[str, str]:
-    """(name, path) of the first name from `name` on that `publish(path)` took (True); a
-    False means the name was taken."""
-    for _ in range(MAX_SIDECAR_NAMES):
-        path = data_file.meta.aligned_file_path(name)
-        if publish(path):
-            return name, path
-        name = next_index_file_name(name)
-    raise PaimonMetadataError(f"no free sidecar name for {data_file.file_name} after "
-                              f"{MAX_SIDECAR_NAMES} tries (last: {name})")
+    The name carries the run's token, so it is new; an object or file of that name is
+    still never replaced (an error instead). On a filesystem the bytes go to a temporary
+    name renamed onto the free name (not every filesystem's rename refuses to replace a
+    file); on an object store (no rename) they are put as one object."""
+    name = rewritten_index_file_name(data_file.file_name, run_token)
+    path = data_file.meta.aligned_file_path(name)
+    if is_object_store(path):
+        published = put_new_object(file_io, path, index)
+    else:
+        temp, published = write_temporary(file_io, path, index), False
+        try:
+            published = _rename_if_free(file_io, temp, path)
+        finally:
+            if not published:
+                file_io.delete_quietly(temp)
+    if not published:
+        raise PaimonMetadataError(f"sidecar {describe(path)} already exists (a run token "
+                                  f"used twice?); it is not replaced")
+    return name, path
 
 
 def _rename_if_free(file_io, temp: str, path: str) -> bool:
@@ -166,7 +160,8 @@ def commit_rebuilt(meta: PaimonTableMetadata, base_snapshot_id: int,
                    published: Sequence[str]) -> Optional[int]:
     """Commit the rebuilt indexes as one COMPACT snapshot on top of `base_snapshot_id`
     and return its id (None when nothing changed). Unless the commit certainly landed,
-    the `published` sidecars are deleted again on failure: nothing references them."""
+    the `published` sidecars are deleted again on failure: nothing references them.
+    A commit that lost to a concurrent one raises CommitConflictError."""
     commit_user = str(uuid.uuid4())
     changes = []
     try:
@@ -176,15 +171,31 @@ def commit_rebuilt(meta: PaimonTableMetadata, base_snapshot_id: int,
                             replaced_meta(data_file, stored)))
         if changes:
             _pypaimon_write.commit_compact(meta.table, commit_user, changes)
-    except BaseException:
+    except BaseException as exc:
         landed = changes and _pypaimon_write.snapshot_committed_by(
             meta.table, commit_user, base_snapshot_id) is not None
         if not landed:
             delete_files(meta.table.file_io, published)
+            if _pypaimon_write.is_commit_conflict(exc):
+                raise CommitConflictError(
+                    f"index rewrite of {meta.table.table_path} not committed: a concurrent "
+                    f"commit replaced or removed data files it rebuilt after snapshot "
+                    f"{base_snapshot_id}; its {len(published)} new sidecar(s) were "
+                    f"deleted. Run it again. ({exc})") from exc
         raise
     if not changes:
         return None
-    return _pypaimon_write.snapshot_committed_by(meta.table, commit_user, base_snapshot_id)
+    snapshot_id = _pypaimon_write.snapshot_committed_by(meta.table, commit_user,
+                                                        base_snapshot_id)
+    if snapshot_id is None:
+        # The commit reported success, yet no snapshot is ours: a concurrent writer
+        # replaced the snapshot file (a store without an atomic create). The sidecars
+        # stay for the orphan clean-up: deleting now could race with a reader.
+        raise CommitConflictError(
+            f"index rewrite of {meta.table.table_path}: its snapshot was replaced by a "
+            f"concurrent commit after snapshot {base_snapshot_id}; nothing of it is "
+            f"committed. Run it again.")
+    return snapshot_id
 
 
 def delete_files(file_io, paths: Sequence[str]) -> None:
@@ -239,9 +250,10 @@ def rewrite_file_index(table, partitions: Optional[Sequence[Mapping]] = None,
     snapshot, files = files_to_rebuild(meta, partitions, where)
     threshold = FileIndexSpec.for_schema(meta.schema()).threshold
     published: List[str] = []  # appended from the pool's threads (list.append is atomic)
+    run_token = new_run_token()
 
     def rebuild(data_file: DataFile):
-        stored = rebuild_and_store(meta, data_file, threshold, published)
+        stored = rebuild_and_store(meta, data_file, threshold, published, run_token)
         return None if stored is None else (data_file, stored)
 
     try:
@@ -258,11 +270,12 @@ def rewrite_file_index(table, partitions: Optional[Sequence[Mapping]] = None,
 
 def remove_orphan_index_files(table, older_than_seconds: float = 86400.0,
                               dry_run: bool = False) -> List[str]:
-    """Delete `*.index` sidecars that no snapshot on disk references and that are older
-    than `older_than_seconds` (so files of writes not yet committed survive), as
-    Paimon's orphan-file cleanup does. Listing, times and deletes go through the table's
-    file IO. Returns the paths removed (or to remove): local paths for a local table,
-    URIs (`s3://bucket/key`) on an object store."""
+    """Delete `*.index` sidecars that no snapshot on disk references, and temporary
+    files of sidecars a killed writer left (`.<name>.index.<hex>.tmp`), older than
+    `older_than_seconds` (so files of writes not yet committed survive), as Paimon's
+    orphan-file cleanup does. Listing, times and deletes go through the table's file
+    IO. Returns the paths removed (or to remove): local paths for a local table, URIs
+    (`s3://bucket/key`) on an object store."""
     meta = PaimonTableMetadata(table=open_table(table))
     file_io = meta.table.file_io
     referenced = set()
@@ -283,7 +296,7 @@ def remove_orphan_index_files(table, older_than_seconds: float = 86400.0,
     for directory in sorted(directories):
         for name, mtime in sorted(list_files(file_io, directory)):
             path = f"{directory}/{name}"
-            if not name.endswith(INDEX_FILE_SUFFIX) or _file_key(meta, path) in referenced:
+            if not _is_index_file(name) or _file_key(meta, path) in referenced:
                 continue
             if mtime is None or mtime > cutoff:
                 continue  # an unknown age counts as new: never delete what may be in use
@@ -291,6 +304,12 @@ def remove_orphan_index_files(table, older_than_seconds: float = 86400.0,
             if not dry_run:
                 delete_file(file_io, path)
     return removed
+
+
+def _is_index_file(name: str) -> bool:
+    """A sidecar, or a temporary file a sidecar was being written to."""
+    target = temporary_name_target(name)
+    return (target or name).endswith(INDEX_FILE_SUFFIX)
 
 
 def _file_key(meta: PaimonTableMetadata, path: str) -> str:

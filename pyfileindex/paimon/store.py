@@ -34,6 +34,15 @@ _CREDENTIAL_WORDS = ("secret", "key", "token", "password", "credential")
 _REDACTED = "***"
 
 
+# Request limits for S3 clients, as file-system / catalog options. pypaimon 2.1 builds
+# its S3 client with fixed ones (10 attempts, 60 s to connect, 60 s per request), so a
+# store that stops answering holds an operation for many minutes; these replace them.
+CONNECT_TIMEOUT_OPTION = "pyfileindex.s3.connect-timeout"  # seconds
+REQUEST_TIMEOUT_OPTION = "pyfileindex.s3.request-timeout"  # seconds
+MAX_ATTEMPTS_OPTION = "pyfileindex.s3.max-attempts"  # tries of one request, >= 1
+_PYPAIMON_MAX_ATTEMPTS = 10  # kept when only the timeouts are set
+
+
 class StoreError(PaimonMetadataError):
     """A table file on its store could not be read, written, listed or deleted."""
 
@@ -105,8 +114,48 @@ def store_error(file_io, action: str, path: str, exc: BaseException) -> StoreErr
     if isinstance(exc, FileNotFoundError):
         bucket = missing_bucket(file_io, path)
         reason = (f"bucket '{bucket}' not found" if bucket is not None
-                  else "not found")
+                  else f"not found ({reason})")
     return StoreError(redact(f"cannot {action} {describe(path)}: {reason}", file_io))
+
+
+def _positive(options: dict, key: str, kind):
+    text = options.get(key)
+    if text is None:
+        return None
+    try:
+        value = kind(str(text).strip())
+    except ValueError:
+        value = 0
+    if not value > 0:
+        raise PaimonMetadataError(f"option {key} must be a positive "
+                                  f"{'integer' if kind is int else 'number'}, got {text!r}")
+    return value
+
+
+def bound_store_requests(file_io, path: str) -> bool:
+    """Apply the `pyfileindex.s3.*` request limits among the file IO's options to the S3
+    client serving `path` (once per file IO; later reads, writes and pypaimon's own
+    metadata requests all go through it). True when a limit was applied."""
+    options = _pypaimon.file_io_options(file_io)
+    connect = _positive(options, CONNECT_TIMEOUT_OPTION, float)
+    request = _positive(options, REQUEST_TIMEOUT_OPTION, float)
+    attempts = _positive(options, MAX_ATTEMPTS_OPTION, int)
+    if connect is None and request is None and attempts is None:
+        return False
+
+    def rebuild(filesystem):
+        import pyarrow.fs as pafs
+        _, (settings,) = filesystem.__reduce__()  # the constructor's arguments
+        settings = dict(settings)
+        if connect is not None:
+            settings["connect_timeout"] = connect
+        if request is not None:
+            settings["request_timeout"] = request
+        settings["retry_strategy"] = pafs.AwsStandardS3RetryStrategy(
+            max_attempts=attempts or _PYPAIMON_MAX_ATTEMPTS)
+        return pafs.S3FileSystem(**settings)
+
+    return _pypaimon.replace_s3_filesystem(file_io, path, rebuild)
 
 
 def open_input(file_io, path: str):

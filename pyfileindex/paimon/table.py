@@ -5,6 +5,7 @@ and deletion vectors. It never imports the native core, so it can be used (and
 tested) on its own.
 """
 
+import functools
 import os
 from typing import Dict, List, Optional
 
@@ -14,6 +15,23 @@ from .index_bytes import index_source, read_index_bytes
 from .manifest import DataFile, live_data_files
 from .schema import SchemaInfo, load_all_schemas, load_schema, translate_column
 from .snapshot import load_snapshot
+from .store import bound_store_requests, store_error
+
+
+def _reads_store(what: str):
+    """A method reading table metadata through the file IO: an OSError of the store
+    (unreachable, refused, an object gone) becomes a StoreError naming the table's store
+    and the reason (pyarrow's names the object), credentials scrubbed."""
+    def wrap(method):
+        @functools.wraps(method)
+        def reading(self, *args, **kwargs):
+            try:
+                return method(self, *args, **kwargs)
+            except OSError as exc:
+                raise store_error(self.table.file_io, f"read the {what} of table", self.path,
+                                  exc) from None
+        return reading
+    return wrap
 
 
 class PaimonTableMetadata:
@@ -31,6 +49,8 @@ class PaimonTableMetadata:
             raise ValueError("give exactly one of table_path or table")
         if table is None:
             table = _pypaimon.open_table(os.fspath(table_path), options)
+        else:
+            bound_store_requests(table.file_io, str(table.table_path))
         self.table = table
 
     @classmethod
@@ -47,29 +67,35 @@ class PaimonTableMetadata:
     def path(self) -> str:
         return str(self.table.table_path)
 
+    @_reads_store("snapshot")
     def snapshot(self, snapshot_id: Optional[int] = None):
         """pypaimon Snapshot: the latest, or the one with `snapshot_id`."""
         return load_snapshot(self.table, snapshot_id)
 
+    @_reads_store("schema")
     def schema(self, schema_id: Optional[int] = None) -> SchemaInfo:
         """Schema version `schema_id`; the table's current schema when None."""
         if schema_id is None:
             schema_id = self.table.table_schema.id
         return load_schema(self.table, schema_id)
 
+    @_reads_store("schemas")
     def schemas(self) -> List[SchemaInfo]:
         return load_all_schemas(self.table)
 
+    @_reads_store("manifests")
     def data_files(self, snapshot_id: Optional[int] = None,
                    with_deletion_vectors: bool = True) -> List[DataFile]:
         """Live data files of the snapshot (latest when `snapshot_id` is None)."""
         return live_data_files(self.table, self.snapshot(snapshot_id), with_deletion_vectors)
 
+    @_reads_store("deletion vectors")
     def deletion_vectors(self, snapshot_id: Optional[int] = None
                          ) -> Dict[DeletionVectorKey, DeletionVector]:
         """(partition values, bucket, data file name) -> deletion vector."""
         return read_deletion_vectors(self.table, self.snapshot(snapshot_id))
 
+    @_reads_store("file index")
     def index_bytes(self, data_file: DataFile) -> Optional[bytes]:
         """Serialized file index of `data_file` (embedded, else sidecar), or None."""
         return read_index_bytes(self.table, data_file)

@@ -10,6 +10,7 @@ listed in `_EXTRA_FILES`, before any commit can reference it. How the hook sits 
 
 import functools
 import os
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -24,7 +25,7 @@ from .manifest import INDEX_FILE_SUFFIX
 from .options import in_manifest_threshold, rename_index_columns
 from .predicates import schema_fields
 from .schema import SchemaInfo, schema_info_from_pypaimon
-from .store import describe, is_object_store, put_new_object
+from .store import bound_store_requests, describe, is_object_store, put_new_object
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,17 @@ class FileIndexSpec:
         return len(index) <= self.threshold  # strictly greater -> sidecar
 
 
+# `.<final name>.<32 hex digits>.tmp`: hidden, and the final name can be read back
+# (the orphan clean-up removes those a killed writer left).
+_TEMPORARY_NAME = re.compile(r"\.(?P<name>.+)\.[0-9a-f]{32}\.tmp")
+
+
+def temporary_name_target(name: str) -> Optional[str]:
+    """The final name a temporary file `name` of write_temporary was meant for, else None."""
+    match = _TEMPORARY_NAME.fullmatch(name)
+    return None if match is None else match.group("name")
+
+
 def write_temporary(file_io, path: str, data: bytes) -> str:
     """Write `data` under a fresh temporary name beside `path` and return that name."""
     directory, name = path.rsplit("/", 1) if "/" in path else ("", path)
@@ -158,8 +170,10 @@ def open_table(table):
     """A table path, a pypaimon table or a PaimonTableMetadata -> pypaimon FileStoreTable."""
     if isinstance(table, (str, os.PathLike)):
         return _pypaimon.open_table(os.fspath(table))
-    return getattr(table, "table", table) if not hasattr(table, "new_batch_write_builder") \
+    table = getattr(table, "table", table) if not hasattr(table, "new_batch_write_builder") \
         else table
+    bound_store_requests(table.file_io, str(table.table_path))
+    return table
 
 
 def new_indexed_write(table, overwrite: Optional[dict] = None):

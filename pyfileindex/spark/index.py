@@ -3,8 +3,9 @@
 The driver lists the live data files of the latest snapshot (optionally only some
 partitions) and splits them into groups; one Spark task per group reads its files'
 indexed columns and builds their indexes natively under the table's current options.
-The task stores each changed index itself (a new sidecar, temporary name then a rename
-that never replaces a file; one complete object on an object store) and returns only small rows: the embedded bytes or the
+The task stores each changed index itself (a new sidecar named with the task attempt's
+own random token, temporary name then a rename that never replaces a file; one complete
+object on an object store) and returns only small rows: the embedded bytes or the
 sidecar's name. The driver commits one COMPACT snapshot. Sidecars of a failed commit are
 deleted; a task attempt that fails in Python deletes its own; one that dies, or whose
 result Spark discards, leaves unreferenced sidecars (remove_orphan_index_files).
@@ -42,7 +43,7 @@ class IndexTableSummary:
 def _index_task(table_path: str, groups_broadcast, counters: Optional[Counters],
                 pause_per_file: float, catalog_options: tables.CatalogOptions = None):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pyfileindex.paimon.rewrite import delete_files
+        from pyfileindex.paimon.rewrite import delete_files, new_run_token
         from pyfileindex.paimon.writer import FileIndexSpec
         from pyfileindex.spark.worker_memory import keep_freed_heap
         keep_freed_heap()  # one file's scratch serves the next without fresh page faults
@@ -50,11 +51,14 @@ def _index_task(table_path: str, groups_broadcast, counters: Optional[Counters],
         meta = tables.open_metadata(table_path, catalog_options)
         threshold = FileIndexSpec.for_schema(meta.schema()).threshold
         published: List[str] = []
+        # Each task attempt names its sidecars with its own token: a retried or
+        # speculative attempt of the same group never takes (or deletes) another's.
+        run_token = new_run_token()
         try:
             for batch in batches:
                 for group in batch.column(0).to_pylist():
                     yield _index_group(meta, groups[group], threshold, published, counters,
-                                       pause_per_file)
+                                       pause_per_file, run_token)
         except BaseException:
             delete_files(meta.table.file_io, published)
             raise
@@ -62,11 +66,12 @@ def _index_task(table_path: str, groups_broadcast, counters: Optional[Counters],
 
 
 def _index_group(meta, group, threshold: int, published: List[str],
-                 counters: Optional[Counters], pause_per_file: float) -> pa.RecordBatch:
+                 counters: Optional[Counters], pause_per_file: float,
+                 run_token: str) -> pa.RecordBatch:
     from pyfileindex.paimon.rewrite import rebuild_and_store
     columns = {name: [] for name in RESULT_SCHEMA.names}
     for position, data_file in group:
-        stored = rebuild_and_store(meta, data_file, threshold, published)
+        stored = rebuild_and_store(meta, data_file, threshold, published, run_token)
         columns["position"].append(position)
         columns["changed"].append(stored is not None)
         columns["embedded"].append(None if stored is None else stored.embedded)
