@@ -9,7 +9,6 @@ GIL released around every piece of native work.
 
 import datetime as _dt
 import decimal as _decimal
-import mmap as _mmap
 import numbers as _numbers
 import os as _os
 import warnings as _warnings
@@ -256,10 +255,14 @@ cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
         int64_t offset
         int64_t length
 
+    cdef cppclass OpenOptions:
+        int64_t row_count
+
     cdef cppclass FileIndexReader:
         @staticmethod
         Result[shared_ptr[FileIndexReader]] Open(const uint8_t* data, size_t size,
-                                                 vector[Field] fields)
+                                                 vector[Field] fields,
+                                                 const OpenOptions& options)
         const vector[IndexEntry]& entries()
         Result[FileIndexResult] Evaluate(const Predicate& predicate)
         Result[FileIndexResult] EvaluateTopN(const TopN& top_n, const RowBitmap* selection)
@@ -274,6 +277,16 @@ class FileIndexError(ValueError):
 
 class CorruptIndexError(FileIndexError):
     """Index bytes are truncated or structurally damaged."""
+
+
+class RowCountMismatchError(CorruptIndexError):
+    """An index stores another row count than the data file has (IndexReader's row_count):
+    it was written for other rows, or its count is damaged."""
+
+
+# The C++ reader's wording of that case (file_index_reader.cc), the one Corrupt status told
+# apart: the table layer reads such a file without its index instead of failing the query.
+_ROW_COUNT_MISMATCH = "stores a row count of "
 
 
 class UnsupportedError(FileIndexError):
@@ -291,6 +304,8 @@ cdef object _raise(const Status& status):
     cdef StatusCode code = status.code()
     message = status.message().decode("utf-8", "replace")
     if code == StatusCode.kCorrupt:
+        if _ROW_COUNT_MISMATCH in message:
+            raise RowCountMismatchError(message)
         raise CorruptIndexError(message)
     if code == StatusCode.kNotSupported:
         raise UnsupportedError(message)
@@ -1015,10 +1030,14 @@ class IndexEntryInfo:
 
 
 cdef class IndexReader:
-    """A file-index container opened from bytes, a memory map or a file path.
+    """A file-index container opened from bytes, a buffer (e.g. a memory map) or a file path
+    (read whole into memory: the reader never depends on the file afterwards).
 
     ``fields`` is the row type the index was written for, as (name, Paimon type) pairs; an
-    index on a column absent from it answers REMAIN. Safe to share between threads.
+    index on a column absent from it answers REMAIN. ``row_count`` is the data file's row
+    count (e.g. the manifest's): an index storing another one is corrupt, and a question it
+    would answer raises RowCountMismatchError (a CorruptIndexError) - indexes are read when
+    first asked, so not here. Safe to share between threads.
     """
     cdef shared_ptr[FileIndexReader] reader
     cdef _RowType row_type  # for checking DATE and TIME literals against their columns
@@ -1029,12 +1048,22 @@ cdef class IndexReader:
     def __cinit__(self):
         self.has_buffer = False
 
-    def __init__(self, data, fields=None):
+    def __init__(self, data, fields=None, row_count=None):
+        cdef OpenOptions options
+        options.row_count = -1
+        if row_count is not None:
+            if isinstance(row_count, bool) or not isinstance(row_count, (int, _np.integer)):
+                raise TypeError(f"row_count must be an int, got {type(row_count).__name__}")
+            if row_count < 0:
+                raise FileIndexError(f"row_count must not be negative, got {row_count}")
+            options.row_count = min(int(row_count), 2 ** 63 - 1)
         # bytes first: the PathLike check goes through the ABC machinery on every call.
         if type(data) is not bytes and isinstance(data, (str, _os.PathLike)):
+            # Read into bytes the reader owns, not mapped: a memory map of the file kills the
+            # process (SIGBUS) when another writer truncates the file while the reader lives,
+            # and a reader must outlive whatever happens to the file it was opened from.
             with open(data, "rb") as f:
-                size = _os.fstat(f.fileno()).st_size
-                data = _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ) if size else b""
+                data = f.read()
         self.owner = data
         PyObject_GetBuffer(data, &self.buffer, PyBUF_SIMPLE)
         self.has_buffer = True
@@ -1045,11 +1074,11 @@ cdef class IndexReader:
             # Opening reads the header only, already in memory: a few hundred nanoseconds,
             # less than handing the GIL over and taking it back (a fifth of an open).
             opened = FileIndexReader.Open(<const uint8_t*>self.buffer.buf,
-                                          <size_t>self.buffer.len, move(cfields))
+                                          <size_t>self.buffer.len, move(cfields), options)
         else:
             with nogil:  # a memory map's header may still have to be read from disk
                 opened = FileIndexReader.Open(<const uint8_t*>self.buffer.buf,
-                                              <size_t>self.buffer.len, move(cfields))
+                                              <size_t>self.buffer.len, move(cfields), options)
         _check(opened.status())
         self.reader = opened.value()
 
@@ -1059,9 +1088,9 @@ cdef class IndexReader:
             PyBuffer_Release(&self.buffer)
 
     @staticmethod
-    def open(data, fields=None):
-        """Same as IndexReader(data, fields)."""
-        return IndexReader(data, fields)
+    def open(data, fields=None, row_count=None):
+        """Same as IndexReader(data, fields, row_count)."""
+        return IndexReader(data, fields, row_count)
 
     @property
     def entries(self):

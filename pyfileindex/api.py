@@ -25,6 +25,8 @@ def build_index(data, fields: Fields, options: Mapping[str, str]) -> Optional[by
 
 
 def open_index(source: Union[bytes, bytearray, memoryview, str, "os.PathLike"],
-               fields: Optional[Iterable[Tuple[str, str]]] = None) -> IndexReader:
-    """Opens container bytes, a buffer (e.g. mmap) or a file path (memory-mapped)."""
-    return IndexReader(source, list(fields) if fields is not None else None)
+               fields: Optional[Iterable[Tuple[str, str]]] = None,
+               row_count: Optional[int] = None) -> IndexReader:
+    """Opens container bytes, a buffer (e.g. mmap) or a file path; `row_count` is the data
+    file's (an index storing another is corrupt: RowCountMismatchError)."""
+    return IndexReader(source, list(fields) if fields is not None else None, row_count)

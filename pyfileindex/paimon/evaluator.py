@@ -13,12 +13,13 @@ Steps (spec FORMAT-bloom-bsi-rangebitmap.md, 5.5):
 The caller always removes deleted rows afterwards, so REMAIN never brings them back.
 """
 
+import warnings
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Tuple
 
 import numpy as np
 
-from pyfileindex import IndexReader
+from pyfileindex import IndexReader, RowCountMismatchError
 from pyfileindex.predicate import Predicate
 from pyfileindex.top_n import TopN
 
@@ -59,12 +60,15 @@ def evaluate_file(load_index: Callable[[], Optional[bytes]], fields: List[Tuple[
                   row_count: int, dv: Optional[DeletionVector],
                   predicate: Optional[Predicate], top_n: Optional[TopN] = None,
                   limit: Optional[int] = None, use_index: bool = True,
-                  has_user_predicate: Optional[bool] = None) -> IndexAnswer:
+                  has_user_predicate: Optional[bool] = None,
+                  file_name: str = "data file") -> IndexAnswer:
     """Evaluate one data file.
 
     `predicate` is already translated to the file's schema (None = nothing the index can
     be asked); `has_user_predicate` tells whether the query had one at all (a LIMIT may
-    only cut rows of a file when it did not). `fields` is the file's row type.
+    only cut rows of a file when it did not). `fields` is the file's row type. An index
+    storing another row count than `row_count` (the manifest's) was written for other rows
+    or is damaged: the file answers REMAIN, with a warning naming `file_name`.
     """
     if has_user_predicate is None:
         has_user_predicate = predicate is not None
@@ -81,7 +85,16 @@ def evaluate_file(load_index: Callable[[], Optional[bytes]], fields: List[Tuple[
     data = load_index()
     if data is None:
         return IndexAnswer(REMAIN)
-    reader = IndexReader(data, fields)
+    try:
+        return _ask_index(IndexReader(data, fields, row_count), row_count, dv, predicate, top_n)
+    except RowCountMismatchError as error:
+        warnings.warn(f"file index of {file_name} is not used: {error}", RuntimeWarning,
+                      stacklevel=2)
+        return IndexAnswer(REMAIN)
+
+
+def _ask_index(reader: IndexReader, row_count: int, dv: Optional[DeletionVector],
+               predicate: Optional[Predicate], top_n: Optional[TopN]) -> IndexAnswer:
     if predicate is not None:
         result = reader.evaluate(predicate)
         if result.kind == SKIP or result.skip:

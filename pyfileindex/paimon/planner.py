@@ -222,7 +222,8 @@ def _plan_files(meta, files, current, schemas, bound, top, limit, use_index, max
             _fields_for(file_schema, file_predicate, extra),
             data_file.row_count, data_file.deletion_vector, file_predicate,
             top_n=file_top if bound is None else None,
-            limit=limit, use_index=use_index, has_user_predicate=bound is not None)
+            limit=limit, use_index=use_index, has_user_predicate=bound is not None,
+            file_name=data_file.file_name)
         if top is not None and bound is None and file_top is None:
             answer = IndexAnswer(REMAIN)
         skipped, selection = _selection(answer, data_file)
@@ -302,7 +303,8 @@ def _plan_data_evolution(meta, files, current, schemas, bound, use_index, max_wo
                     continue
                 answer = evaluate_file(lambda f=data_file: meta.index_bytes(f),
                                        _fields_for(file_schema, asked), data_file.row_count,
-                                       None, asked, has_user_predicate=True)
+                                       None, asked, has_user_predicate=True,
+                                       file_name=data_file.file_name)
                 if answer.kind == SKIP:
                     skipped, rows, kind = True, None, SKIP
                     break

@@ -31,6 +31,16 @@ struct IndexEntry {
   bool empty() const { return offset < 0; }
 };
 
+/// How FileIndexReader::Open reads a container.
+struct OpenOptions {
+  /// The data file's row count (the manifest's), or -1 when unknown. An index that stores
+  /// another row count was written for other rows or is damaged: it is corrupt, and every
+  /// question it would answer gives Corrupt (checked when the index is first used, since
+  /// index bodies are read lazily). A damaged count otherwise decides the size of `!=` and
+  /// NOT IN answers.
+  int64_t row_count = -1;
+};
+
 /// An opened file-index container.
 ///
 /// Thread safety: after Open() returns, one FileIndexReader may be used from any number of
@@ -52,6 +62,11 @@ class PYFILEINDEX_EXPORT FileIndexReader {
   /// absent from it, or whose type an index cannot read, answers REMAIN.
   static Result<std::shared_ptr<FileIndexReader>> Open(const uint8_t* data, size_t size,
                                                        std::vector<Field> fields,
+                                                       std::shared_ptr<const void> keep_alive = {});
+  /// Same, with `options` (OpenOptions::row_count: InvalidArgument when below -1).
+  static Result<std::shared_ptr<FileIndexReader>> Open(const uint8_t* data, size_t size,
+                                                       std::vector<Field> fields,
+                                                       const OpenOptions& options,
                                                        std::shared_ptr<const void> keep_alive = {});
 
   /// The (column, index type) records of the container, in container order.

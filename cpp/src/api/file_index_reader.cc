@@ -55,10 +55,11 @@ Status CheckLeafArity(const Predicate& leaf) {
 
 class ContainerReader final : public FileIndexReader {
  public:
-  ContainerReader(io::ByteSpan bytes, std::vector<Field> fields,
+  ContainerReader(io::ByteSpan bytes, std::vector<Field> fields, const OpenOptions& options,
                   std::shared_ptr<const void> keep_alive, std::vector<IndexEntry> entries)
       : bytes_(bytes),
         fields_(std::move(fields)),
+        options_(options),
         keep_alive_(std::move(keep_alive)),
         entries_(std::move(entries)),
         slots_(entries_.size()) {}
@@ -206,6 +207,13 @@ class ContainerReader final : public FileIndexReader {
         return reader.status().WithContext("column '", entry.column, "' index '",
                                            entry.index_type, "'");
       }
+      const int64_t stored = (*reader)->StoredRowCount();
+      if (options_.row_count >= 0 && stored >= 0 && stored != options_.row_count) {
+        return Status::Corrupt("column '" + entry.column + "' index '" + entry.index_type +
+                               "': stores a row count of " + std::to_string(stored) +
+                               ", the data file has " + std::to_string(options_.row_count) +
+                               " rows");
+      }
       return Opened(std::move(reader).ValueOrDie());
     }));
     return static_cast<const index::ColumnIndexReader*>(opened->get());
@@ -213,6 +221,7 @@ class ContainerReader final : public FileIndexReader {
 
   io::ByteSpan bytes_;
   std::vector<Field> fields_;
+  OpenOptions options_;
   std::shared_ptr<const void> keep_alive_;
   std::vector<IndexEntry> entries_;
   mutable std::vector<Slot> slots_;
@@ -223,14 +232,24 @@ class ContainerReader final : public FileIndexReader {
 Result<std::shared_ptr<FileIndexReader>> FileIndexReader::Open(
     const uint8_t* data, size_t size, std::vector<Field> fields,
     std::shared_ptr<const void> keep_alive) {
+  return Open(data, size, std::move(fields), OpenOptions(), std::move(keep_alive));
+}
+
+Result<std::shared_ptr<FileIndexReader>> FileIndexReader::Open(
+    const uint8_t* data, size_t size, std::vector<Field> fields, const OpenOptions& options,
+    std::shared_ptr<const void> keep_alive) {
   return api::CatchAll("FileIndexReader::Open",
                        [&]() -> Result<std::shared_ptr<FileIndexReader>> {
     if (data == nullptr && size > 0) return Status::InvalidArgument("null data with a size");
+    if (options.row_count < -1) {
+      return Status::InvalidArgument("row count " + std::to_string(options.row_count) +
+                                     " is negative (-1: unknown)");
+    }
     PFI_RETURN_NOT_OK(api::CheckUniqueNames(fields));
     io::ByteSpan bytes(data, size);
     PFI_ASSIGN_OR_RETURN(std::vector<IndexEntry> entries, container::ReadContainerHeader(bytes));
     return std::shared_ptr<FileIndexReader>(std::make_shared<ContainerReader>(
-        bytes, std::move(fields), std::move(keep_alive), std::move(entries)));
+        bytes, std::move(fields), options, std::move(keep_alive), std::move(entries)));
   });
 }
 

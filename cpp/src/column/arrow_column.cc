@@ -45,6 +45,14 @@ Status RequireBuffers(const ArrowArray& array, int64_t n, const char* what) {
   return Status::OK();
 }
 
+// Buffer `i` of `array` from element `first` on. A null buffer stays null: an empty array
+// may come without buffers, and adding to a null pointer is undefined.
+template <typename T>
+const T* BufferFrom(const ArrowArray& array, int i, int64_t first) {
+  const T* buffer = static_cast<const T*>(array.buffers[i]);
+  return buffer == nullptr ? nullptr : buffer + first;
+}
+
 int64_t CountNulls(const ColumnBatch& batch) {
   // A word of validity bits per 64 rows: byte by byte, __builtin_popcount is a libgcc call per
   // byte on the baseline ISA, a visible cost in a nullable column's build.
@@ -133,7 +141,7 @@ Status FixedWidth(const ArrowSchema& schema, const ArrowArray& array, const Data
   batch.physical = physical;
   if (schema.format[0] == exact_format && schema.format[1] == '\0') {
     PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "fixed-width"));
-    batch.values = static_cast<const T*>(array.buffers[1]) + array.offset;
+    batch.values = BufferFrom<T>(array, 1, array.offset);
     return Status::OK();
   }
   if (!IsIntegerFormat(schema) || !std::is_integral<T>::value) return Mismatch(schema, type);
@@ -157,27 +165,31 @@ Status Booleans(const ArrowSchema& schema, const ArrowArray& array, const DataTy
   return Status::OK();
 }
 
-// Arrow string offsets must not decrease; only valid rows' are looked at. One pass without an
-// early exit (it vectorizes), then a second one to name the row.
+// Arrow string offsets must not decrease, and each row's bytes lie in the data buffer: from
+// 0 to the last offset (the buffer's size, as the C data interface gives it). Null rows'
+// offsets may be anything (writers leave them so): a first pass over every offset, which
+// vectorizes, settles the common case; only when it fails are valid rows looked at one by one.
 template <typename Offset>
 Status CheckOffsets(const ColumnBatch& batch, const Offset* offsets) {
-  // Arrow writers keep every offset in order, null rows' too: that is checked first, in a
-  // loop that vectorizes; only then are null rows left out.
-  bool decreasing = false;
-  for (int64_t i = 0; i < batch.length; ++i) decreasing |= offsets[i + 1] < offsets[i];
-  if (decreasing && batch.validity != nullptr) {
-    decreasing = false;
-    for (int64_t i = 0; i < batch.length; ++i) {
-      decreasing |= batch.IsValid(i) && offsets[i + 1] < offsets[i];
-    }
-  }
-  if (!decreasing) return Status::OK();
+  if (batch.length == 0) return Status::OK();
+  const int64_t limit = offsets[batch.length];
+  bool suspect = offsets[0] < 0;
+  for (int64_t i = 0; i < batch.length; ++i) suspect |= offsets[i + 1] < offsets[i];
+  if (!suspect) return Status::OK();
   for (int64_t i = 0; i < batch.length; ++i) {
-    if (batch.IsValid(i) && offsets[i + 1] < offsets[i]) {
+    if (!batch.IsValid(i)) continue;
+    const int64_t begin = offsets[i];
+    const int64_t end = offsets[i + 1];
+    if (end < begin) {
       return Status::InvalidArgument("Arrow string offsets decrease at row ", i);
     }
+    if (begin < 0 || end > limit) {
+      return Status::InvalidArgument("Arrow string offsets of row ", i, " [", begin, ", ", end,
+                                     ") lie outside the data buffer of ", limit,
+                                     " bytes (the last offset)");
+    }
   }
-  return Status::Internal("Arrow string offsets: a decrease found, then not");
+  return Status::OK();
 }
 
 // Binary-like layouts (utf8, large_utf8, views, fixed-size binary) -> one string_view per row.
@@ -202,10 +214,10 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
     PFI_RETURN_NOT_OK(RequireBuffers(array, 3, "string"));
     batch.string_data = static_cast<const char*>(array.buffers[2]);
     if (small) {
-      batch.offsets32 = static_cast<const int32_t*>(array.buffers[1]) + array.offset;
+      batch.offsets32 = BufferFrom<int32_t>(array, 1, array.offset);
       return CheckOffsets(batch, batch.offsets32);
     }
-    batch.offsets64 = static_cast<const int64_t*>(array.buffers[1]) + array.offset;
+    batch.offsets64 = BufferFrom<int64_t>(array, 1, array.offset);
     return CheckOffsets(batch, batch.offsets64);
   }
   std::vector<std::string_view>& views = holder->scratch_strings;
@@ -217,9 +229,10 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
     // Every row is written (a null row gets an empty view) without a branch per row: scattered
     // nulls would mispredict one on each of them, and an early exit on bad offsets would keep
     // the loop from running several rows at once. Bad offsets are looked for afterwards.
+    if (array.length == 0) return Status::OK();  // its buffers may be null
     auto convert = [&](const auto* offsets) -> Status {
       offsets += array.offset;
-      bool decreasing = false;
+      bool decreasing = offsets[0] < 0;
       if (batch.validity == nullptr) {
         for (int64_t i = 0; i < array.length; ++i) {
           const int64_t begin = offsets[i];
@@ -236,8 +249,10 @@ Status ByteStrings(const ArrowSchema& schema, const ArrowArray& array, const Dat
           views[i] = std::string_view(data + begin, static_cast<size_t>(end - begin));
         }
       }
-      if (!decreasing) return Status::OK();
-      return CheckOffsets(batch, offsets);  // names the valid row whose offsets decrease
+      // Rows between nulls are not compared with each other above: a null row's garbage
+      // offset can lift the last offset (the data size) below a valid row's end.
+      if (!decreasing && batch.validity == nullptr) return Status::OK();
+      return CheckOffsets(batch, offsets);  // names the valid row whose offsets are wrong
     };
     if (small) return convert(static_cast<const int32_t*>(array.buffers[1]));
     return convert(static_cast<const int64_t*>(array.buffers[1]));
@@ -294,7 +309,7 @@ Status Decimals(const ArrowSchema& schema, const ArrowArray& array, const DataTy
   }
   if (bits != 128) return Mismatch(schema, type, "only decimal128 is supported");
   PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "decimal"));
-  const uint8_t* raw = static_cast<const uint8_t*>(array.buffers[1]) + array.offset * 16;
+  const uint8_t* raw = BufferFrom<uint8_t>(array, 1, array.offset * 16);
   ColumnBatch& batch = holder->batch;
   if (type.precision > 18) {
     batch.physical = Physical::kDecimal128;
@@ -328,12 +343,12 @@ Status Dates(const ArrowSchema& schema, const ArrowArray& array, const DataType&
   batch.physical = Physical::kInt32;
   if (FormatIs(schema, "tdD")) {
     PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "date32"));
-    batch.values = static_cast<const int32_t*>(array.buffers[1]) + array.offset;
+    batch.values = BufferFrom<int32_t>(array, 1, array.offset);
     return Status::OK();
   }
   if (!FormatIs(schema, "tdm")) return Mismatch(schema, type);
   PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "date64"));
-  const int64_t* raw = static_cast<const int64_t*>(array.buffers[1]) + array.offset;
+  const int64_t* raw = BufferFrom<int64_t>(array, 1, array.offset);
   std::vector<uint8_t>& out = holder->scratch_bytes;
   out.resize(static_cast<size_t>(array.length) * 4);
   int32_t* dst = reinterpret_cast<int32_t*>(out.data());
@@ -351,7 +366,7 @@ Status Times(const ArrowSchema& schema, const ArrowArray& array, const DataType&
   batch.physical = Physical::kInt32;
   if (FormatIs(schema, "ttm")) {
     PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "time32"));
-    batch.values = static_cast<const int32_t*>(array.buffers[1]) + array.offset;
+    batch.values = BufferFrom<int32_t>(array, 1, array.offset);
     return Status::OK();
   }
   int64_t divisor = 0, multiplier = 1;
@@ -397,7 +412,7 @@ Status Timestamps(const ArrowSchema& schema, const ArrowArray& array, const Data
   }
   PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "timestamp"));
   batch.physical = Physical::kTimestamp;
-  batch.values = static_cast<const int64_t*>(array.buffers[1]) + array.offset;
+  batch.values = BufferFrom<int64_t>(array, 1, array.offset);
   return Status::OK();
 }
 
@@ -514,7 +529,7 @@ Status KeptDictionary(const ArrowArray& array, std::unique_ptr<ColumnBatchHolder
   SetValidity(array, &batch);
   batch.length = array.length;
   batch.physical = Physical::kBytes;
-  const int32_t* indices = static_cast<const int32_t*>(array.buffers[1]) + array.offset;
+  const int32_t* indices = BufferFrom<int32_t>(array, 1, array.offset);
   const int64_t size = values->batch.length;
   bool out_of_range = false;  // no early exit: one branch-free pass
   for (int64_t i = 0; i < array.length; ++i) {

@@ -80,6 +80,9 @@ class ColumnIndexReader {
   }
   // Facts for `pyfileindex inspect`: version, row count, cardinality, null count, ...
   virtual Result<std::vector<std::pair<std::string, std::string>>> Describe() const = 0;
+  // The data file's row count as the payload stores it; -1 for a format that stores none
+  // (bloom-filter). The container compares it with the caller's (OpenOptions::row_count).
+  virtual int64_t StoredRowCount() const { return -1; }
 };
 
 class IndexType {

@@ -29,6 +29,8 @@ class Bitmap32 {
 
   void Add(uint32_t value) { roaring_bitmap_add(bitmap_, value); }
   void AddMany(const uint32_t* values, size_t count) {
+    // An empty vector's data() may be null, and CRoaring adds the count to the pointer first.
+    if (count == 0) return;
     roaring_bitmap_add_many(bitmap_, count, values);
   }
   void AddRange(uint64_t begin, uint64_t end);  // [begin, end)

@@ -33,6 +33,7 @@ class BitmapIndexReader final : public ColumnIndexReader {
 
   Result<FileIndexResult> Visit(const Predicate& leaf) const override;
   Result<std::vector<std::pair<std::string, std::string>>> Describe() const override;
+  int64_t StoredRowCount() const override { return row_count_; }
 
   int version() const { return version_; }
   int32_t row_count() const { return row_count_; }

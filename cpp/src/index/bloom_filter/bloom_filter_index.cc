@@ -212,10 +212,10 @@ class BloomFilterIndexTypeImpl final : public IndexType {
         static_cast<uint32_t>(sb(0)) * (1u << 24) + static_cast<uint32_t>(sb(1)) * (1u << 16) +
         static_cast<uint32_t>(sb(2)) * (1u << 8) + static_cast<uint32_t>(sb(3)));
     const int64_t num_bits = static_cast<int64_t>(bit_set_bytes) * 8;
-    if (k < 1 || k > num_bits) {
-      return Status::Corrupt("bloom-filter: ", k,
-                             " hash functions for ", num_bits,
-                             " bits is not a filter Java writes");
+    if (k < 1 || k > num_bits || k > bloom_filter::MaxJavaHashFunctions()) {
+      return Status::Corrupt("bloom-filter: ", k, " hash functions for ", num_bits,
+                             " bits is not a filter Java writes (it uses 1 to ",
+                             bloom_filter::MaxJavaHashFunctions(), ")");
     }
     const ByteSpan bits(payload.data() + kHeaderBytes, bit_set_bytes);
     return std::unique_ptr<ColumnIndexReader>(new BloomFilterReader(std::move(hash), k, bits));

@@ -51,4 +51,11 @@ Result<BloomShape> ComputeBloomShape(int32_t items, double fpp) {
   return shape;
 }
 
+int32_t MaxJavaHashFunctions() {
+  static const int32_t most =
+      ComputeBloomShape(1, std::numeric_limits<double>::denorm_min()).ValueOrDie()
+          .num_hash_functions;
+  return most;
+}
+
 }  // namespace pyfileindex::index::bloom_filter

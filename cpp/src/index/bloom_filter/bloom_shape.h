@@ -18,6 +18,12 @@ struct BloomShape {
 // allocate the bit set (zero or negative size, int overflow), e.g. for fpp <= 0 or fpp >= 1.
 Result<BloomShape> ComputeBloomShape(int32_t items, double fpp);
 
+// The most hash functions Java's sizing gives for any options: k = numBits / items * ln 2 is
+// about -ln(fpp) / ln 2, largest for one item at the smallest positive fpp (about 1076). A
+// filter declaring more was not written by Java: a reader refuses it as corrupt rather than
+// probe up to 2^31 times per literal.
+int32_t MaxJavaHashFunctions();
+
 // Java's (int) cast of a double: truncation, NaN -> 0, saturation at the int range.
 int32_t JavaDoubleToInt(double value);
 // Java's Math.round(double): nearest long, ties towards positive infinity, NaN -> 0, saturating.

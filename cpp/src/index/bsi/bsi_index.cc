@@ -163,6 +163,8 @@ class BsiReader final : public ColumnIndexReader {
     return Status::InvalidArgument("bsi: Visit needs a leaf predicate");
   }
 
+  int64_t StoredRowCount() const override { return row_count_; }
+
   Result<std::vector<std::pair<std::string, std::string>>> Describe() const override {
     std::vector<std::pair<std::string, std::string>> facts = {
         {"version", std::to_string(kVersion)},

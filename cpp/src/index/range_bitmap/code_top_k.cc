@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <new>
 #include <utility>
 #include <vector>
@@ -61,40 +62,37 @@ struct Block {
   std::vector<uint16_t> live;
 };
 
-// The selection as one flat bitset, handed out a block at a time.
+// The selection a block at a time, read from its own containers: a flat bitset of the whole
+// selection would cost as much memory as its largest row decides (2^32 bits for one row near
+// the top), not what the selection holds.
 class SelectionWords {
  public:
   explicit SelectionWords(const Bitmap32* found) {
-    if (found == nullptr) return;
-    bitset_ = bitset_create();
-    if (bitset_ == nullptr || !roaring_bitmap_to_bitset(found->raw(), bitset_)) {
-      if (bitset_ != nullptr) bitset_free(bitset_);
-      throw std::bad_alloc();
-    }
+    if (found != nullptr) view_.emplace(RoaringView::Over(*found));
   }
-  ~SelectionWords() {
-    if (bitset_ != nullptr) bitset_free(bitset_);
-  }
-  SelectionWords(const SelectionWords&) = delete;
-  SelectionWords& operator=(const SelectionWords&) = delete;
 
-  bool all() const { return bitset_ == nullptr; }
+  bool all() const { return !view_.has_value(); }
 
-  // The selection's words of block `key` (all ones without a selection); `scratch` holds a
-  // block the bitset ends inside.
+  // The selection's words of block `key` (all ones without a selection): its container's in
+  // place, or expanded into `scratch` (kBlockWords words).
   const uint64_t* Of(uint16_t key, uint64_t* scratch) const {
-    if (bitset_ == nullptr) return AllOnes();
-    const size_t begin = size_t{key} * kBlockWords;
-    if (begin >= bitset_->arraysize) return roaring::kZeroBlock;
-    const size_t n = std::min<size_t>(kBlockWords, bitset_->arraysize - begin);
-    if (n == kBlockWords) return bitset_->array + begin;
-    std::memcpy(scratch, bitset_->array + begin, 8 * n);
-    std::memset(scratch + n, 0, 8 * (kBlockWords - n));
-    return scratch;
+    if (!view_.has_value()) return AllOnes();
+    size_t low = 0, high = view_->container_count();
+    while (low < high) {  // the first container whose key is not below `key`
+      const size_t mid = low + (high - low) / 2;
+      if (view_->key(mid) < key) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    if (low == view_->container_count() || view_->key(low) != key) return roaring::kZeroBlock;
+    // A view Over a Bitmap32 holds host-order words (little-endian hosts only, as Over says).
+    return reinterpret_cast<const uint64_t*>(view_->Words(low, scratch));
   }
 
  private:
-  bitset_t* bitset_ = nullptr;
+  std::optional<RoaringView> view_;
 };
 
 // ---- a block on words ----------------------------------------------------------------------

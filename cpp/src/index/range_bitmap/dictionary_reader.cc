@@ -34,6 +34,14 @@ Result<std::unique_ptr<DictionaryReader>> DictionaryReader::Open(io::ByteSpan di
                offsets_length, " and headers length ",
                chunks_length);
   }
+  // Each chunk's header holds at least a version byte, its head key (a length for strings),
+  // code, key offset, size and two lengths: a damaged count cannot make the reader keep a
+  // slot for more chunks than its header bytes can describe.
+  const int64_t min_chunk_header = 1 + (spec.kind == KeyKind::kString ? 4 : spec.width) + 5 * 4;
+  if (int64_t{chunk_count} * min_chunk_header > chunks_length) {
+    return Bad(std::to_string(chunk_count) + " chunks in " + std::to_string(chunks_length) +
+               " header bytes (each needs at least " + std::to_string(min_chunk_header) + ")");
+  }
   if ((cardinality > 0) != (chunk_count > 0) || chunk_count > cardinality) {
     return Bad(chunk_count, " chunks for ", cardinality,
                " keys");

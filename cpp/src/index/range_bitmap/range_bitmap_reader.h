@@ -34,6 +34,7 @@ class RangeBitmapReader final : public ColumnIndexReader {
   // (TopNRows with strict = !with_ties).
   Result<FileIndexResult> VisitTopN(const TopN& top_n, const RowBitmap* selection) const override;
   Result<std::vector<std::pair<std::string, std::string>>> Describe() const override;
+  int64_t StoredRowCount() const override { return row_count_; }
 
   // TopN with Java's `strict` flag: true for a single sort key (ties at the limit are cut:
   // value ties keep the highest row positions, NULL ties the lowest); false when more sort keys
