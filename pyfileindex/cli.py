@@ -30,6 +30,7 @@ from typing import Dict, List, Optional, Sequence
 
 from pyfileindex.predicate import Leaf, bind_predicate, parse_predicate
 from pyfileindex.schema import Schema, dictionary_columns, load_schema
+from pyfileindex._deprecation import deprecated_names
 from pyfileindex.top_n import TopN, parse_top_n
 
 PROG = "pyfileindex"
@@ -41,14 +42,8 @@ DEBUG_ENV = "PYFILEINDEX_DEBUG"
 __all__ = ["main", "build_parser", "parse_top_n", "TopN", "UsageError"]
 
 
-def __getattr__(name):
-    # TopNSpec was the command line's own top-n type; pyfileindex.top_n.TopN is the one type.
-    if name == "TopNSpec":
-        import warnings
-        warnings.warn("pyfileindex.cli.TopNSpec is deprecated; use pyfileindex.top_n.TopN",
-                      DeprecationWarning, stacklevel=2)
-        return TopN
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# TopNSpec was the command line's own top-n type; pyfileindex.top_n.TopN is the one type.
+__getattr__ = deprecated_names(__name__, {"TopNSpec": ("pyfileindex.top_n.TopN", TopN)})
 
 
 class UsageError(Exception):

@@ -18,6 +18,8 @@ from typing import Iterator, List, Mapping, Optional, Sequence
 
 import pyarrow as pa
 
+from pyfileindex._deprecation import deprecated_names
+
 from . import tables
 from .progress import Counters, Progress
 
@@ -150,11 +152,6 @@ def index_table(spark, table_path: str, options: Optional[Mapping[str, str]] = N
                              sum(stored.size for _, stored in rebuilt), watch.seconds)
 
 
-def __getattr__(name):
-    # The summary was called IndexResult, the name of an index's answer too.
-    if name == "IndexResult":
-        import warnings
-        warnings.warn("pyfileindex.spark.IndexResult is deprecated; use IndexTableSummary",
-                      DeprecationWarning, stacklevel=2)
-        return IndexTableSummary
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The summary was called IndexResult, the name of an index's answer too.
+__getattr__ = deprecated_names("pyfileindex.spark", {"IndexResult": ("IndexTableSummary",
+                                                                     IndexTableSummary)})
