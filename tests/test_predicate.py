@@ -296,7 +296,7 @@ class TestRepr:
         assert repr(col("x") == ts(1_000_000_001)) == \
             "x = TIMESTAMP '1970-01-01 00:00:01.000000001'"
         assert repr(col("x") == True) == "x = TRUE"  # noqa: E712
-        assert repr(col("x") == D("1.50")) == "x = 1.50"
+        assert repr(col("x") == D("1.50")) == "x = DECIMAL '1.50'"  # reads back as a Decimal
         assert repr(col("x") == math.inf) == "x = CAST('Infinity' AS DOUBLE)"
 
     def test_identifiers_are_quoted_when_needed(self):
@@ -784,3 +784,11 @@ def test_negative_zero_keeps_its_sign(fields):
                         ("x BETWEEN -0.0 AND 1", [-1.0, 1.0])]:
         tree = parse_predicate(text, fields) if fields else parse_predicate(text)
         assert [math.copysign(1.0, v) for v in tree.literals] == signs, text
+
+
+def test_unprintable_operand_is_a_predicate_error():
+    # Found by the atheris fuzzer: sqlglot parses X'' inside an expression but cannot print it,
+    # and the error message quoted the operand by printing it (a ValueError escaped).
+    with pytest.raises(PredicateError, match="expected a literal value, found 'BitwiseAnd'"):
+        parse_predicate("\u00c3i =-is_null&X''")
+    assert parse_predicate("b = X''", [("b", "BYTES")]).to_sql() == "b = X''"

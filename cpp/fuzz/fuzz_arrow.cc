@@ -64,11 +64,14 @@ template <typename Offset>
 std::unique_ptr<uint8_t[]> Offsets(int64_t count, FuzzInput& in, int64_t* last) {
   std::unique_ptr<uint8_t[]> block(new uint8_t[static_cast<size_t>(count) * sizeof(Offset)]);
   auto* offsets = reinterpret_cast<Offset*>(block.get());
-  int64_t at = in.Byte() % 4;
+  // Unsigned, so the harness's own steps wrap instead of overflowing (undefined) when a lying
+  // offset near the type's maximum is followed by more steps.
+  uint64_t at = in.Byte() % 4;
   for (int64_t i = 0; i < count; ++i) {
     const uint8_t step = in.Byte();
     if (step == 0xFF) {
-      at = static_cast<Offset>(in.U64());  // anything, as a lying writer puts it
+      // anything, as a lying writer puts it
+      at = static_cast<uint64_t>(static_cast<int64_t>(static_cast<Offset>(in.U64())));
     } else if (step >= 0xF0) {
       at -= step & 0x0F;  // backwards
     } else {

@@ -104,7 +104,7 @@ def format_literal(value: Any) -> str:
             return "CAST('Infinity' AS DOUBLE)" if value > 0 else "CAST('-Infinity' AS DOUBLE)"
         return repr(value)
     if isinstance(value, decimal.Decimal):
-        return str(value)
+        return "DECIMAL '" + str(value) + "'"  # bare digits would read back as an int or float
     if isinstance(value, str):
         return quote_string(value)
     if isinstance(value, bytes):

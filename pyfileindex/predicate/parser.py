@@ -50,7 +50,11 @@ def _syntax_error(problem: str, node=None) -> PredicateError:
 
 
 def _snippet(node) -> str:
-    text = node.sql()
+    try:
+        text = node.sql()
+    except Exception:  # noqa: BLE001 - sqlglot cannot print every tree it parses (X'' in
+        # an expression fails in its generator); the message then names the node's kind
+        text = type(node).__name__
     return text if len(text) <= 60 else text[:57] + "..."
 
 
