@@ -8,6 +8,9 @@ EVENT_SCHEMA = pa.schema([
     ("id", pa.int64()), ("category", pa.string()), ("score", pa.float64()),
     ("level", pa.int32()), ("ts", pa.timestamp("us")), ("tag", pa.string()),
 ])
+# The events without their timestamp: the table suites on S3 and the concurrent-writer
+# suite write these.
+UNTIMED_SCHEMA = pa.schema([f for f in EVENT_SCHEMA if f.name != "ts"])
 
 
 def events(start: int, count: int, schema: pa.Schema = EVENT_SCHEMA) -> pa.Table:
@@ -24,3 +27,8 @@ def events(start: int, count: int, schema: pa.Schema = EVENT_SCHEMA) -> pa.Table
         "tag": pa.array([None if i % 3 == 0 else f"t{i % 13}" for i in ids]),
     }
     return pa.table({name: columns[name] for name in schema.names}, schema=schema)
+
+
+def untimed_events(start: int, count: int) -> pa.Table:
+    """events() in UNTIMED_SCHEMA."""
+    return events(start, count, UNTIMED_SCHEMA)

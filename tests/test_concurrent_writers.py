@@ -15,7 +15,6 @@ import os
 import threading
 import uuid
 
-import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
@@ -33,16 +32,11 @@ from pyfileindex.paimon import _pypaimon, _pypaimon_write
 from pyfileindex.paimon.store import list_files
 from pyfileindex.paimon.writer import new_indexed_write
 
-from event_rows import EVENT_SCHEMA
-from event_rows import events as event_rows
+from event_rows import UNTIMED_SCHEMA as SCHEMA
+from event_rows import untimed_events as events
 
-SCHEMA = pa.schema([f for f in EVENT_SCHEMA if f.name != "ts"])
 WHERE = ["local", pytest.param("s3", marks=pytest.mark.s3)]
 CHECKS = [("level", 3), ("category", "c2"), ("level", 6)]
-
-
-def events(start: int, count: int) -> pa.Table:
-    return event_rows(start, count, SCHEMA)
 
 
 class Table:

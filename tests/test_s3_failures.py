@@ -13,7 +13,6 @@ import os
 import signal
 import time
 
-import pyarrow as pa
 import pytest
 
 from pyfileindex.paimon import (
@@ -32,12 +31,11 @@ from pyfileindex.paimon.store import (
     bound_store_requests,
 )
 
-from event_rows import EVENT_SCHEMA
-from event_rows import events as event_rows
+from event_rows import UNTIMED_SCHEMA as SCHEMA
+from event_rows import untimed_events as events
 
 pytestmark = pytest.mark.s3
 
-SCHEMA = pa.schema([f for f in EVENT_SCHEMA if f.name != "ts"])
 SIDECARS = {"file-index.bitmap.columns": "level", "file-index.in-manifest-threshold": "1b"}
 FAST_FAILURE = {CONNECT_TIMEOUT_OPTION: "1", REQUEST_TIMEOUT_OPTION: "1",
                 MAX_ATTEMPTS_OPTION: "2"}
@@ -50,8 +48,8 @@ def _table(catalog_options: dict, options=SIDECARS, name: str = "db.t"):
     catalog.create_database("db", True)
     catalog.create_table(name, Schema.from_pyarrow_schema(SCHEMA, options=dict(options)),
                          False)
-    write_table(catalog.get_table(name), event_rows(0, 60, SCHEMA))
-    write_table(catalog.get_table(name), event_rows(60, 40, SCHEMA))
+    write_table(catalog.get_table(name), events(0, 60))
+    write_table(catalog.get_table(name), events(60, 40))
     return catalog, catalog.get_table(name)
 
 

@@ -27,17 +27,10 @@ from pyfileindex.paimon import (
 )
 from pyfileindex.paimon.store import StoreError, describe, is_object_store
 
-from event_rows import EVENT_SCHEMA
-from event_rows import events as event_rows
+from event_rows import UNTIMED_SCHEMA as SCHEMA
+from event_rows import untimed_events as events
 
 pytestmark = pytest.mark.s3
-
-SCHEMA = pa.schema([f for f in EVENT_SCHEMA if f.name != "ts"])
-
-
-def events(start: int, count: int) -> pa.Table:
-    return event_rows(start, count, SCHEMA)
-
 
 PREDICATES = [
     "id = 17", "id = 100000", "id IN (3, 250, 777)", "category = 'c2'", "level = 3",
