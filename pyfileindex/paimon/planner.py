@@ -20,7 +20,6 @@ of many files are read and evaluated on a thread pool (native evaluation release
 """
 
 import dataclasses
-import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -43,18 +42,9 @@ from .predicates import (
     translate_to_file,
 )
 from .schema import SchemaInfo
-from .table import PaimonTableMetadata
+from .table import PaimonTableMetadata, open_metadata
 
 DEFAULT_MAX_WORKERS = 8
-
-
-def open_metadata(table) -> PaimonTableMetadata:
-    """A table path, a pypaimon table or a PaimonTableMetadata -> PaimonTableMetadata."""
-    if isinstance(table, PaimonTableMetadata):
-        return table
-    if isinstance(table, (str, os.PathLike)):
-        return PaimonTableMetadata(os.fspath(table))
-    return PaimonTableMetadata(table=table)
 
 
 def _true(options, key: str) -> bool:

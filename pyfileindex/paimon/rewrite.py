@@ -46,8 +46,8 @@ from .predicates import PredicateLike, bind_to_schema
 from .schema import SchemaInfo
 from .store import (delete_file, describe, is_object_store, list_files, put_new_object,
                     read_columns)
-from .table import PaimonTableMetadata
-from .writer import FileIndexSpec, open_table, temporary_name_target, write_temporary
+from .table import PaimonTableMetadata, open_metadata
+from .writer import FileIndexSpec, temporary_name_target, write_temporary
 
 
 @dataclass
@@ -77,8 +77,7 @@ def _file_rows(meta: PaimonTableMetadata, data_file: DataFile, columns: Sequence
 def build_file_index(table, data_file: DataFile) -> Optional[bytes]:
     """The index bytes our writer builds for an existing data file under the table's
     current options (what rewrite_file_index would store for it)."""
-    meta = table if isinstance(table, PaimonTableMetadata) else PaimonTableMetadata(
-        table=open_table(table))
+    meta = open_metadata(table)
     spec = FileIndexSpec.for_file(meta.schema(), meta.file_schema(data_file))
     if not spec.declares_indexes:
         return None
@@ -246,7 +245,7 @@ def rewrite_file_index(table, partitions: Optional[Sequence[Mapping]] = None,
     """Rebuild the file indexes of the latest snapshot's data files (optionally only of
     `partitions` ([{column: value}]) and/or partitions matching `where`, a predicate on
     partition columns) and commit them in one COMPACT snapshot."""
-    meta = PaimonTableMetadata(table=open_table(table))
+    meta = open_metadata(table)
     snapshot, files = files_to_rebuild(meta, partitions, where)
     threshold = FileIndexSpec.for_schema(meta.schema()).threshold
     published: List[str] = []  # appended from the pool's threads (list.append is atomic)
@@ -276,7 +275,7 @@ def remove_orphan_index_files(table, older_than_seconds: float = 86400.0,
     orphan-file cleanup does. Listing, times and deletes go through the table's file
     IO. Returns the paths removed (or to remove): local paths for a local table, URIs
     (`s3://bucket/key`) on an object store."""
-    meta = PaimonTableMetadata(table=open_table(table))
+    meta = open_metadata(table)
     file_io = meta.table.file_io
     referenced = set()
     directories = set()

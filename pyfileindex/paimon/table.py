@@ -120,3 +120,14 @@ class PaimonTableMetadata:
         file's schema does not have that field.
         """
         return translate_column(column, self.schema(schema_id), self.file_schema(data_file))
+
+
+def open_metadata(table) -> PaimonTableMetadata:
+    """A table path, a pypaimon table or a PaimonTableMetadata -> PaimonTableMetadata,
+    whose construction applied the file IO's request limits (planning, reading, writing
+    and rewriting all take their table through here)."""
+    if isinstance(table, PaimonTableMetadata):
+        return table
+    if isinstance(table, (str, os.PathLike)):
+        return PaimonTableMetadata(os.fspath(table))
+    return PaimonTableMetadata(table=table)

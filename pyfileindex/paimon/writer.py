@@ -9,7 +9,6 @@ listed in `_EXTRA_FILES`, before any commit can reference it. How the hook sits 
 """
 
 import functools
-import os
 import re
 import uuid
 from dataclasses import dataclass
@@ -19,13 +18,14 @@ import pyarrow as pa
 
 import pyfileindex as pfi
 
-from . import _pypaimon, _pypaimon_write
+from . import _pypaimon_write
 from .errors import PaimonMetadataError
 from .manifest import INDEX_FILE_SUFFIX
 from .options import in_manifest_threshold, rename_index_columns
 from .predicates import schema_fields
 from .schema import SchemaInfo, schema_info_from_pypaimon
-from .store import bound_store_requests, describe, is_object_store, put_new_object
+from .store import describe, is_object_store, put_new_object
+from .table import open_metadata
 
 
 @dataclass(frozen=True)
@@ -168,12 +168,7 @@ def _attacher(file_io, spec: FileIndexSpec):
 
 def open_table(table):
     """A table path, a pypaimon table or a PaimonTableMetadata -> pypaimon FileStoreTable."""
-    if isinstance(table, (str, os.PathLike)):
-        return _pypaimon.open_table(os.fspath(table))
-    table = getattr(table, "table", table) if not hasattr(table, "new_batch_write_builder") \
-        else table
-    bound_store_requests(table.file_io, str(table.table_path))
-    return table
+    return open_metadata(table).table
 
 
 def new_indexed_write(table, overwrite: Optional[dict] = None):
