@@ -45,13 +45,12 @@ def open_table(table_path: str, options: Optional[dict] = None) -> FileStoreTabl
         return FileStoreTable(file_io, Identifier("default", "table"), path, schema)
     except (ValueError, RuntimeError, OSError) as exc:
         reason = str(exc)
-        try:
-            if file_io is None:
-                file_io = FileIO.get(path, Options(options))
-                bound_store_requests(file_io, path)
-            bucket = missing_bucket(file_io, path)
-        except (ValueError, RuntimeError, OSError):
-            bucket = None
+        bucket = None
+        if file_io is not None:  # FileIO.get itself failed otherwise: no store to ask
+            try:
+                bucket = missing_bucket(file_io, path)
+            except (ValueError, RuntimeError, OSError):
+                pass
         store_failure = _store_failure(exc)
         if bucket is not None:
             reason = f"bucket '{bucket}' not found"
