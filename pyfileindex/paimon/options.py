@@ -21,6 +21,7 @@ IN_MANIFEST_THRESHOLD = "file-index.in-manifest-threshold"
 READ_ENABLED = "file-index.read.enabled"
 DEFAULT_IN_MANIFEST_THRESHOLD = 500
 
+
 def parse_memory_size(text: str) -> int:
     """'500 b', '1kb', '16m' ... -> bytes, as Paimon's MemorySize.parse reads them (the native
     library's parser, which the writer applies to the same option)."""

@@ -101,7 +101,8 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
         return plan_snapshot_files(meta, current, bound, top, limit, snapshot, files)
     limit = None if limit is None else int(limit)
     schemas = _Schemas(meta, current)
-    on_driver = [i for i in range(len(files)) if i not in set(sidecar)]
+    with_sidecar = set(sidecar)
+    on_driver = [i for i in range(len(files)) if i not in with_sidecar]
     plans = [None] * len(files)
     for i, plan in zip(on_driver, _plan_files(meta, [files[i] for i in on_driver], current,
                                               schemas, bound, top, limit, True, 4)):
