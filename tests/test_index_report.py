@@ -333,3 +333,32 @@ def test_cli_missing_table_is_one_line_error(tmp_path, capsys):
     assert status == 1 and out == ""
     assert err.startswith("pyfileindex: error: ") and err.count("\n") == 1
     assert "nope" in err
+
+
+def test_partitioned_table_with_map_key_indexes(tmp_path):
+    """Partition values are reported; an index on a map key `m[k]` is judged like a column's."""
+    import pyarrow as pa
+    from pypaimon import CatalogFactory, Schema
+    schema = pa.schema([("day", pa.int32()), ("id", pa.int64()),
+                        ("m", pa.map_(pa.string(), pa.int32()))])
+    catalog = CatalogFactory.create({"warehouse": str(tmp_path / "warehouse")})
+    catalog.create_database("db", False)
+    options = {"file-index.bloom-filter.columns": "m[a]",
+               "file-index.bloom-filter.m[a].items": "100", "file-index.bitmap.columns": "m[b]"}
+    catalog.create_table("db.m", Schema.from_pyarrow_schema(schema, partition_keys=["day"],
+                                                            options=options), False)
+    rows = pa.table({"day": pa.array([1, 1, 2, 2], pa.int32()), "id": pa.array([1, 2, 3, 4]),
+                     "m": pa.array([[("a", 1), ("b", 2)], [("a", 3)], None, [("b", 4)]],
+                                   pa.map_(pa.string(), pa.int32()))}, schema=schema)
+    write_table(catalog.get_table("db.m"), rows)
+    reports = index_report(catalog.get_table("db.m"))
+    assert sorted((r.partition["day"], r.row_count) for r in reports) == [(1, 2), (2, 2)]
+    for report in reports:
+        assert report.findings == ()
+        assert {(i.column, i.index_type) for i in report.indexes} == {
+            ("m[a]", "bloom-filter"), ("m[b]", "bitmap")}
+    from pypaimon.schema.schema_change import SchemaChange
+    catalog.alter_table("db.m", [SchemaChange.set_option("file-index.bloom-filter.m[a].items",
+                                                         "1000")], False)
+    for report in index_report(catalog.get_table("db.m")):
+        assert stale_kinds(report) == {("options", "m[a]", "bloom-filter")}
