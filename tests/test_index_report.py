@@ -328,6 +328,16 @@ def test_cli_golden_altered_table_json(capsys):
         "dropped", "renamed", "type-changed", "not-in-file"}
 
 
+def test_cli_snapshot_option(tmp_path, capsys):
+    table = _Table(tmp_path, BASE_OPTIONS)
+    status, out, _ = run(capsys, "indexes", table.meta.path, "--snapshot", "1", "--json")
+    assert status == 0
+    assert [f["row_count"] for f in json.loads(out)["files"]] == [120]
+    status, out, err = run(capsys, "indexes", table.meta.path, "--snapshot", "9")
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert "no snapshot 9" in err
+
+
 def test_cli_missing_table_is_one_line_error(tmp_path, capsys):
     status, out, err = run(capsys, "indexes", tmp_path / "nope")
     assert status == 1 and out == ""
