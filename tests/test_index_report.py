@@ -150,6 +150,7 @@ def test_written_table_is_up_to_date_with_sidecars_and_row_counts(tmp_path):
             ("id", "bloom-filter"), ("level", "bitmap")}
         bitmap = next(i for i in report.indexes if i.index_type == "bitmap")
         assert bitmap.row_count == report.row_count and bitmap.bytes > 0
+    assert rewrite_file_index(table.current()).snapshot_id is None  # nothing to rebuild
 
 
 def test_changed_bloom_items_and_bitmap_version_are_stale_options(tmp_path):
@@ -168,6 +169,7 @@ def test_options_equal_to_the_defaults_are_not_stale(tmp_path):
     table = _Table(tmp_path, BASE_OPTIONS)
     table.set_option("file-index.bitmap.level.version", "2")  # the default, spelled out
     assert [r.findings for r in table.report()] == [(), ()]
+    assert rewrite_file_index(table.current()).snapshot_id is None
 
 
 def test_newly_declared_index_is_missing_and_undeclared_one_is_reported(tmp_path):
@@ -205,6 +207,7 @@ def test_renamed_column_is_a_note_not_stale(tmp_path):
         assert ("renamed", "level", None) in kinds(report)
         level = next(i for i in report.indexes if i.column == "level")
         assert level.current_column == "lvl" and level.declared
+    assert rewrite_file_index(table.current()).snapshot_id is None  # notes change nothing
 
 
 def test_corrupt_or_missing_index_bytes_are_reported_for_that_file_only(tmp_path):
