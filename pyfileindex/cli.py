@@ -3,6 +3,7 @@
     pyfileindex build DATA_FILE --schema SCHEMA_FILE [--option KEY=VALUE]... -o OUT
     pyfileindex inspect INDEX_FILE [--schema SCHEMA_FILE] [--json]
     pyfileindex query INDEX_FILE --schema SCHEMA_FILE ["PREDICATE"] [--top-n SPEC] [--json]
+    pyfileindex indexes TABLE [--json] [--snapshot ID] [--catalog-option KEY=VALUE]...
     pyfileindex demo [--rows N] [--files F] [--master URL]   (Spark demo; --golden DIR: golden tables)
     pyfileindex spark write|index|query|pack ...              (the pipeline on Spark)
 
@@ -170,6 +171,27 @@ def build_parser() -> argparse.ArgumentParser:
                             "sort keys)")
     query.add_argument("--json", action="store_true", help="print one JSON object")
     query.set_defaults(handler=_cmd_query)
+
+    indexes = commands.add_parser(
+        "indexes", help="list the file indexes of a table's data files, and what is missing "
+                        "or stale against its current options and schema",
+        description="For every live data file of a Paimon table: its indexed columns and "
+                    "index types, bytes, embedded or sidecar, the row count each index "
+                    "stores, and what is missing or stale against the table's current "
+                    "file-index options and schema (what rewrite_file_index would change). "
+                    "TABLE is a table directory <warehouse>/<database>.db/<table>, local or "
+                    "on an object store (s3://bucket/warehouse/db.db/t, with "
+                    "--catalog-option fs.s3.*=...).")
+    indexes.add_argument("table", metavar="TABLE")
+    indexes.add_argument("--snapshot", type=int, default=None, metavar="ID",
+                         help="report the data files of this snapshot (default: the latest)")
+    indexes.add_argument("--json", action="store_true", help="print one JSON object")
+    indexes.add_argument("--catalog-option", action="append", default=[], type=_parse_option,
+                         dest="catalog_option", metavar="KEY=VALUE",
+                         help="pypaimon catalog / file-system option for the table, e.g. "
+                              "fs.s3.endpoint=URL (repeatable)")
+    _catalog_options_file_argument(indexes)
+    indexes.set_defaults(handler=_cmd_indexes)
 
     demo = commands.add_parser(
         "demo", help="write, index and query an events table through Spark; exit 1 if any "
@@ -518,6 +540,21 @@ def _cmd_query(args) -> int:
     return EXIT_OK
 
 
+def _cmd_indexes(args) -> int:
+    from pyfileindex.paimon import PaimonTableMetadata, index_report
+    from pyfileindex.paimon.report import table_summary
+    from pyfileindex.paimon.report_text import report_json, report_text
+
+    meta = PaimonTableMetadata(args.table, options=_catalog_options(args))
+    reports = index_report(meta, snapshot_id=args.snapshot)
+    summary = table_summary(meta)
+    if args.json:
+        _print(json.dumps(report_json(summary, reports), ensure_ascii=False))
+    else:
+        _print(report_text(summary, reports))
+    return EXIT_OK
+
+
 def _cmd_demo(args) -> int:
     if args.golden is None:
         from pyfileindex.spark import commands as spark_commands
@@ -637,7 +674,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             _print(f"{PROG} {_version()}")
             return EXIT_OK
         if args.command is None:
-            raise UsageError("missing COMMAND (build, inspect, query, demo or spark)")
+            raise UsageError("missing COMMAND (build, inspect, query, indexes, demo or spark)")
         status = args.handler(args)
         sys.stdout.flush()
         return status

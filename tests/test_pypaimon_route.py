@@ -528,3 +528,100 @@ def test_data_evolution_rows_go_to_the_reader_as_row_ids(tmp_path):
     assert splits.files_skipped == 1
     (split,) = splits
     assert [(r.from_, r.to) for r in split.row_ranges()] == [(100, 103)]
+
+
+# ---------------------------------------------------------------- other readers of pruned splits
+
+def _brute_force_ids(table, method, args) -> list:
+    everything = unpruned(table.new_read_builder())
+    rows = [dict(zip(everything.column_names, r))
+            for r in zip(*(c.to_pylist() for c in everything.columns))]
+    return sorted(row["id"] for row in rows if _holds(method, args, row))
+
+
+DUCKDB_LEAVES = [("equal", ("id", 17)), ("between", ("id", 100, 120)),
+                 ("is_in", ("category", ["c1", "c3"])), ("startswith", ("tag", "t1")),
+                 ("and_predicates", ([("equal", ("level", 3)), ("greater_than", ("id", 450))],))]
+
+
+@pytest.mark.parametrize("method,args", DUCKDB_LEAVES, ids=[m for m, _ in DUCKDB_LEAVES])
+def test_to_duckdb_on_pruned_splits_equals_brute_force(events_table, method, args):
+    """pypaimon's to_duckdb registers the pruned read as a DuckDB table: SQL over it sees
+    exactly the rows the filter selects."""
+    builder = events_table.new_read_builder()
+    builder.with_filter(_build(builder.new_predicate_builder(), method, args))
+    splits = prune(builder)
+    want = _brute_force_ids(events_table, method, args)
+    con = builder.new_read().to_duckdb(splits, "events")
+    got = [row[0] for row in con.execute("SELECT id FROM events ORDER BY id").fetchall()]
+    assert got == want, splits.summary()
+    count, total = con.execute("SELECT count(*), coalesce(sum(id), 0) FROM events").fetchone()
+    assert (count, total) == (len(want), sum(want))
+    if (method, args) in POINT_LEAVES:
+        assert splits.files_skipped == 2, splits.summary()
+
+
+@pytest.fixture
+def native_reads(monkeypatch):
+    """Counts pypaimon's native (pypaimon-rust) reads, and fails any fallback of a table with
+    read.native.enabled to pypaimon's Python reader: a test of the native path must not pass
+    on the Python one."""
+    from pypaimon.read import native_plan
+    from pypaimon.read.table_read import TableRead
+
+    calls = []
+    real = native_plan.native_read
+
+    def counted(*args, **kwargs):
+        calls.append(len(args[1]))  # the Rust splits read
+        return real(*args, **kwargs)
+
+    fallback = TableRead._native_fallback
+
+    def refuse(self, reason, error=None, log=False):
+        if self.table.options.native_read_enabled():
+            raise AssertionError(f"the native reader fell back to Python: {reason}")
+        return fallback(self, reason, error, log)  # a table read without it: Python's reader
+
+    monkeypatch.setattr(native_plan, "native_read", counted)
+    monkeypatch.setattr(TableRead, "_native_fallback", refuse)
+    return calls
+
+
+NATIVE_LEAVES = LEAVES[:13] + [("startswith", ("tag", "t1")), LEAVES[-1]]
+
+
+@pytest.mark.parametrize("method,args", NATIVE_LEAVES, ids=[m for m, _ in NATIVE_LEAVES])
+def test_native_reader_reads_pruned_splits_like_brute_force(events_table, native_reads,
+                                                           method, args):
+    """With pypaimon-rust and read.native.enabled, pypaimon's native reader reads the pruned
+    splits (IndexedSplits with row ranges included) and returns the filter's rows."""
+    native = events_table.copy({"read.native.enabled": "true"})
+    builder = native.new_read_builder()
+    builder.with_filter(_build(builder.new_predicate_builder(), method, args))
+    splits = prune(builder)
+    got = builder.new_read().to_arrow(splits)
+    assert sorted(got.column("id").to_pylist()) == _brute_force_ids(events_table, method, args)
+    if len(splits):
+        assert native_reads == [len(splits)], splits.summary()
+    if (method, args) in POINT_LEAVES:
+        assert splits.files_skipped == 2, splits.summary()
+        assert [type(s).__name__ for s in splits] == ["IndexedSplit"]
+
+
+def test_native_reader_honours_projection_and_limit_on_pruned_splits(events_table,
+                                                                     native_reads):
+    native = events_table.copy({"read.native.enabled": "true"})
+    builder = native.new_read_builder().with_projection(["tag", "id"])
+    pb = builder.new_predicate_builder()
+    builder.with_filter(pb.or_predicates([pb.equal("id", 17), pb.equal("id", 650)]))
+    splits = prune(builder)
+    got = builder.new_read().to_arrow(splits)
+    assert got.column_names == ["tag", "id"]
+    assert sorted(got.column("id").to_pylist()) == [17, 650]
+    assert splits.files_skipped == 1 and native_reads == [len(splits)]
+
+    limited = native.new_read_builder().with_limit(3)
+    limited.with_filter(limited.new_predicate_builder().equal("category", "c4"))
+    got = limited.new_read().to_arrow(prune(limited))
+    assert got.num_rows == 3 and set(got.column("category").to_pylist()) == {"c4"}

@@ -9,6 +9,7 @@ the object and never carry the credentials.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 
 from pyfileindex.paimon import (
     PaimonMetadataError,
+    index_report,
     PaimonTableMetadata,
     plan_read,
     read_plan,
@@ -217,6 +219,45 @@ def test_rewrite_file_index_on_s3_writes_the_same_sidecars(tmp_path, s3_server, 
     # Unchanged options: nothing new on either store.
     for _, table in twin.each():
         assert rewrite_file_index(table).snapshot_id is None
+
+
+def _report_facts(reports):
+    """An index report without the file names (they carry random tokens per store)."""
+    return [(r.row_count, r.location, r.container_bytes, r.stale,
+             [(i.column, i.index_type, i.bytes, i.row_count, i.declared) for i in r.indexes],
+             sorted((f.kind, f.column or "", f.index_type or "") for f in r.findings))
+            for r in reports]
+
+
+def test_index_report_on_s3_equals_the_local_one(tmp_path, s3_server, s3_warehouse, capsys):
+    twin = Twin(tmp_path, s3_warehouse, "report", OPTIONS["sidecar"])
+    twin.write(events(0, 200))
+    twin.write(events(200, 100))
+    twin.set_option("file-index.bitmap.columns", "category,level,score")
+    twin.set_option("file-index.bitmap.level.version", "1")
+    reports = {where: index_report(table) for where, table in twin.each()}
+    assert _report_facts(reports["s3"]) == _report_facts(reports["local"])
+    for report in reports["s3"]:
+        assert report.location == "sidecar" and report.sidecar.endswith(".index")
+        assert {(f.kind, f.column) for f in report.findings if f.stale} == {
+            ("missing", "score"), ("options", "level"), ("undeclared", "tag")}
+    # A corrupt sidecar object is reported for its file; the other file is still judged.
+    bucket, key = PaimonTableMetadata(table=twin.table("s3")).filesystem_path(
+        twin.files("s3")[0].index_file_paths[0]).split("/", 1)
+    s3_server.client().put_object(Bucket=bucket, Key=key, Body=b"junk")
+    damaged = index_report(twin.table("s3"))
+    assert [f.kind for f in damaged[0].findings if f.stale] == ["corrupt"]
+    assert _report_facts(damaged[1:]) == _report_facts(reports["local"][1:])
+    # The command line reaches the table with the catalog options.
+    from pyfileindex.cli import main
+    argv = ["indexes", str(twin.table("s3").table_path), "--json"]
+    for k, v in s3_warehouse.items():
+        if k != "warehouse":
+            argv += ["--catalog-option", f"{k}={v}"]
+    assert main(argv) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [f["stale"] for f in payload["files"]] == [True, True]
+    assert [f["kind"] for f in payload["files"][0]["findings"]] == ["corrupt"]
 
 
 def test_rewrite_on_s3_never_replaces_an_object_under_its_name(

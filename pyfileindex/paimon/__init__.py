@@ -1,6 +1,7 @@
 """Paimon tables on pypaimon: metadata (snapshots, schemas, data files, index bytes,
 deletion vectors), read planning with file indexes, and writing tables with indexes;
-`prune` and `enable` make pypaimon's own read builders prune with the indexes.
+`prune` and `enable` make pypaimon's own read builders prune with the indexes;
+`index_report` lists each data file's indexes and what is missing or stale in them.
 
 The metadata modules never import the native core; `plan_read`, `read_plan`,
 `write_table` and `rewrite_file_index` do (imported lazily).
@@ -44,6 +45,10 @@ _LAZY = {
     "enable": "splits",
     "disable": "splits",
     "PrunedSplits": "splits",
+    "index_report": "report",
+    "FileIndexReport": "report",
+    "StoredIndexInfo": "report",
+    "IndexFinding": "report",
 }
 
 
@@ -56,13 +61,17 @@ def __getattr__(name):
 
 
 __all__ = [
+    "FileIndexReport",
     "FilePlan",
+    "IndexFinding",
     "PrunedSplits",
     "ReadPlan",
+    "StoredIndexInfo",
     "TopN",
     "build_file_index",
     "disable",
     "enable",
+    "index_report",
     "plan_read",
     "prune",
     "read_plan",
