@@ -166,7 +166,7 @@ def test_map_key_indexes_like_java(java_harness, seed):
     assert written > CASES_PER_SEED // 2 and refused > 0 and answered > 0, (written, refused)
 
 
-@pytest.mark.parametrize("seed", [3, 4])
+@pytest.mark.parametrize("seed", [3])
 def test_map_key_answers_like_java(java_harness, seed):
     rng = random.Random(seed)
     compared = java_unsound = 0
