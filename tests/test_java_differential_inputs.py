@@ -87,8 +87,8 @@ OPTION_CASES = [
     ("range-bitmap", "chunk-size", "0", "equal"),
     ("range-bitmap", "chunk-size", "0b", "equal"),
     ("range-bitmap", "chunk-size", "1b", "equal"),
-    ("range-bitmap", "chunk-size", "1000gb", "equal"),
-    ("range-bitmap", "chunk-size", "9999999999999", "equal"),
+    ("range-bitmap", "chunk-size", "1000gb", "equal"),        # narrows to 0
+    ("range-bitmap", "chunk-size", "4294967304b", "equal"),   # 2^32 + 8: Java's int cast, 8
     ("bitmap", "version", "3", "java-refuses"),
     ("bitmap", "version", "-1", "java-refuses"),
     ("bitmap", "version", "abc", "java-refuses"),
