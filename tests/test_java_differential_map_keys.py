@@ -196,7 +196,12 @@ def test_map_key_answers_like_java(java_harness, seed):
             if oracle.sound(java, truth):
                 assert ours == java, where
                 compared += 1
-            else:
+            else:  # only Java 2.0's known range-bitmap bug on all-NULL columns (#9140)
+                values = [None if e is None else dict(e).get(column[2:-1])
+                          for e in columns["m"]]
+                range_bitmap = column in options.get("file-index.range-bitmap.columns",
+                                                     "").split(",")
+                assert range_bitmap and all(v is None for v in values), "Java unsound: " + where
                 java_unsound += 1
     print(f"\nseed {seed}: {compared} answers equal to Java's, Java unsound in {java_unsound}")
     assert compared > 500, compared
