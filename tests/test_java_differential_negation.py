@@ -95,6 +95,10 @@ def check_negations(harness, pack, rnd: random.Random, trees: int = 40):
                  f"\n{pack.describe()}")
         assert oracle.sound(ours, true_rows), "ours drops rows that match: " + where
         if not oracle.sound(java, true_rows):
+            # Only Java 2.0's known range-bitmap bug on all-NULL columns (#9140).
+            assert any("range-bitmap" in c.indexes and all(v is None for v in c.values)
+                       for c in pack.columns if c.name in predicate.columns()), \
+                "Java drops rows that match: " + where
             counts["java unsound"] += 1
         elif has_between(predicate):
             assert oracle.at_least_as_precise(ours, java, pack.rows), where
