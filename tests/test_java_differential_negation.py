@@ -27,6 +27,7 @@ import pyfileindex as pfi
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # also under --import-mode=importlib
 from differential import fixed, oracle  # noqa: E402
 from differential.cases import PLeaf, PNode, to_java, to_ours, truth  # noqa: E402
+from differential.column_types import decimal_of  # noqa: E402
 from java_harness import java_harness  # noqa: E402,F401  (the session fixture)
 
 pytestmark = pytest.mark.java
@@ -115,6 +116,10 @@ KINDS_BY_TYPE = {
     "STRING": ["bitmap", "bloom-filter", "range-bitmap"],
     "DOUBLE": ["bitmap", "bloom-filter", "range-bitmap"],
     "DATE": ["bitmap", "bsi", "range-bitmap"],
+    "TINYINT": ["bitmap", "bloom-filter", "bsi", "range-bitmap"],
+    "BOOLEAN": ["bitmap"],
+    "DECIMAL(10, 2)": ["bsi", "range-bitmap"],
+    "VARCHAR(4)": ["bitmap", "range-bitmap"],
 }
 MAKERS = {
     "INT": lambda rnd: rnd.randint(-4, 4),
@@ -122,6 +127,10 @@ MAKERS = {
     "STRING": lambda rnd: rnd.choice(["", "a", "ab", "b", "é", "zz"]),
     "DOUBLE": lambda rnd: rnd.choice([-1.5, -0.0, 0.0, 2.25, math.inf, math.nan]),
     "DATE": lambda rnd: rnd.randint(-3, 3),
+    "TINYINT": lambda rnd: rnd.choice([-128, -1, 0, 1, 127]),
+    "BOOLEAN": lambda rnd: rnd.random() < 0.5,
+    "DECIMAL(10, 2)": lambda rnd: decimal_of(rnd.randint(-300, 300), 2),
+    "VARCHAR(4)": lambda rnd: rnd.choice(["", "a", "ab", "abcd", "\U0001F600"]),
 }
 CASES = [(t, k) for t, kinds in KINDS_BY_TYPE.items() for k in kinds]
 
