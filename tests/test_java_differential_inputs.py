@@ -187,6 +187,13 @@ def test_invalid_utf8_strings_like_java(java_harness, index):
     ours_bytes, java_bytes = both_write(java_harness, fields, {"s": values}, table, options)
     assert isinstance(java_bytes, bytes), java_bytes
     assert ours_bytes == java_bytes
+    # The other Arrow forms of a string column take other ingest paths.
+    large = pa.array(values, pa.large_binary()).view(pa.large_string())
+    encoded = pa.DictionaryArray.from_arrays(
+        pa.array([None if v is None else pool.index(v) for v in values], pa.int32()),
+        _string_array(pool))
+    for other in (large, encoded):
+        assert pfi.build_index(pa.table({"s": other}), fields, options) == java_bytes, other.type
     questions = [("is_null", ()), ("is_not_null", ())]
     for literal in pool + [b"\xff\xff", b"zz"]:
         other = rnd.choice(pool)
