@@ -54,7 +54,9 @@ gt ge in not_in is_null is_not_null between starts_with ends_with contains like 
 ``{"op": "and" | "or", "children": [...]}``; ``{"op": "not", "child": P}`` (Paimon's
 ``Predicate.negate()``). Built with Paimon's PredicateBuilder: ``in`` with 1..20 literals
 becomes an OR of equals (an ``In`` leaf otherwise), ``not_in`` the negation of that (AND of
-not-equals / ``NotIn`` leaf); ``"form": "leaf"`` on in/not_in forces the single leaf.
+not-equals / ``NotIn`` leaf); ``"form": "leaf"`` on in/not_in forces the single leaf. A
+column ``"m[k]"`` names key k of MAP column m (the name of a map-key index in the container);
+its literals have the map's value type.
 
 Value encoding (values in columns and literals; null is JSON null; mirrored by
 tests/java/harness/.../Values.java):
@@ -63,6 +65,8 @@ tests/java/harness/.../Values.java):
 * FLOAT, DOUBLE: JSON numbers, or strings "NaN", "Infinity", "-Infinity", "-0.0" or any
   float text (Python's "nan"/"inf" spellings too). A number for a FLOAT column is the double
   value rounded to float32; a string is parsed straight to float32.
+  ``{"bits": "7fa00001"}`` gives the IEEE 754 bit pattern in hex (NaN payloads, signalling
+  NaNs), through Float.intBitsToFloat / Double.longBitsToDouble.
 * DECIMAL(p, s): a string "123.45" (must fit p and s exactly; the harness never rounds).
 * CHAR, VARCHAR, STRING: JSON strings, stored as their exact UTF-8 bytes (U+0000 is one 0x00
   byte, non-BMP characters 4 bytes); ``{"base64": "..."}`` gives raw bytes (e.g. invalid

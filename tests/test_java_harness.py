@@ -518,3 +518,24 @@ def test_strings_python_cannot_encode_fail_in_python(java_harness):
         java_harness.write([("s", "STRING")], {"s": ["\udc80"]},
                            {"file-index.bitmap.columns": "s"})
     assert java_harness.ping() == "2.0.0"
+
+
+def test_float_bit_patterns_and_map_key_columns(java_harness):
+    """{"bits": hex} gives an exact FLOAT/DOUBLE bit pattern; a leaf on "m[k]" reaches the
+    index of key k of MAP column m (what test_java_differential_inputs / _map_keys rely on)."""
+    options = {"file-index.bitmap.columns": "x"}
+    by_bits = java_harness.write([("x", "FLOAT")], {"x": [{"bits": "3fc00000"}, None]}, options)
+    by_value = java_harness.write([("x", "FLOAT")], {"x": [1.5, None]}, options)
+    assert by_bits == by_value
+    with pytest.raises(JavaRequestError, match="hex"):
+        java_harness.write([("x", "DOUBLE")], {"x": [{"bits": "zz"}]}, options)
+    fields = [{"name": "m", "type": {"type": "MAP", "key": "STRING", "value": "INT"}}]
+    maps = [[["k", 1]], [["k", 2]], None, [["j", 1]]]
+    data = java_harness.write(fields, {"m": maps}, {"file-index.bitmap.columns": "m[k]"})
+    answers = java_harness.read(data, fields, [
+        {"op": "eq", "column": "m[k]", "literals": [2]},
+        {"op": "is_null", "column": "m[k]"},
+        {"op": "eq", "column": "m[j]", "literals": [1]},  # key j has no index
+    ])
+    assert answers == [{"result": "ROWS", "rows": [1]}, {"result": "ROWS", "rows": [2, 3]},
+                       {"result": "REMAIN"}]

@@ -7,6 +7,8 @@ import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.shade.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.paimon.types.DataField;
+import org.apache.paimon.types.DataType;
+import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.RowType;
 
 import java.util.ArrayList;
@@ -61,6 +63,7 @@ final class Predicates {
 
   private static Predicate leaf(RowType rowType, JsonNode node, String op) {
     String column = Json.requiredText(node, "column");
+    rowType = withMapKeyField(rowType, column);
     int index = Schema.fieldIndex(rowType, column);
     DataField field = rowType.getFields().get(index);
     List<Object> literals = literals(field, node);
@@ -111,6 +114,28 @@ final class Predicates {
       default:
         throw new HarnessException("unknown predicate op '" + op + "'");
     }
+  }
+
+  /**
+   * A column "m[k]" names the values of key k of MAP column m, the name under which Paimon
+   * stores a map-key index in the container. FileIndexPredicate finds index readers by the
+   * leaf's field name, so the leaf is built on a row type whose field m is renamed "m[k]" and
+   * typed as the map's value type.
+   */
+  private static RowType withMapKeyField(RowType rowType, String column) {
+    int open = column.indexOf('[');
+    if (rowType.getFieldIndex(column) >= 0 || open <= 0 || !column.endsWith("]")) {
+      return rowType;
+    }
+    int index = rowType.getFieldIndex(column.substring(0, open));
+    if (index < 0 || !(rowType.getTypeAt(index) instanceof MapType)) {
+      return rowType;
+    }
+    List<DataField> fields = new ArrayList<>(rowType.getFields());
+    DataField map = fields.get(index);
+    DataType valueType = ((MapType) map.type()).getValueType();
+    fields.set(index, new DataField(map.id(), column, valueType));
+    return new RowType(fields);
   }
 
   private static boolean forcedLeaf(JsonNode node) {

@@ -90,6 +90,9 @@ final class Values {
   }
 
   private static double doubleValue(DataType type, JsonNode v) {
+    if (v.isObject() && v.has("bits")) {
+      return Double.longBitsToDouble(Long.parseUnsignedLong(bitsText(type, v), 16));
+    }
     if (v.isTextual()) {
       return Double.parseDouble(floatText(type, v));
     }
@@ -103,6 +106,9 @@ final class Values {
   }
 
   private static float floatValue(DataType type, JsonNode v) {
+    if (v.isObject() && v.has("bits")) {
+      return Float.intBitsToFloat(Integer.parseUnsignedInt(bitsText(type, v), 16));
+    }
     if (v.isTextual()) {
       return Float.parseFloat(floatText(type, v)); // one rounding, straight to float32
     }
@@ -113,6 +119,15 @@ final class Values {
       return (float) v.doubleValue(); // the client holds a double; round that to float32
     }
     throw bad(type, v, "expected a number or a float string");
+  }
+
+  /** {"bits": "7fa00001"}: the IEEE 754 bit pattern in hex (NaN payloads, signalling NaNs). */
+  private static String bitsText(DataType type, JsonNode v) {
+    JsonNode bits = v.get("bits");
+    if (!bits.isTextual() || !bits.textValue().matches("[0-9a-fA-F]{1,16}")) {
+      throw bad(type, v, "\"bits\" must be a hex string");
+    }
+    return bits.textValue();
   }
 
   /** Accepts Java's spellings and Python's repr spellings of the special values. */
