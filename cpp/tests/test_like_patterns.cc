@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <random>
@@ -393,6 +394,32 @@ TEST(LikeIndexes, ScanLimitAnswersRemain) {
   EXPECT_FALSE(FileIndexReader::Open(bytes.data(), bytes.size(),
                                      {{"s", *ParseDataType("STRING")}}, negative)
                    .ok());
+}
+
+TEST(LikeIndexes, ScatteredCodesOfRangeBitmap) {
+  // 50 matching codes 10 apart: too many runs for one slice walk each, so the rows' codes
+  // are decoded once; rows repeat values and some are NULL.
+  std::vector<std::optional<std::string>> values;
+  std::vector<uint32_t> want;
+  for (int i = 0; i < 1500; ++i) {
+    if (i % 11 == 0) {
+      values.push_back(std::nullopt);
+      continue;
+    }
+    char text[8];
+    std::snprintf(text, sizeof text, "k%03d", (i * 7) % 500);
+    values.push_back(std::string(text));
+    if (text[3] == '7') want.push_back(static_cast<uint32_t>(i));
+  }
+  const std::vector<uint8_t> bytes =
+      Container(values, OneOption("file-index.range-bitmap.columns", "s"));
+  auto reader =
+      FileIndexReader::Open(bytes.data(), bytes.size(), {{"s", *ParseDataType("STRING")}});
+  ASSERT_TRUE(reader.ok());
+  auto result = (*reader)->Evaluate(
+      *Predicate::Leaf(PredicateOp::kEndsWith, "s", {Literal::String("7")}));
+  ASSERT_TRUE(result.ok() && result->is_rows());
+  EXPECT_EQ(result->rows().ToVector(), want);
 }
 
 TEST(LikeIndexes, BadLeavesAreInvalidArgument) {

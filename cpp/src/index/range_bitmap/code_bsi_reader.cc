@@ -152,11 +152,16 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
 Result<Bitmap32> CodeBsiReader::RowsWithCodeIn(const std::vector<bool>& wanted) const {
   if (slice_count_ > 32) return Bad(slice_count_, " slices for 32-bit codes");
   PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
-  std::vector<uint32_t> codes(row_count_, 0);
+  if (ebm->IsEmpty()) return Bitmap32();
+  // Only keyed rows have codes: the table ends at the EBM's last row, whatever the header's
+  // row count claims.
+  std::vector<uint32_t> codes(static_cast<size_t>(ebm->Maximum()) + 1, 0);
   for (int i = 0; i < slice_count_; ++i) {
     PFI_ASSIGN_OR_RETURN(Bitmap32 slice, Load(slice_extents_[i], "slice"));
     const uint32_t bit = uint32_t{1} << i;
-    slice.ForEach([&codes, bit](uint32_t row) { codes[row] |= bit; });
+    slice.ForEach([&codes, bit](uint32_t row) {
+      if (row < codes.size()) codes[row] |= bit;
+    });
   }
   std::vector<uint32_t> rows;
   ebm->ForEach([&](uint32_t row) {
