@@ -15,6 +15,7 @@ from spark_random_tables import random_table
 
 FIELDS = [("s", "STRING"), ("i", "INT")]
 
+
 # A reference matcher written independently of patterns.py: recursion over characters.
 def reference_like(value, pattern, escape=None):
     tokens = []
