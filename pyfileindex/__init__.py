@@ -11,6 +11,7 @@ against any Paimon file index::
 """
 
 from pyfileindex._native import (
+    DEFAULT_DICTIONARY_SCAN_LIMIT,
     CorruptIndexError,
     FileIndexError,
     IndexEntryInfo,
@@ -30,6 +31,7 @@ __version__ = library_version()
 
 __all__ = [
     "__version__",
+    "DEFAULT_DICTIONARY_SCAN_LIMIT",
     "CorruptIndexError",
     "FileIndexError",
     "IndexEntryInfo",

@@ -163,6 +163,11 @@ cdef extern from "pyfileindex/predicate.h" namespace "pyfileindex" nogil:
         kIsNull
         kIsNotNull
         kBetween
+        kStartsWith
+        kEndsWith
+        kContains
+        kLike
+        kNotLike
         kAnd
         kOr
 
@@ -257,6 +262,7 @@ cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
 
     cdef cppclass OpenOptions:
         int64_t row_count
+        int64_t dictionary_scan_limit
 
     cdef cppclass FileIndexReader:
         @staticmethod
@@ -287,6 +293,14 @@ class RowCountMismatchError(CorruptIndexError):
 # The C++ reader's wording of that case (file_index_reader.cc), the one Corrupt status told
 # apart: the table layer reads such a file without its index instead of failing the query.
 _ROW_COUNT_MISMATCH = "stores a row count of "
+
+
+cdef int64_t _default_dictionary_scan_limit():
+    cdef OpenOptions options  # the C++ default, so Python never keeps a copy of the number
+    return options.dictionary_scan_limit
+
+
+DEFAULT_DICTIONARY_SCAN_LIMIT = _default_dictionary_scan_limit()
 
 
 class UnsupportedError(FileIndexError):
@@ -669,6 +683,11 @@ _OPS = {
     "is_null": PredicateOp.kIsNull,
     "is_not_null": PredicateOp.kIsNotNull,
     "between": PredicateOp.kBetween,
+    "starts_with": PredicateOp.kStartsWith,
+    "ends_with": PredicateOp.kEndsWith,
+    "contains": PredicateOp.kContains,
+    "like": PredicateOp.kLike,
+    "not_like": PredicateOp.kNotLike,
 }
 
 
@@ -1037,10 +1056,14 @@ cdef class IndexReader:
     index on a column absent from it answers REMAIN. ``row_count`` is the data file's row
     count (e.g. the manifest's): an index storing another one is corrupt, and a question it
     would answer raises RowCountMismatchError (a CorruptIndexError) - indexes are read when
-    first asked, so not here. Safe to share between threads.
+    first asked, so not here. ``dictionary_scan_limit`` bounds the dictionary entries one
+    LIKE / starts_with / ends_with / contains leaf may read from a bitmap or range-bitmap
+    index (default DEFAULT_DICTIONARY_SCAN_LIMIT); a leaf that would read more answers REMAIN.
+    Safe to share between threads.
     """
     cdef shared_ptr[FileIndexReader] reader
     cdef _RowType row_type  # for checking DATE and TIME literals against their columns
+    cdef int64_t scan_limit
     cdef Py_buffer buffer
     cdef bint has_buffer
     cdef object owner  # keeps the bytes alive (bytes, mmap, ...)
@@ -1048,15 +1071,25 @@ cdef class IndexReader:
     def __cinit__(self):
         self.has_buffer = False
 
-    def __init__(self, data, fields=None, row_count=None):
+    def __init__(self, data, fields=None, row_count=None, dictionary_scan_limit=None):
         cdef OpenOptions options
         options.row_count = -1
+        if dictionary_scan_limit is not None:
+            if (isinstance(dictionary_scan_limit, bool)
+                    or not isinstance(dictionary_scan_limit, (int, _np.integer))):
+                raise TypeError("dictionary_scan_limit must be an int, got "
+                                f"{type(dictionary_scan_limit).__name__}")
+            if dictionary_scan_limit < 0:
+                raise FileIndexError("dictionary_scan_limit must not be negative, got "
+                                     f"{dictionary_scan_limit}")
+            options.dictionary_scan_limit = min(int(dictionary_scan_limit), 2 ** 63 - 1)
         if row_count is not None:
             if isinstance(row_count, bool) or not isinstance(row_count, (int, _np.integer)):
                 raise TypeError(f"row_count must be an int, got {type(row_count).__name__}")
             if row_count < 0:
                 raise FileIndexError(f"row_count must not be negative, got {row_count}")
             options.row_count = min(int(row_count), 2 ** 63 - 1)
+        self.scan_limit = options.dictionary_scan_limit
         # bytes first: the PathLike check goes through the ABC machinery on every call.
         if type(data) is not bytes and isinstance(data, (str, _os.PathLike)):
             # Read into bytes the reader owns, not mapped: a memory map of the file kills the
@@ -1088,9 +1121,14 @@ cdef class IndexReader:
             PyBuffer_Release(&self.buffer)
 
     @staticmethod
-    def open(data, fields=None, row_count=None):
-        """Same as IndexReader(data, fields, row_count)."""
-        return IndexReader(data, fields, row_count)
+    def open(data, fields=None, row_count=None, dictionary_scan_limit=None):
+        """Same as IndexReader(data, fields, row_count, dictionary_scan_limit)."""
+        return IndexReader(data, fields, row_count, dictionary_scan_limit)
+
+    @property
+    def dictionary_scan_limit(self) -> int:
+        """The most dictionary entries one string-pattern leaf may read (REMAIN beyond)."""
+        return self.scan_limit
 
     @property
     def entries(self):

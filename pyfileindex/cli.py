@@ -170,6 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "also keeps the rows tied with the n-th, for an ORDER BY with more "
                             "sort keys)")
     query.add_argument("--json", action="store_true", help="print one JSON object")
+    query.add_argument("--explain", action="store_true",
+                       help="also print, per leaf, the answer and what each index does for it "
+                            "(lookups, code ranges, dictionary scans and their sizes)")
     query.set_defaults(handler=_cmd_query)
 
     indexes = commands.add_parser(
@@ -528,11 +531,20 @@ def _cmd_query(args) -> int:
     # An empty row set means the file can be skipped (Paimon's remain() is false).
     kind = "SKIP" if result.skip else result.kind
     rows = _row_ids(result) if kind == "ROWS" else None
+    explained = None
+    if args.explain and node is not None:
+        from pyfileindex.explain import explain, format_explain
+        explained = explain(reader, node)
     if args.json:
         payload = {"result": kind}
         if rows is not None:
             payload["rows"] = rows
+        if explained is not None:
+            payload["explain"] = explained
         _print(json.dumps(payload))
+        return EXIT_OK
+    if explained is not None:
+        _print(format_explain(explained))
     elif rows is not None:
         _print(" ".join(map(str, rows)))
     else:

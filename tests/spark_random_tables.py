@@ -112,6 +112,8 @@ def _leaf(rng: random.Random, column: Column):
         value = rng.choice(present) if present and rng.random() < 0.7 else fresh(rng)
         return np.datetime64(value, "ns") if isinstance(value, np.datetime64) else value
 
+    if column.kind == "string" and rng.random() < 0.3:
+        return _pattern_leaf(rng, target, present)
     op = rng.choice(["eq", "ne", "lt", "le", "gt", "ge", "in", "not_in", "is_null",
                      "is_not_null", "between"])
     if op == "is_null":
@@ -126,6 +128,19 @@ def _leaf(rng: random.Random, column: Column):
         return target.between(low, high)
     return {"eq": target.__eq__, "ne": target.__ne__, "lt": target.__lt__,
             "le": target.__le__, "gt": target.__gt__, "ge": target.__ge__}[op](literal())
+
+
+def _pattern_leaf(rng: random.Random, target, present: list):
+    """starts_with / ends_with / contains / LIKE / NOT LIKE on a piece of a present value."""
+    source = rng.choice(present) if present else "a"
+    start = rng.randint(0, len(source))
+    piece = source[start:start + rng.randint(0, 3)]
+    op = rng.choice(["startswith", "endswith", "contains", "like", "not_like"])
+    if op in ("startswith", "endswith", "contains"):
+        return getattr(target, op)(piece)
+    escaped = "".join("!" + c if c in "%_!" else c for c in piece)
+    pattern = rng.choice(["{}%", "%{}", "%{}%", "_{}%", "{}"]).format(escaped)
+    return getattr(target, op)(pattern, escape="!")
 
 
 def random_predicate(rng: random.Random, columns: List[Column], depth: int = 0):

@@ -54,7 +54,8 @@ class TestNodes:
     def test_every_op_is_accepted_with_its_arity(self):
         examples = {"eq": (1,), "ne": (1,), "lt": (1,), "le": (1,), "gt": (1,), "ge": (1,),
                     "in": (1, 2, 3), "not_in": (1,), "is_null": (), "is_not_null": (),
-                    "between": (1, 2)}
+                    "between": (1, 2), "starts_with": ("a",), "ends_with": ("a",),
+                    "contains": ("a",), "like": ("a%",), "not_like": ("a!%", "!")}
         assert set(examples) == set(OPS)
         for op, literals in examples.items():
             assert Leaf(op, "c", literals).literals == literals
@@ -68,8 +69,8 @@ class TestNodes:
             Leaf(op, "c", literals)
 
     def test_unknown_op_and_bad_column(self):
-        with pytest.raises(PredicateError, match="unknown predicate operator 'like'"):
-            Leaf("like", "c", ("x%",))
+        with pytest.raises(PredicateError, match="unknown predicate operator 'ilike'"):
+            Leaf("ilike", "c", ("x%",))
         with pytest.raises(PredicateError, match="non-empty string"):
             Leaf("eq", "", (1,))
         with pytest.raises(PredicateError, match="sequence of values"):
@@ -516,8 +517,9 @@ class TestParserErrors:
         ("a = 'x", "quote ' at character 5 is never closed"),
         ('"a = 1', 'quote " at character 1 is never closed'),
         ("a = 'it''s", "quote ' at character 5 is never closed"),
-        ("a LIKE 'x%'", "LIKE is not supported"),
-        ("a ILIKE 'x%'", "LIKE is not supported"),
+        ("a ILIKE 'x%'", "ILIKE is not supported"),
+        ("a LIKE b", "LIKE pattern must be a quoted string"),
+        ("a LIKE 'x!' ESCAPE '!'", "ends with its escape character"),
         ("upper(a) = 'X'", "function calls are not supported"),
         ("a = abs(-1)", "expected a literal value"),
         ("a + 1 = 2", "arithmetic is not supported"),

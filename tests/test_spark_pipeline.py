@@ -68,6 +68,10 @@ PREDICATES = [
     f"score IS NOT NULL AND ts < TIMESTAMP '{T(B + int(STEP * 5000))}'",
     f"user_id IN ({USER}, {USER + 1}) AND category = 'view'",
     "event_id < 0",
+    "category LIKE 'c%'",
+    "country LIKE '_S' OR status NOT LIKE '%e%'",
+    "category LIKE 'charge%' AND country LIKE 'L%'",
+    "category LIKE '%zz%'",
 ]
 
 

@@ -98,6 +98,16 @@ std::vector<PredicatePtr> LeavesFor(const std::string& column, const DataType& t
   leaves.push_back(Predicate::Leaf(O::kIsNotNull, column));
   Literal low = LiteralFor(type, in);
   leaves.push_back(Predicate::Leaf(O::kBetween, column, {low, LiteralFor(type, in)}));
+  if (type.IsString()) {  // string patterns walk and scan the dictionaries
+    for (O op : {O::kStartsWith, O::kEndsWith, O::kContains}) {
+      leaves.push_back(Predicate::Leaf(op, column, {Literal::String(in.String(4))}));
+    }
+    for (O op : {O::kLike, O::kNotLike}) {
+      std::vector<Literal> pattern = {Literal::String(in.String(8))};
+      if (in.Byte() % 2 == 0) pattern.push_back(Literal::String(in.String(1)));
+      leaves.push_back(Predicate::Leaf(op, column, std::move(pattern)));
+    }
+  }
   return leaves;
 }
 

@@ -109,6 +109,10 @@ std::vector<PredicatePtr> Questions() {
       P::And({P::Leaf(O::kGreaterOrEqual, "score", {L::Int(1)}),
               P::Leaf(O::kEqual, "name", {L::String("name-2")})}),
       P::Or({P::Leaf(O::kLessThan, "id", {L::Int(0)}), P::Leaf(O::kIsNull, "price")}),
+      // String patterns: a prefix run, a dictionary scan, its complement.
+      P::Leaf(O::kStartsWith, "name", {L::String("name-1")}),
+      P::Leaf(O::kLike, "name", {L::String("%e-_")}),
+      P::Leaf(O::kNotLike, "name", {L::String("n!%%"), L::String("!")}),
   };
 }
 

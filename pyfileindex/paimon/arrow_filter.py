@@ -4,6 +4,10 @@ SQL semantics: a comparison with NULL is not true, so a leaf's NULL results coun
 false. The trees have no NOT node (negation is pushed into the leaves), so folding
 NULL to false at each leaf gives the same rows as three-valued logic.
 
+String patterns (starts_with, ends_with, contains, LIKE) match as the indexes do: `_` is one
+code point, an escape character only where the leaf names one. NOT LIKE of a NULL is NULL,
+so it selects no NULL row either.
+
 FLOAT and DOUBLE values compare as Paimon's predicates and indexes compare them
 (Double.compare, FLOAT widened exactly): NaN equals NaN and lies above +Infinity, and -0.0
 lies below 0.0. IEEE comparisons would disagree with the index answers they refine.
@@ -18,6 +22,7 @@ import pyarrow.compute as pc
 
 from pyfileindex.column_names import split_map_column
 from pyfileindex.predicate import And, Leaf, Or, Predicate, timestamp_nanos
+from pyfileindex.predicate.patterns import PATTERN_OPS, like_of, like_regex
 
 from .errors import PaimonMetadataError
 
@@ -150,6 +155,21 @@ def _compare(values, op: str, literal):
     return pc.greater(values, scalar)
 
 
+def _pattern_leaf(values, leaf: Leaf):
+    if pa.types.is_dictionary(values.type):
+        values = values.cast(values.type.value_type)
+    op, text = leaf.op, leaf.literals[0]
+    if op == "starts_with":
+        return pc.starts_with(values, pattern=text)
+    if op == "ends_with":
+        return pc.ends_with(values, pattern=text)
+    if op == "contains":
+        return pc.match_substring(values, pattern=text)
+    pattern, escape = like_of(op, leaf.literals)
+    hit = pc.match_substring_regex(values, pattern=like_regex(pattern, escape))
+    return hit if op == "like" else pc.invert(hit)
+
+
 def _leaf(table: pa.Table, leaf: Leaf):
     values = _column(table, leaf.column)
     op = leaf.op
@@ -157,6 +177,8 @@ def _leaf(table: pa.Table, leaf: Leaf):
         return pc.is_null(values)
     if op == "is_not_null":
         return pc.is_valid(values)
+    if op in PATTERN_OPS:
+        return _pattern_leaf(values, leaf)
     if pa.types.is_floating(values.type) and op in _FLOAT_OPS:
         return _float_leaf(values, leaf)
     if op in _COMPARE:

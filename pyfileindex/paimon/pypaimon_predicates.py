@@ -4,8 +4,10 @@ A pypaimon `Predicate` is a tree of nodes with a `method` ("equal", "in", "and",
 a `field` name and `literals` (the children for "and" / "or"). Two views of it:
 
 * `index_predicate`: the part the file indexes can be asked, as a bound pyfileindex tree.
-  Leaves no index answers (startsWith, endsWith, contains, like), leaves whose literals do
-  not fit the column's type and leaves with a NULL literal become REMAIN, folded as
+  startsWith, endsWith, contains and like (pypaimon's LIKE escapes with a backslash) on
+  string columns pass through: bitmap and range-bitmap indexes answer them exactly. Leaves
+  whose literals do not fit the column's type (or a like pattern pypaimon rejects) and
+  leaves with a NULL literal become REMAIN, folded as
   FileIndexResult folds them (identity of AND, absorbing for OR). The result selects a
   superset of the rows, so pruning with it never drops a matching row.
 * `predicate_mask`: the exact rows of an Arrow table, with Paimon's semantics for every
@@ -35,8 +37,10 @@ COMPARISONS = {"equal": "eq", "notEqual": "ne", "lessThan": "lt", "lessOrEqual":
 SETS = {"in": "in", "notIn": "not_in"}
 NULL_TESTS = {"isNull": "is_null", "isNotNull": "is_not_null"}
 RANGES = ("between", "notBetween")
-# Pattern leaves: no file index answers them (Paimon's indexes give REMAIN).
-PATTERNS = ("startsWith", "endsWith", "contains", "like")
+# Pattern leaves, as pyfileindex ops; pypaimon's like escapes %, _ and itself with a backslash.
+PATTERNS = {"startsWith": "starts_with", "endsWith": "ends_with", "contains": "contains",
+            "like": "like"}
+PYPAIMON_LIKE_ESCAPE = "\\"
 COMPOUNDS = ("and", "or")
 METHODS = frozenset(COMPARISONS) | frozenset(SETS) | frozenset(NULL_TESTS) | frozenset(
     RANGES) | frozenset(PATTERNS) | frozenset(COMPOUNDS)
@@ -67,7 +71,9 @@ def _raw_leaf(node) -> Optional[Predicate]:
     literals = list(node.literals or ())
     if method in NULL_TESTS:
         return Leaf(NULL_TESTS[method], column)
-    if method in PATTERNS or any(v is None for v in literals):
+    if method in PATTERNS:
+        return _pattern_leaf(method, column, literals)
+    if any(v is None for v in literals):
         # A NULL literal: pypaimon's Arrow expressions give it meanings (an IN list
         # holding NULL matches NULL rows) that no index answers; leave it to the reader.
         return None
@@ -87,6 +93,17 @@ def _raw_leaf(node) -> Optional[Predicate]:
     if method == "between":
         return Leaf("between", column, (low, high))
     return Or([Leaf("lt", column, (low,)), Leaf("gt", column, (high,))])
+
+
+def _pattern_leaf(method: str, column: str, literals: list) -> Optional[Predicate]:
+    if len(literals) != 1 or not isinstance(literals[0], str):
+        return None  # pypaimon's reader decides (a NULL or non-string literal)
+    if method == "like":
+        literals = [literals[0], PYPAIMON_LIKE_ESCAPE]
+    try:
+        return Leaf(PATTERNS[method], column, literals)
+    except PredicateError:
+        return None  # a pattern pypaimon rejects (a backslash before another character)
 
 
 def _float_column(schema: SchemaInfo, column: str) -> bool:
@@ -147,7 +164,7 @@ def is_exact(predicate, schema: SchemaInfo) -> bool:
 
 def exact_predicate(predicate, schema: SchemaInfo) -> Predicate:
     """pypaimon `predicate` as an equivalent bound pyfileindex tree; PredicateError naming
-    the leaf when one has no equivalent (patterns, NULL literals, literals that do not fit)."""
+    the leaf when one has no equivalent (NULL literals, literals that do not fit)."""
     _check(predicate)
     if predicate.method in COMPOUNDS:
         children = [exact_predicate(child, schema) for child in predicate.literals]

@@ -21,6 +21,7 @@ from .temporal import (
     timestamp_from_nanos,
     timestamp_nanos,
 )
+from .patterns import PATTERN_OPS
 from .tree import Compound, Leaf, Predicate
 
 
@@ -78,7 +79,8 @@ def bind_predicate(node: Predicate, fields) -> Predicate:
     * DECIMAL(p, s) -> decimal.Decimal at scale s; the value must be exactly
       representable with precision p (floats are read by their shortest repr);
     * FLOAT/DOUBLE -> float, also from 'NaN', 'Infinity', '-Infinity' strings;
-    * CHAR/VARCHAR/STRING -> str (strings only);
+    * CHAR/VARCHAR/STRING -> str (strings only); starts_with, ends_with, contains,
+      like and not_like bind to these columns only;
     * BINARY/VARBINARY/BYTES -> bytes (str is UTF-8 encoded);
     * BOOLEAN -> bool (also 0/1 and 'true'/'false');
     * DATE -> datetime.date (also from 'YYYY-MM-DD');
@@ -101,6 +103,9 @@ def _bind(node: Predicate, types: Mapping[str, str]) -> Predicate:
     if data_type.root in _UNSUPPORTED_ROOTS:
         raise PredicateError(f"column {node.column!r} has type {data_type}; "
                              "predicates on it are not supported")
+    if node.op in PATTERN_OPS and not data_type.is_string:
+        raise PredicateError(f"{node.op} on column {node.column!r} of type {data_type}: string "
+                             "patterns need a CHAR, VARCHAR or STRING column")
     if not node.literals:
         return node
     literals = tuple(_convert(value, data_type, node.column) for value in node.literals)

@@ -1,6 +1,6 @@
 """The Python DSL of predicates: col("f0") == "Alice", col("m")["k"].isin([1, 2]), ..."""
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 from pyfileindex.column_names import map_entry_name
 
@@ -100,6 +100,37 @@ class Column:
         if low is None or high is None:
             raise PredicateError(f"between() on column {self.name!r} needs two non-None bounds")
         return Leaf("between", self.name, (low, high))
+
+
+    def _text(self, method: str, text: Any) -> str:
+        if not isinstance(text, str):
+            raise PredicateError(f"{method}() on column {self.name!r} takes a string, "
+                                 f"got {type(text).__name__}")
+        return text
+
+    def startswith(self, prefix: str) -> Leaf:
+        """Values starting with `prefix` (taken literally; NULLs never match)."""
+        return Leaf("starts_with", self.name, (self._text("startswith", prefix),))
+
+    def endswith(self, suffix: str) -> Leaf:
+        """Values ending with `suffix` (taken literally)."""
+        return Leaf("ends_with", self.name, (self._text("endswith", suffix),))
+
+    def contains(self, text: str) -> Leaf:
+        """Values containing `text` (taken literally)."""
+        return Leaf("contains", self.name, (self._text("contains", text),))
+
+    def like(self, pattern: str, escape: Optional[str] = None) -> Leaf:
+        """SQL LIKE: `%` any run of characters, `_` one character; `escape` (one character)
+        makes the %, _ or escape after it literal."""
+        literals = (self._text("like", pattern),)
+        if escape is not None:
+            literals += (self._text("like", escape),)
+        return Leaf("like", self.name, literals)
+
+    def not_like(self, pattern: str, escape: Optional[str] = None) -> Leaf:
+        """SQL NOT LIKE: the non-NULL values `like` does not match."""
+        return self.like(pattern, escape).negate()
 
 
 def col(name: str) -> Column:

@@ -167,6 +167,12 @@ class _Converter:
             return self.is_null(node)
         if isinstance(node, exp.Between):
             return self.between(node)
+        if isinstance(node, (exp.Like, exp.Escape)):
+            return self.like(node)
+        for kind, op in ((exp.StartsWith, "starts_with"), (exp.EndsWith, "ends_with"),
+                         (exp.Contains, "contains")):
+            if type(node) is kind:
+                return self.string_function(node, op)
         raise self.unsupported(node)
 
     def chain(self, node) -> list:
@@ -190,8 +196,8 @@ class _Converter:
         if isinstance(node, exp.Block):
             return PredicateError("cannot parse predicate: only one predicate is allowed "
                                   "(combine several with AND)")
-        if isinstance(node, (exp.Like, exp.ILike)):
-            reason = "LIKE is not supported"
+        if isinstance(node, exp.ILike):
+            reason = "ILIKE is not supported; use LIKE"
         elif isinstance(node, exp.NullSafeEQ):
             reason = "IS NOT DISTINCT FROM / <=> is not supported; use = and IS NULL"
         elif isinstance(node, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Mod, exp.IntDiv, exp.DPipe)):
@@ -365,6 +371,38 @@ class _Converter:
         high = self.literal(node.args["high"], column)
         return Leaf("between", column, (low, high))
 
+    def like(self, node) -> Leaf:
+        """`s [NOT] LIKE 'pattern' [ESCAPE 'e']`."""
+        exp = self.exp
+        escape = None
+        if isinstance(node, exp.Escape):
+            escape = self.string_literal(node.expression, "the ESCAPE character", node)
+            node = node.this
+            if not isinstance(node, exp.Like):
+                raise self.unsupported(node)
+        column = self.require_column(node.this, node)
+        pattern = self.string_literal(node.expression, "a LIKE pattern", node)
+        literals = (pattern,) if escape is None else (pattern, escape)
+        try:
+            return Leaf("not_like" if node.args.get("negate") else "like", column, literals)
+        except PredicateError as exc:  # a malformed pattern or escape, said where it is
+            raise _syntax_error(str(exc), node) from None
+
+    def string_function(self, node, op: str) -> Leaf:
+        """starts_with(s, 'ab'), ends_with(s, 'b'), contains(s, 'x')."""
+        column = self.require_column(node.this, node)
+        text = self.string_literal(node.expression, f"the text of {op}", node)
+        return Leaf(op, column, (text,))
+
+    def string_literal(self, operand, what: str, node) -> str:
+        exp = self.exp
+        inner = operand
+        while isinstance(inner, exp.Paren):
+            inner = inner.this
+        if isinstance(inner, exp.Literal) and inner.is_string:
+            return inner.this
+        raise _syntax_error(f"{what} must be a quoted string ({_snippet(node)!r})", node)
+
     def require_column(self, operand, node) -> str:
         column = self.column_name(operand)
         if column is None:
@@ -384,7 +422,9 @@ def parse_predicate(text: str, fields=None, *, exact_numbers: bool = False) -> P
     """Parse SQL-like text into a predicate tree.
 
     Grammar: comparisons (=, <>, !=, <, <=, >, >=), IN (...), NOT IN (...),
-    IS [NOT] NULL, [NOT] BETWEEN a AND b, AND (binds tighter than OR), OR, NOT,
+    IS [NOT] NULL, [NOT] BETWEEN a AND b, [NOT] LIKE 'pattern' [ESCAPE 'e'],
+    starts_with(s, 'text'), ends_with(s, 'text'), contains(s, 'text'),
+    AND (binds tighter than OR), OR, NOT,
     parentheses.  Literals: integers, decimals (1.5, 1e3), 'strings' ('' escapes
     a quote), TRUE/FALSE, X'0AFF' (binary), DATE 'YYYY-MM-DD', TIME 'HH:MM:SS',
     TIMESTAMP 'YYYY-MM-DD HH:MM:SS.fffffffff' (nanoseconds kept).  Columns are

@@ -8,15 +8,20 @@ from typing import Any, Iterable, List, Tuple
 
 from .errors import PredicateError
 from .literals import format_column, format_literal, literal_key, normalize_literal
+from .patterns import PATTERN_OPS, check_like, like_of
 
 
-OPS = ("eq", "ne", "lt", "le", "gt", "ge", "in", "not_in", "is_null", "is_not_null", "between")
+OPS = ("eq", "ne", "lt", "le", "gt", "ge", "in", "not_in", "is_null", "is_not_null", "between",
+       "starts_with", "ends_with", "contains", "like", "not_like")
 
 _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 _NEGATED = {
     "eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
     "in": "not_in", "not_in": "in", "is_null": "is_not_null", "is_not_null": "is_null",
+    "like": "not_like", "not_like": "like",
 }
+# SQL functions of the string-pattern leaves (the parser reads them back).
+_SQL_FUNCTIONS = {"starts_with": "starts_with", "ends_with": "ends_with", "contains": "contains"}
 _SQL_OPERATORS = {"eq": "=", "ne": "<>", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
 
@@ -67,7 +72,8 @@ class Predicate:
 
 _ARITY = {op: (1, 1) for op in _COMPARISONS}
 _ARITY.update({"in": (1, None), "not_in": (1, None), "is_null": (0, 0), "is_not_null": (0, 0),
-               "between": (2, 2)})
+               "between": (2, 2), "starts_with": (1, 1), "ends_with": (1, 1),
+               "contains": (1, 1), "like": (1, 2), "not_like": (1, 2)})
 
 
 class Leaf(Predicate):
@@ -86,9 +92,12 @@ class Leaf(Predicate):
         values = tuple(normalize_literal(v, column) for v in literals)
         low, high = _ARITY[op]
         if len(values) < low or (high is not None and len(values) > high):
-            expected = f"{low}" if low == high else f"at least {low}"
+            expected = (f"{low}" if low == high else f"at least {low}" if high is None
+                        else f"{low} or {high}")
             raise PredicateError(
                 f"{op} on column {column!r} takes {expected} literal(s), got {len(values)}")
+        if op in PATTERN_OPS:
+            _check_pattern_literals(op, column, values)
         object.__setattr__(self, "op", op)
         object.__setattr__(self, "column", column)
         object.__setattr__(self, "literals", values)
@@ -115,6 +124,10 @@ class Leaf(Predicate):
         if self.op == "between":
             low, high = self.literals
             return Or([Leaf("lt", self.column, (low,)), Leaf("gt", self.column, (high,))])
+        if self.op in _SQL_FUNCTIONS:
+            # NOT starts_with(s, 'a%') is s NOT LIKE 'a\%%' ESCAPE '\': like every negation
+            # here, it selects no NULL row.
+            return Leaf("not_like", self.column, like_of(self.op, self.literals))
         return Leaf(_NEGATED[self.op], self.column, self.literals)
 
     def to_sql(self) -> str:
@@ -128,8 +141,24 @@ class Leaf(Predicate):
             return f"{name} IS NULL"
         if self.op == "is_not_null":
             return f"{name} IS NOT NULL"
+        if self.op in _SQL_FUNCTIONS:
+            return f"{_SQL_FUNCTIONS[self.op]}({name}, {format_literal(self.literals[0])})"
+        if self.op in ("like", "not_like"):
+            keyword = "LIKE" if self.op == "like" else "NOT LIKE"
+            text = f"{name} {keyword} {format_literal(self.literals[0])}"
+            if len(self.literals) > 1:
+                text += f" ESCAPE {format_literal(self.literals[1])}"
+            return text
         low, high = self.literals
         return f"{name} BETWEEN {format_literal(low)} AND {format_literal(high)}"
+
+
+def _check_pattern_literals(op: str, column: str, values: tuple) -> None:
+    if not all(isinstance(v, str) for v in values):
+        raise PredicateError(f"{op} on column {column!r} takes string literals, got "
+                             f"{', '.join(type(v).__name__ for v in values)}")
+    if op in ("like", "not_like"):
+        check_like(values[0], values[1] if len(values) > 1 else None, column)
 
 
 class Compound(Predicate):

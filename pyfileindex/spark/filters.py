@@ -17,6 +17,7 @@ import numpy as np
 
 from pyfileindex.column_names import split_map_column
 from pyfileindex.predicate import And, Leaf, Or, Predicate, timestamp_nanos
+from pyfileindex.predicate.patterns import like_of
 
 # Zero literals to add per operator, and the bound that replaces a zero one.
 _BOTH_ZEROS = (0.0, -0.0)
@@ -86,14 +87,50 @@ def _literal(value, data_type):
     raise ValueError(f"Spark has no literal for {value!r}")
 
 
+def spark_like_pattern(pattern: str, escape) -> str:
+    """A LIKE pattern (with its ESCAPE character or None) in Spark's spelling, whose escape is
+    a backslash: literal %, _ and backslashes escaped with one, wildcards kept."""
+    out = []
+    position = 0
+    while position < len(pattern):
+        char = pattern[position]
+        if escape is not None and char == escape:
+            position += 1
+            literal = pattern[position]
+            out.append("\\" + literal if literal in "%_\\" else literal)
+        elif char in "%_":
+            out.append(char)
+        elif char == "\\":
+            out.append("\\\\")
+        else:
+            out.append(char)
+        position += 1
+    return "".join(out)
+
+
+def _pattern_condition(column, predicate: Leaf):
+    op, text = predicate.op, predicate.literals[0]
+    if op == "starts_with":
+        return column.startswith(text)
+    if op == "ends_with":
+        return column.endswith(text)
+    if op == "contains":
+        return column.contains(text)
+    pattern, escape = like_of(op, predicate.literals)
+    matched = column.like(spark_like_pattern(pattern, escape))
+    return matched if op == "like" else ~matched
+
+
 def spark_condition(predicate: Predicate, schema):
     """A bound predicate as a Spark Column over a DataFrame with StructType `schema`."""
     if isinstance(predicate, (And, Or)):
         parts = [spark_condition(child, schema) for child in predicate.children]
         return reduce(lambda a, b: (a & b) if isinstance(predicate, And) else (a | b), parts)
     column, data_type = _column(predicate.column, schema)
-    values = [_literal(v, data_type) for v in predicate.literals]
     op = predicate.op
+    if op in ("starts_with", "ends_with", "contains", "like", "not_like"):
+        return _pattern_condition(column, predicate)
+    values = [_literal(v, data_type) for v in predicate.literals]
     if op == "is_null":
         return column.isNull()
     if op == "is_not_null":

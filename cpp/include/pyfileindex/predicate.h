@@ -12,8 +12,8 @@
 namespace pyfileindex {
 
 /// Leaf comparisons and the two combinators. Literal counts: IS [NOT] NULL none, BETWEEN two,
-/// IN / NOT IN any number, the others one; FileIndexReader::Evaluate rejects other counts and
-/// NULL literals outside IN lists with InvalidArgument.
+/// IN / NOT IN any number, LIKE / NOT LIKE one or two, the others one; FileIndexReader::Evaluate
+/// rejects other counts and NULL literals outside IN lists with InvalidArgument.
 enum class PredicateOp : uint8_t {
   kEqual,
   kNotEqual,
@@ -26,6 +26,13 @@ enum class PredicateOp : uint8_t {
   kIsNull,
   kIsNotNull,
   kBetween,  // literals: [low, high], both inclusive
+  // String patterns on CHAR/VARCHAR columns (STRING literals; NULL rows match neither a
+  // pattern nor its negation).
+  kStartsWith,  // literals: [prefix]
+  kEndsWith,    // literals: [suffix]
+  kContains,    // literals: [infix]
+  kLike,        // literals: [pattern] or [pattern, escape]: SQL LIKE, `_` is one code point
+  kNotLike,     // literals as kLike: the non-NULL rows LIKE does not select
   kAnd,
   kOr,
 };

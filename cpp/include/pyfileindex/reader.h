@@ -39,6 +39,11 @@ struct OpenOptions {
   /// index bodies are read lazily). A damaged count otherwise decides the size of `!=` and
   /// NOT IN answers.
   int64_t row_count = -1;
+  /// The most dictionary entries one LIKE-family leaf (STARTS WITH, ENDS WITH, CONTAINS, LIKE,
+  /// NOT LIKE) may read from a bitmap or range-bitmap index; a leaf that would read more answers
+  /// REMAIN. A prefix on a range-bitmap index reads no entries. Must not be negative.
+  int64_t dictionary_scan_limit = kDefaultDictionaryScanLimit;
+  static constexpr int64_t kDefaultDictionaryScanLimit = 100000;
 };
 
 /// An opened file-index container.

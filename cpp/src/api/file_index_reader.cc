@@ -1,10 +1,12 @@
 // FileIndexReader: the container header, lazily opened index readers, predicate evaluation.
 #include <memory>
+#include <optional>
 
 #include "api/boundary.h"
 #include "api/row_type.h"
 #include "container/container_format.h"
 #include "index/index_type.h"
+#include "pattern/leaf_pattern.h"
 #include "pyfileindex/reader.h"
 #include "sync/lazy_cell.h"
 
@@ -21,7 +23,11 @@ FileIndexResult EmptyIndexAnswer(PredicateOp op) {
     case PredicateOp::kLessThan:
     case PredicateOp::kLessOrEqual:
     case PredicateOp::kGreaterThan:
-    case PredicateOp::kGreaterOrEqual: return FileIndexResult::Skip();
+    case PredicateOp::kGreaterOrEqual:
+    case PredicateOp::kStartsWith:
+    case PredicateOp::kEndsWith:
+    case PredicateOp::kContains:
+    case PredicateOp::kLike: return FileIndexResult::Skip();
     default: return FileIndexResult::Remain();
   }
 }
@@ -34,6 +40,8 @@ Status CheckLeafArity(const Predicate& leaf) {
     case PredicateOp::kBetween: want_min = want_max = 2; break;
     case PredicateOp::kIn:
     case PredicateOp::kNotIn: want_min = 0; want_max = SIZE_MAX; break;
+    case PredicateOp::kLike:
+    case PredicateOp::kNotLike: want_min = 1; want_max = 2; break;
     default: want_min = want_max = 1; break;
   }
   if (leaf.literals.size() < want_min || leaf.literals.size() > want_max) {
@@ -115,6 +123,10 @@ class ContainerReader final : public FileIndexReader {
       return acc;
     }
     PFI_RETURN_NOT_OK(CheckLeafArity(predicate));
+    std::optional<pattern::LikePattern> like;
+    if (pattern::IsPatternOp(predicate.op)) {
+      PFI_ASSIGN_OR_RETURN(like, PatternOf(predicate));
+    }
     FileIndexResult acc = FileIndexResult::Remain();
     for (size_t i = 0; i < entries_.size(); ++i) {
       if (entries_[i].column != predicate.column) continue;
@@ -124,7 +136,10 @@ class ContainerReader final : public FileIndexReader {
       } else {
         PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
         if (reader != nullptr) {
-          auto visited = reader->Visit(predicate);
+          auto visited = like ? reader->VisitPattern(*like,
+                                                     predicate.op == PredicateOp::kNotLike,
+                                                     options_.dictionary_scan_limit)
+                              : reader->Visit(predicate);
           if (!visited.ok()) {
             return visited.status().WithContext("column '", predicate.column, "' index '",
                                                 entries_[i].index_type, "'");
@@ -136,6 +151,18 @@ class ContainerReader final : public FileIndexReader {
       if (!acc.remain()) break;
     }
     return acc;
+  }
+
+  // The pattern of a LIKE-family leaf; InvalidArgument on a column typed other than CHAR/VARCHAR
+  // (a column absent from the row type answers REMAIN, as for any leaf).
+  Result<pattern::LikePattern> PatternOf(const Predicate& leaf) const {
+    const DataType* type = ColumnType(leaf.column);
+    if (type != nullptr && !type->IsString()) {
+      return Status::InvalidArgument(PredicateOpName(leaf.op), " on column '", leaf.column,
+                                     "' of type ", type->ToString(),
+                                     ": string patterns need a CHAR or VARCHAR column");
+    }
+    return pattern::PatternOfLeaf(leaf);
   }
 
   Result<FileIndexResult> EvaluateTopNUnguarded(const TopN& top_n,
@@ -241,6 +268,11 @@ Result<std::shared_ptr<FileIndexReader>> FileIndexReader::Open(
   return api::CatchAll("FileIndexReader::Open",
                        [&]() -> Result<std::shared_ptr<FileIndexReader>> {
     if (data == nullptr && size > 0) return Status::InvalidArgument("null data with a size");
+    if (options.dictionary_scan_limit < 0) {
+      return Status::InvalidArgument("dictionary scan limit " +
+                                     std::to_string(options.dictionary_scan_limit) +
+                                     " is negative");
+    }
     if (options.row_count < -1) {
       return Status::InvalidArgument("row count " + std::to_string(options.row_count) +
                                      " is negative (-1: unknown)");

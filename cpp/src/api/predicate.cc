@@ -36,6 +36,11 @@ const char* PredicateOpName(PredicateOp op) {
     case PredicateOp::kIsNull: return "IS NULL";
     case PredicateOp::kIsNotNull: return "IS NOT NULL";
     case PredicateOp::kBetween: return "BETWEEN";
+    case PredicateOp::kStartsWith: return "STARTS WITH";
+    case PredicateOp::kEndsWith: return "ENDS WITH";
+    case PredicateOp::kContains: return "CONTAINS";
+    case PredicateOp::kLike: return "LIKE";
+    case PredicateOp::kNotLike: return "NOT LIKE";
     case PredicateOp::kAnd: return "AND";
     case PredicateOp::kOr: return "OR";
   }
@@ -110,6 +115,9 @@ std::string Predicate::ToString() const {
   }
   if (op == PredicateOp::kBetween && literals.size() == 2) {
     return text + " " + literals[0].ToString() + " AND " + literals[1].ToString();
+  }
+  if ((op == PredicateOp::kLike || op == PredicateOp::kNotLike) && literals.size() == 2) {
+    return text + " " + literals[0].ToString() + " ESCAPE " + literals[1].ToString();
   }
   for (const Literal& literal : literals) text += " " + literal.ToString();
   return text;

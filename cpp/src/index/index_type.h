@@ -12,6 +12,7 @@
 #include "column/column_batch.h"
 #include "io/byte_span.h"
 #include "memory/heap_trim.h"
+#include "pattern/like_pattern.h"
 #include "pyfileindex/data_type.h"
 #include "pyfileindex/file_index_result.h"
 #include "pyfileindex/options.h"
@@ -73,6 +74,17 @@ class ColumnIndexReader {
   // none for IS [NOT] NULL) and that only IN / NOT IN hold NULL literals: the file reader does
   // so for every leaf (api/file_index_reader.cc, CheckLeafArity), so readers do not repeat it.
   virtual Result<FileIndexResult> Visit(const Predicate& leaf) const = 0;
+  // A LIKE-family leaf (pattern/leaf_pattern.h) on a CHAR/VARCHAR column, its pattern compiled
+  // by the caller: the rows whose value `like` matches, or with `negated` the non-NULL rows it
+  // does not match. Readers that hold every distinct value answer exactly, reading at most
+  // `scan_limit` dictionary entries (REMAIN beyond); the others answer REMAIN.
+  virtual Result<FileIndexResult> VisitPattern(const pattern::LikePattern& like, bool negated,
+                                               int64_t scan_limit) const {
+    (void)like;
+    (void)negated;
+    (void)scan_limit;
+    return FileIndexResult::Remain();
+  }
   virtual Result<FileIndexResult> VisitTopN(const TopN& top_n, const RowBitmap* selection) const {
     (void)top_n;
     (void)selection;

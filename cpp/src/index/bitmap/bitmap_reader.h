@@ -32,6 +32,9 @@ class BitmapIndexReader final : public ColumnIndexReader {
   static Result<std::unique_ptr<BitmapIndexReader>> Open(const DataType& type, ByteSpan payload);
 
   Result<FileIndexResult> Visit(const Predicate& leaf) const override;
+  // Exact: the union of the matching string keys' rows (bitmap_pattern.cc).
+  Result<FileIndexResult> VisitPattern(const pattern::LikePattern& like, bool negated,
+                                       int64_t scan_limit) const override;
   Result<std::vector<std::pair<std::string, std::string>>> Describe() const override;
   int64_t StoredRowCount() const override { return row_count_; }
 
@@ -83,6 +86,12 @@ class BitmapIndexReader final : public ColumnIndexReader {
   Result<uint32_t> SingleRow(int32_t offset) const;
   // Corrupt when a bitmap at payload position `pos` holds a row past the row count.
   Status CheckRowsWithin(bool any, uint32_t maximum, size_t pos) const;
+
+  // The entries of the keys `like` matches, walking the sorted keys that start with its literal
+  // prefix (all keys when it has none); nullopt when that walk would pass more than
+  // `scan_limit` keys (caller holds mutex_).
+  Result<std::optional<std::vector<EntryRef>>> PatternEntriesLocked(
+      const pattern::LikePattern& like, int64_t scan_limit) const;
 
   // Union of the literals' bitmaps (Java getInListResultBitmap), or with `complement` its
   // complement within [0, rowCount) (<>, NOT IN, IS NOT NULL).

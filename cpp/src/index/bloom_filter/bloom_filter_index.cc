@@ -119,6 +119,11 @@ class BloomFilterReader final : public ColumnIndexReader {
         return FileIndexResult::Remain();
       case PredicateOp::kIsNull:
       case PredicateOp::kIsNotNull:
+      case PredicateOp::kStartsWith:
+      case PredicateOp::kEndsWith:
+      case PredicateOp::kContains:
+      case PredicateOp::kLike:
+      case PredicateOp::kNotLike:
         return FileIndexResult::Remain();
       case PredicateOp::kAnd:
       case PredicateOp::kOr:

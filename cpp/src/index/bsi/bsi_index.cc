@@ -156,6 +156,12 @@ class BsiReader final : public ColumnIndexReader {
         return Rows(Range(PredicateOp::kGreaterOrEqual, low) &
                     Range(PredicateOp::kLessOrEqual, high));
       }
+      case PredicateOp::kStartsWith:
+      case PredicateOp::kEndsWith:
+      case PredicateOp::kContains:
+      case PredicateOp::kLike:
+      case PredicateOp::kNotLike:
+        return FileIndexResult::Remain();  // no dictionary of values: patterns cannot be told
       case PredicateOp::kAnd:
       case PredicateOp::kOr:
         break;

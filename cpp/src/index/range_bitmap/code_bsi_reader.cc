@@ -149,6 +149,30 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
   return rows;
 }
 
+Result<Bitmap32> CodeBsiReader::RowsWithCodeIn(const std::vector<bool>& wanted) const {
+  if (slice_count_ > 32) return Bad(slice_count_, " slices for 32-bit codes");
+  PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
+  if (ebm->IsEmpty()) return Bitmap32();
+  // Only keyed rows have codes: the table ends at the EBM's last row, whatever the header's
+  // row count claims.
+  std::vector<uint32_t> codes(static_cast<size_t>(ebm->Maximum()) + 1, 0);
+  for (int i = 0; i < slice_count_; ++i) {
+    PFI_ASSIGN_OR_RETURN(Bitmap32 slice, Load(slice_extents_[i], "slice"));
+    const uint32_t bit = uint32_t{1} << i;
+    slice.ForEach([&codes, bit](uint32_t row) {
+      if (row < codes.size()) codes[row] |= bit;
+    });
+  }
+  std::vector<uint32_t> rows;
+  ebm->ForEach([&](uint32_t row) {
+    const uint32_t code = codes[row];
+    if (code < wanted.size() && wanted[code]) rows.push_back(row);
+  });
+  Bitmap32 out;
+  out.AddMany(rows.data(), rows.size());
+  return out;
+}
+
 Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool strict,
                                      bool largest) const {
   if (k == 0 || (found != nullptr && found->IsEmpty())) return Bitmap32();

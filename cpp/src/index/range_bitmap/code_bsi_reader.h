@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sync/lazy_cell.h"
 #include "roaring/roaring_view.h"
@@ -38,6 +39,11 @@ class CodeBsiReader {
   // Rows whose code c has low <= c <= high (bounds are clamped to the dictionary's codes).
   // Equal to Java's eq / gt / gte and not(...) compositions over the slices.
   Result<Bitmap32> CodesBetween(int64_t low, int64_t high) const;
+
+  // Rows whose code c has wanted[c] (codes beyond `wanted` are not wanted), read by decoding
+  // every row's code from all slices: the way to select many scattered codes, where one
+  // CodesBetween per run of codes would walk the slices again for each run.
+  Result<Bitmap32> RowsWithCodeIn(const std::vector<bool>& wanted) const;
 
   // Java topK (`largest`) / bottomK: the k keyed rows of `found` (all keyed rows if null) with
   // the largest / smallest codes. When the k-th code is tied, `strict` keeps only the tied rows

@@ -1,5 +1,6 @@
 #include "index/range_bitmap/dictionary_reader.h"
 
+#include <algorithm>
 #include <string>
 
 #include "io/byte_reader.h"
@@ -186,6 +187,45 @@ Result<int64_t> DictionaryReader::Find(const LookupKey& key) const {
     }
   }
   return -(base + lo) - 1;
+}
+
+Status DictionaryReader::ForEachKey(
+    int64_t first, int64_t last,
+    const std::function<void(int64_t, std::string_view)>& visit) const {
+  first = std::max<int64_t>(first, 0);
+  last = std::min<int64_t>(last, cardinality_ - 1);
+  if (first > last || chunk_count_ <= 0) return Status::OK();
+  // The last chunk whose head code is at most `first`.
+  int32_t low = 0;
+  int32_t high = chunk_count_ - 1;
+  while (low < high) {
+    const int32_t mid = static_cast<int32_t>((static_cast<uint32_t>(low) + high + 1) >> 1);
+    PFI_ASSIGN_OR_RETURN(const Chunk* chunk, GetChunk(mid));
+    if (chunk->head_code <= first) {
+      low = mid;
+    } else {
+      high = mid - 1;
+    }
+  }
+  int64_t code = first;
+  for (int32_t index = low; index < chunk_count_ && code <= last; ++index) {
+    PFI_ASSIGN_OR_RETURN(const Chunk* chunk, GetChunk(index));
+    if (chunk->head_code > code) {
+      return Bad("chunk ", index, " starts at code ", chunk->head_code, ", after code ", code);
+    }
+    const int64_t chunk_last = chunk->head_code + chunk->size;
+    for (; code <= last && code <= chunk_last; ++code) {
+      if (code == chunk->head_code) {
+        visit(code, chunk->head);
+        continue;
+      }
+      PFI_ASSIGN_OR_RETURN(std::string_view key,
+                           KeyAt(*chunk, static_cast<int32_t>(code - chunk->head_code - 1)));
+      visit(code, key);
+    }
+  }
+  if (code <= last) return Bad("the chunks end before code ", code);
+  return Status::OK();
 }
 
 }  // namespace pyfileindex::index::range_bitmap

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 
@@ -29,6 +30,11 @@ class DictionaryReader {
   // Java's find(key): the key's code if present, else -(insertion point) - 1, where the
   // insertion point is the code of the first key greater than `key` (cardinality if none).
   Result<int64_t> Find(const LookupKey& key) const;
+
+  // visit(code, key) for the codes first..last (clamped to the dictionary), ascending; string
+  // keys without their length prefix, fixed keys as their stored bytes.
+  Status ForEachKey(int64_t first, int64_t last,
+                    const std::function<void(int64_t, std::string_view)>& visit) const;
 
   int32_t chunk_count() const { return chunk_count_; }
   // Chunk headers parsed so far (for tests of laziness).

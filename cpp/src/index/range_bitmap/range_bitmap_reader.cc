@@ -161,6 +161,13 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
       PFI_ASSIGN_OR_RETURN(int64_t last, LastCodeBelow(high, false));
       return CodesBetween(first, last);
     }
+    case PredicateOp::kStartsWith:
+    case PredicateOp::kEndsWith:
+    case PredicateOp::kContains:
+    case PredicateOp::kLike:
+    case PredicateOp::kNotLike:
+      return Status::InvalidArgument("range-bitmap: ", PredicateOpName(leaf.op),
+                                     " is answered by VisitPattern");
     case PredicateOp::kAnd:
     case PredicateOp::kOr:
       break;

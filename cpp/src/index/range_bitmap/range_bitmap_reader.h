@@ -29,6 +29,10 @@ class RangeBitmapReader final : public ColumnIndexReader {
   static Result<std::unique_ptr<RangeBitmapReader>> Open(const DataType& type, ByteSpan payload);
 
   Result<FileIndexResult> Visit(const Predicate& leaf) const override;
+  // Exact on string columns: a prefix is a run of codes, other patterns a scan of the prefix's
+  // run of the dictionary (range_bitmap_pattern.cc).
+  Result<FileIndexResult> VisitPattern(const pattern::LikePattern& like, bool negated,
+                                       int64_t scan_limit) const override;
   // ORDER BY column LIMIT n within `selection` (all rows when null): exactly min(n, |selection|)
   // rows with Java's tie rules, or with top_n.with_ties every row tied with the n-th one
   // (TopNRows with strict = !with_ties).
@@ -66,6 +70,10 @@ class RangeBitmapReader final : public ColumnIndexReader {
   Result<int64_t> LastCodeBelow(const Probe& p, bool strict) const;
   Result<Bitmap32> EqProbe(const Probe& p) const;
   Result<Bitmap32> CodesBetween(int64_t low, int64_t high) const;
+  // The codes [first, last] of keys starting with `prefix` (first > last when none).
+  Result<std::pair<int64_t, int64_t>> PrefixCodes(std::string_view prefix) const;
+  // Rows of the ascending `codes`.
+  Result<Bitmap32> RowsOfCodes(const std::vector<int64_t>& codes) const;
 
   DataType type_;
   KeySpec spec_;
