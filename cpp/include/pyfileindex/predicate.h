@@ -11,7 +11,8 @@
 
 namespace pyfileindex {
 
-/// Leaf comparisons and the two combinators. Literal counts: IS [NOT] NULL none, BETWEEN two,
+/// Leaf comparisons and the two combinators. Literal counts: IS [NOT] NULL and IS [NOT] NAN
+/// none, BETWEEN two,
 /// IN / NOT IN any number, the others one; FileIndexReader::Evaluate rejects other counts and
 /// NULL literals outside IN lists with InvalidArgument.
 enum class PredicateOp : uint8_t {
@@ -26,6 +27,8 @@ enum class PredicateOp : uint8_t {
   kIsNull,
   kIsNotNull,
   kBetween,  // literals: [low, high], both inclusive
+  kIsNaN,     // FLOAT / DOUBLE: the value is a NaN (any NaN bit pattern)
+  kIsNotNaN,  // FLOAT / DOUBLE: the value is neither NULL nor a NaN
   kAnd,
   kOr,
 };

@@ -36,6 +36,8 @@ const char* PredicateOpName(PredicateOp op) {
     case PredicateOp::kIsNull: return "IS NULL";
     case PredicateOp::kIsNotNull: return "IS NOT NULL";
     case PredicateOp::kBetween: return "BETWEEN";
+    case PredicateOp::kIsNaN: return "IS NAN";
+    case PredicateOp::kIsNotNaN: return "IS NOT NAN";
     case PredicateOp::kAnd: return "AND";
     case PredicateOp::kOr: return "OR";
   }

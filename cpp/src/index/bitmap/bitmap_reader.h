@@ -32,6 +32,7 @@ class BitmapIndexReader final : public ColumnIndexReader {
   static Result<std::unique_ptr<BitmapIndexReader>> Open(const DataType& type, ByteSpan payload);
 
   Result<FileIndexResult> Visit(const Predicate& leaf) const override;
+  bool ExactFor(const Predicate& leaf) const override;
   Result<std::vector<std::pair<std::string, std::string>>> Describe() const override;
   int64_t StoredRowCount() const override { return row_count_; }
 
@@ -87,6 +88,7 @@ class BitmapIndexReader final : public ColumnIndexReader {
   // Union of the literals' bitmaps (Java getInListResultBitmap), or with `complement` its
   // complement within [0, rowCount) (<>, NOT IN, IS NOT NULL).
   Result<roaring::Bitmap32> UnionOf(const std::vector<Literal>& literals, bool complement) const;
+  Result<FileIndexResult> VisitNaN(PredicateOp op) const;
   // The entries of `keys` (those the index has), by cache id without repeats; sets
   // *null_literal when a key is the null literal (mutex_ held, as below).
   Result<std::vector<EntryRef>> EntriesLocked(const std::vector<LiteralKey>& keys,

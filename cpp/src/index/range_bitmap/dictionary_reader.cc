@@ -188,4 +188,30 @@ Result<int64_t> DictionaryReader::Find(const LookupKey& key) const {
   return -(base + lo) - 1;
 }
 
+Result<std::string_view> DictionaryReader::KeyOfCode(int64_t code) const {
+  if (code < 0 || code >= cardinality_) {
+    return Bad("code ", code, " outside the dictionary's ", cardinality_, " keys");
+  }
+  // The last chunk whose head code is at most `code` (head codes ascend with the chunks).
+  int32_t low = 0;
+  int32_t high = chunk_count_ - 1;
+  int32_t found = -1;
+  while (low <= high) {
+    const int32_t mid = static_cast<int32_t>((static_cast<uint32_t>(low) + high) >> 1);
+    PFI_ASSIGN_OR_RETURN(const Chunk* chunk, GetChunk(mid));
+    if (chunk->head_code <= code) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  if (found < 0) return Bad("no chunk holds code ", code);
+  PFI_ASSIGN_OR_RETURN(const Chunk* chunk, GetChunk(found));
+  if (code == chunk->head_code) return chunk->head;
+  const int64_t j = code - chunk->head_code - 1;
+  if (j >= chunk->size) return Bad("no chunk holds code ", code);
+  return KeyAt(*chunk, static_cast<int32_t>(j));
+}
+
 }  // namespace pyfileindex::index::range_bitmap

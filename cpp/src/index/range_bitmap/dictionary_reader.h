@@ -30,6 +30,10 @@ class DictionaryReader {
   // insertion point is the code of the first key greater than `key` (cardinality if none).
   Result<int64_t> Find(const LookupKey& key) const;
 
+  // The stored key of `code` (a string key without its length prefix); Corrupt when the code
+  // is outside [0, cardinality) or no chunk holds it.
+  Result<std::string_view> KeyOfCode(int64_t code) const;
+
   int32_t chunk_count() const { return chunk_count_; }
   // Chunk headers parsed so far (for tests of laziness).
   size_t LoadedChunks() const;
