@@ -150,6 +150,17 @@ def _compare(values, op: str, literal):
     return pc.greater(values, scalar)
 
 
+def _nan_test(values, leaf: Leaf):
+    """IS NAN: any NaN bit pattern; IS NOT NAN: neither NULL nor NaN (NULL is never TRUE)."""
+    if not pa.types.is_floating(values.type):
+        raise PaimonMetadataError(f"{leaf.to_sql()} needs a FLOAT or DOUBLE column; column "
+                                  f"{leaf.column!r} is {values.type}")
+    nan = pc.fill_null(pc.is_nan(values), False)
+    if leaf.op == "is_nan":
+        return nan
+    return pc.and_(pc.is_valid(values), pc.invert(nan))
+
+
 def _leaf(table: pa.Table, leaf: Leaf):
     values = _column(table, leaf.column)
     op = leaf.op
@@ -157,6 +168,8 @@ def _leaf(table: pa.Table, leaf: Leaf):
         return pc.is_null(values)
     if op == "is_not_null":
         return pc.is_valid(values)
+    if op in ("is_nan", "is_not_nan"):
+        return _nan_test(values, leaf)
     if pa.types.is_floating(values.type) and op in _FLOAT_OPS:
         return _float_leaf(values, leaf)
     if op in _COMPARE:

@@ -3,7 +3,7 @@
 The tree is what the native evaluator consumes.  It reads exactly these attributes:
 
 * `Leaf.op` -- one of OPS ("eq", "ne", "lt", "le", "gt", "ge", "in", "not_in",
-  "is_null", "is_not_null", "between"),
+  "is_null", "is_not_null", "between", "is_nan", "is_not_nan"),
 * `Leaf.column` -- the column name; a map entry is named "m[k]" (Paimon's name of
   a nested index on key k of MAP column m),
 * `Leaf.literals` -- a tuple of Python values: bool, int, float, str, bytes,
@@ -25,7 +25,7 @@ Paimon types; `parse_predicate(text, fields)` parses and binds in one step and
 keeps decimal literals exact.  Every problem raises PredicateError (a ValueError).
 
 `~` negates the way Paimon negates predicates: = <-> <>, < <-> >=, <= <-> >,
-IN <-> NOT IN, IS NULL <-> IS NOT NULL, BETWEEN lo AND hi -> (< lo OR > hi), and
+IN <-> NOT IN, IS NULL <-> IS NOT NULL, IS NAN <-> IS NOT NAN, BETWEEN lo AND hi -> (< lo OR > hi), and
 De Morgan for AND/OR.  Like SQL filters, a negated comparison never matches NULLs.
 
 The package's modules, one job each: `tree` (Leaf / And / Or), `dsl` (col), `literals`

@@ -101,6 +101,10 @@ def _bind(node: Predicate, types: Mapping[str, str]) -> Predicate:
     if data_type.root in _UNSUPPORTED_ROOTS:
         raise PredicateError(f"column {node.column!r} has type {data_type}; "
                              "predicates on it are not supported")
+    if node.op in ("is_nan", "is_not_nan") and data_type.root not in ("FLOAT", "DOUBLE"):
+        keyword = "IS NAN" if node.op == "is_nan" else "IS NOT NAN"
+        raise PredicateError(f"{keyword} needs a FLOAT or DOUBLE column; column "
+                             f"{node.column!r} has type {data_type}")
     if not node.literals:
         return node
     literals = tuple(_convert(value, data_type, node.column) for value in node.literals)

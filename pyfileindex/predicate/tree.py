@@ -10,12 +10,14 @@ from .errors import PredicateError
 from .literals import format_column, format_literal, literal_key, normalize_literal
 
 
-OPS = ("eq", "ne", "lt", "le", "gt", "ge", "in", "not_in", "is_null", "is_not_null", "between")
+OPS = ("eq", "ne", "lt", "le", "gt", "ge", "in", "not_in", "is_null", "is_not_null", "between",
+       "is_nan", "is_not_nan")
 
 _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 _NEGATED = {
     "eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
     "in": "not_in", "not_in": "in", "is_null": "is_not_null", "is_not_null": "is_null",
+    "is_nan": "is_not_nan", "is_not_nan": "is_nan",
 }
 _SQL_OPERATORS = {"eq": "=", "ne": "<>", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
@@ -67,7 +69,7 @@ class Predicate:
 
 _ARITY = {op: (1, 1) for op in _COMPARISONS}
 _ARITY.update({"in": (1, None), "not_in": (1, None), "is_null": (0, 0), "is_not_null": (0, 0),
-               "between": (2, 2)})
+               "between": (2, 2), "is_nan": (0, 0), "is_not_nan": (0, 0)})
 
 
 class Leaf(Predicate):
@@ -128,6 +130,10 @@ class Leaf(Predicate):
             return f"{name} IS NULL"
         if self.op == "is_not_null":
             return f"{name} IS NOT NULL"
+        if self.op == "is_nan":
+            return f"{name} IS NAN"
+        if self.op == "is_not_nan":
+            return f"{name} IS NOT NAN"
         low, high = self.literals
         return f"{name} BETWEEN {format_literal(low)} AND {format_literal(high)}"
 

@@ -27,6 +27,7 @@ PREDICATE_SEEDS = [
     "dt BETWEEN DATE '2020-01-01' AND DATE '2021-12-31'", "ts >= TIMESTAMP '2020-01-01 00:00:00.123456789'",
     "m['k'] <> 7", "dec NOT IN (1.25, -3.5)", "bin = X'0AFF'", "t < TIME '12:00:00'",
     "\"i\" = 1e3", "`s` IS NOT NULL", "b NOT BETWEEN -9223372036854775808 AND 5",
+    "d IS NAN", "NOT (d IS NOT NAN) OR \"nan\" IS nan",
 ]
 
 SCHEMA_SEEDS = [
