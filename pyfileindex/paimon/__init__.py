@@ -1,6 +1,7 @@
 """Paimon tables on pypaimon: metadata (snapshots, schemas, data files, index bytes,
 deletion vectors), read planning with file indexes, and writing tables with indexes;
-`prune` and `enable` make pypaimon's own read builders prune with the indexes.
+`prune` and `enable` make pypaimon's own read builders prune with the indexes;
+`count_rows` and `min_max` answer COUNT(*) and min/max from the indexes where they can.
 
 The metadata modules never import the native core; `plan_read`, `read_plan`,
 `write_table` and `rewrite_file_index` do (imported lazily).
@@ -44,6 +45,10 @@ _LAZY = {
     "enable": "splits",
     "disable": "splits",
     "PrunedSplits": "splits",
+    "count_rows": "count",
+    "CountResult": "count",
+    "min_max": "extremes",
+    "MinMaxResult": "extremes",
 }
 
 
@@ -56,13 +61,17 @@ def __getattr__(name):
 
 
 __all__ = [
+    "CountResult",
     "FilePlan",
+    "MinMaxResult",
     "PrunedSplits",
     "ReadPlan",
     "TopN",
     "build_file_index",
+    "count_rows",
     "disable",
     "enable",
+    "min_max",
     "plan_read",
     "prune",
     "read_plan",
