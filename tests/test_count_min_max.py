@@ -349,3 +349,14 @@ def test_count_rows_of_a_table_without_indexes_reads_every_file(tmp_path):
     with pytest.raises(ValueError, match="not in the table"):
         min_max(table, "nope")
     assert pc.sum(predicate_mask(data, col("d").is_not_nan())).as_py() == 66
+
+
+def test_the_benchmark_answers_equal_pyarrow(tmp_path, capsys):
+    """benchmarks/count_min_max.py at a tiny size: every indexed answer equals pyarrow's."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import count_min_max as bench
+    status = bench.main(["--files", "3", "--rows-per-file", "3000", "--repeat", "1",
+                         "--warehouse", str(tmp_path / "warehouse")])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "DIFFERENT" not in out and "COUNT x IS NAN" in out
