@@ -290,10 +290,18 @@ TEST(NaNPredicateTest, TakesNoLiteralAndNamesItself) {
   EXPECT_FALSE(bad.ok());
   EXPECT_NE(bad.status().ToString().find("IS NAN"), std::string::npos) << bad.status().ToString();
   EXPECT_EQ(P::Leaf(O::kIsNotNaN, "d")->ToString(), "d IS NOT NAN");
-  // A column that cannot hold NaN: the indexes cannot say (the caller checks types).
-  auto on_int = reader->Evaluate(*P::Leaf(O::kIsNaN, "i"));
-  ASSERT_TRUE(on_int.ok());
-  EXPECT_EQ(on_int->kind(), FileIndexResult::Kind::kRemain);
+  // A column that cannot hold NaN: no index type can say (the caller checks types).
+  for (const char* index_type : {"bitmap", "range-bitmap", "bsi", "bloom-filter"}) {
+    auto typed = Open(Container(t, index_type));
+    for (O op : {O::kIsNaN, O::kIsNotNaN}) {
+      auto on_int = typed->Evaluate(*P::Leaf(op, "i"));
+      ASSERT_TRUE(on_int.ok()) << index_type << ": " << on_int.status().ToString();
+      EXPECT_EQ(on_int->kind(), FileIndexResult::Kind::kRemain) << index_type;
+      auto counted = typed->Count(*P::Leaf(op, "i"));
+      ASSERT_TRUE(counted.ok()) << index_type;
+      EXPECT_FALSE(counted->has_value()) << index_type;
+    }
+  }
 }
 
 // Java's order for doubles: -0.0 < 0.0 and NaN above +Infinity.

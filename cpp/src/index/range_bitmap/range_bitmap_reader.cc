@@ -80,6 +80,10 @@ Result<FileIndexResult> RangeBitmapReader::Visit(const Predicate& leaf) const {
     }
   }
   if (has_null_literal && leaf.is_leaf()) return FileIndexResult::Remain();
+  const bool nan_test = leaf.op == PredicateOp::kIsNaN || leaf.op == PredicateOp::kIsNotNaN;
+  if (nan_test && spec_.kind != KeyKind::kFloat && spec_.kind != KeyKind::kDouble) {
+    return FileIndexResult::Remain();  // as the other index types: the caller checks types
+  }
   PFI_ASSIGN_OR_RETURN(Bitmap32 rows, Evaluate(leaf));
   return FileIndexResult::Rows(RowBitmap(std::move(rows)));
 }
