@@ -360,3 +360,18 @@ def test_the_benchmark_answers_equal_pyarrow(tmp_path, capsys):
     out = capsys.readouterr().out
     assert status == 0, out
     assert "DIFFERENT" not in out and "COUNT x IS NAN" in out
+
+
+def test_bad_exclusions_and_selections_raise_clear_errors():
+    table = pa.table({"x": pa.array([1, 2, None], pa.int32())})
+    writer = pfi.IndexWriter([("x", "INT")], {"file-index.range-bitmap.columns": "x"})
+    writer.write(table)
+    reader = pfi.IndexReader(writer.finish(), [("x", "INT")], 3)
+    with pytest.raises(pfi.FileIndexError, match="empty byte string"):
+        reader.count(col("x") == 1, exclude=b"")
+    with pytest.raises(pfi.CorruptIndexError):
+        reader.count(col("x") == 1, exclude=b"\x01\x02\x03")
+    with pytest.raises(pfi.FileIndexError, match="outside"):
+        reader.min_max("x", selection=[-1])
+    assert reader.count(col("x") == 1, exclude=[0]) == 0
+    assert reader.min_max("x", selection=[1, 2]) == (2, 2)
