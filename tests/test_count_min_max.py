@@ -375,3 +375,22 @@ def test_bad_exclusions_and_selections_raise_clear_errors():
         reader.min_max("x", selection=[-1])
     assert reader.count(col("x") == 1, exclude=[0]) == 0
     assert reader.min_max("x", selection=[1, 2]) == (2, 2)
+
+
+def test_count_rows_takes_pypaimon_predicates():
+    """A pypaimon predicate with a leaf no index answers (startsWith): only index answers of
+    "no row matches" count without a read; the rest is read and filtered exactly."""
+    from pyfileindex.paimon.table import open_metadata as open_meta
+    table = open_meta(str(table_dir("append_with_bitmap"))).table
+    builder = table.new_read_builder().new_predicate_builder()
+    live = _live_table(table)
+    bob = count_rows(table, builder.equal("f0", "Bob"))
+    assert (bob.count, bob.files_read) == (2, 0)
+    mixed = builder.and_predicates([builder.equal("f1", 10), builder.startswith("f0", "B")])
+    result = count_rows(table, mixed)
+    want = sum(1 for f0, f1 in zip(live.column("f0").to_pylist(), live.column("f1").to_pylist())
+               if f1 == 10 and f0 is not None and f0.startswith("B"))
+    assert result.count == want == 2
+    none = count_rows(table, builder.and_predicates([builder.equal("f0", "Nobody"),
+                                                      builder.startswith("f0", "N")]))
+    assert (none.count, none.files_read) == (0, 0)
