@@ -325,6 +325,8 @@ ODD_PREDICATES = {  # predicate -> the row numbers Spark's filter keeps
     "d IN (-0.0, 1.5)": [0, 1, 3],
     "d NOT IN (0.0, CAST('NaN' AS DOUBLE))": [3, 5],
     "d BETWEEN 0.0 AND -0.0": [0, 1],
+    "d IS NAN": [2],
+    "d IS NOT NAN": [0, 1, 3, 5],
     """d = 0.0 AND "o'k name" = 'o''k'""": [0],
     '"a.b" >= 4': [4, 5],
 }
