@@ -27,6 +27,7 @@ from libcpp.memory cimport shared_ptr, unique_ptr
 from libcpp.optional cimport optional
 from libcpp.pair cimport pair
 from libcpp.string cimport string
+from libcpp.string_view cimport string_view
 from libcpp.utility cimport move
 from libcpp.vector cimport vector
 
@@ -131,7 +132,25 @@ cdef extern from "pyfileindex/options.h" namespace "pyfileindex" nogil:
     Result[int64_t] ParseMemorySize(string text)
 
 cdef extern from "pyfileindex/literal.h" namespace "pyfileindex" nogil:
+    cdef enum class LiteralKind "pyfileindex::Literal::Kind"(uint8_t):
+        kNull
+        kBool
+        kInt
+        kDouble
+        kString
+        kDecimal
+        kTimestamp
+
     cdef cppclass Literal:
+        LiteralKind kind()
+        cbool bool_value()
+        int64_t int_value()
+        int64_t unscaled_high()
+        uint64_t unscaled_low()
+        double double_value()
+        string_view bytes()
+        int32_t scale()
+        int32_t nano_of_milli()
         @staticmethod
         Literal Null()
         @staticmethod
@@ -168,6 +187,8 @@ cdef extern from "pyfileindex/predicate.h" namespace "pyfileindex" nogil:
         kContains
         kLike
         kNotLike
+        kIsNaN
+        kIsNotNaN
         kAnd
         kOr
 
@@ -191,6 +212,8 @@ cdef extern from "pyfileindex/row_bitmap.h" namespace "pyfileindex" nogil:
         RowBitmap()
         @staticmethod
         RowBitmap FromRows(const uint32_t* rows, size_t count)
+        @staticmethod
+        Result[RowBitmap] Deserialize(const uint8_t* data, size_t size)
         uint64_t Cardinality()
         void ToArray(uint32_t* out)
         vector[uint8_t] Serialize()
@@ -272,6 +295,9 @@ cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
         const vector[IndexEntry]& entries()
         Result[FileIndexResult] Evaluate(const Predicate& predicate)
         Result[FileIndexResult] EvaluateTopN(const TopN& top_n, const RowBitmap* selection)
+        Result[optional[uint64_t]] Count(const Predicate& predicate, const RowBitmap* excluded)
+        Result[optional[pair[Literal, Literal]]] MinMax(const string& column,
+                                                       const RowBitmap* selection)
         Result[vector[pair[string, string]]] Describe(const IndexEntry& entry)
 
 
@@ -688,6 +714,8 @@ _OPS = {
     "contains": PredicateOp.kContains,
     "like": PredicateOp.kLike,
     "not_like": PredicateOp.kNotLike,
+    "is_nan": PredicateOp.kIsNaN,
+    "is_not_nan": PredicateOp.kIsNotNaN,
 }
 
 
@@ -733,6 +761,60 @@ cdef RowBitmap _row_bitmap(object rows) except *:
         raise FileIndexError(f"row id {lowest if lowest < 0 else highest} is outside [0, 2^32)")
     cdef const uint32_t[::1] view = _np.ascontiguousarray(ids, dtype=_np.uint32)
     return RowBitmap.FromRows(&view[0], view.shape[0])
+
+
+cdef RowBitmap _row_set(object rows) except *:
+    """Rows as a native bitmap: a pyroaring BitMap or portable Roaring bytes (deserialized
+    natively, no row id passes through Python), or row ids (see _row_bitmap)."""
+    cdef Result[RowBitmap] parsed
+    cdef const uint8_t[::1] view
+    if hasattr(rows, "serialize") and hasattr(rows, "__contains__"):
+        rows = rows.serialize()  # pyroaring: the portable format
+    if isinstance(rows, (bytes, bytearray, memoryview)):
+        view = bytes(rows)
+        if view.shape[0] == 0:
+            raise FileIndexError("an empty byte string is not a serialized row bitmap")
+        with nogil:
+            parsed = RowBitmap.Deserialize(&view[0], view.shape[0])
+        _check(parsed.status())
+        return parsed.value()
+    return _row_bitmap(rows)
+
+
+_EPOCH_NUMPY = _np.datetime64(0, "ns")
+
+
+cdef object _python_value(const Literal& literal, int root):
+    """A literal the reader gives back (a min or max key) as the Python value of its column
+    type, the kind predicates take: DATE -> date, TIME -> time, TIMESTAMP -> datetime64[ns],
+    DECIMAL -> Decimal, strings -> str, binary -> bytes."""
+    cdef LiteralKind kind = literal.kind()
+    cdef string_view view
+    if kind == LiteralKind.kNull:
+        return None
+    if kind == LiteralKind.kBool:
+        return bool(literal.bool_value())
+    if kind == LiteralKind.kDouble:
+        return float(literal.double_value())
+    if kind == LiteralKind.kString:
+        view = literal.bytes()
+        data = PyBytes_FromStringAndSize(<char*>view.data(), view.size())
+        if root in (<int>TypeRoot.kChar, <int>TypeRoot.kVarChar):
+            return data.decode("utf-8", "surrogateescape")
+        return data
+    if kind == LiteralKind.kDecimal:
+        unscaled = (int(literal.unscaled_high()) << 64) | int(literal.unscaled_low())
+        return _decimal.Decimal(unscaled).scaleb(-literal.scale())
+    if kind == LiteralKind.kTimestamp:
+        nanos = int(literal.int_value()) * 1_000_000 + int(literal.nano_of_milli())
+        return _EPOCH_NUMPY + _np.timedelta64(nanos, "ns")
+    value = int(literal.int_value())
+    if root == <int>TypeRoot.kDate:
+        return _EPOCH_DATE + _dt.timedelta(days=value)
+    if root == <int>TypeRoot.kTime:
+        seconds, millis = divmod(value, 1000)
+        return _dt.time(seconds // 3600, seconds // 60 % 60, seconds % 60, millis * 1000)
+    return value
 
 
 # ---- results -----------------------------------------------------------------------------------
@@ -1189,6 +1271,53 @@ cdef class IndexReader:
             answered = self.reader.get().EvaluateTopN(request, selected)
         _check(answered.status())
         return IndexResult.wrap(answered.value())
+
+    def count(self, predicate, exclude=None):
+        """The exact number of rows where ``predicate`` holds (a NULL never matches), from the
+        indexes alone, or None when they cannot tell exactly (REMAIN, a bloom filter's maybe,
+        FLOAT / DOUBLE comparisons, TIMESTAMP equality on a bitmap...). ``exclude``: rows left
+        out of the count (a deletion vector: a pyroaring BitMap, portable Roaring bytes or row
+        ids). The count is read from the native answer; no row id is copied out."""
+        cdef shared_ptr[const Predicate] tree = _predicate(predicate, 0,
+                                                           self.row_type.literal_types())
+        cdef RowBitmap excluded
+        cdef const RowBitmap* excluded_ptr = NULL
+        if exclude is not None:
+            excluded = _row_set(exclude)
+            excluded_ptr = &excluded
+        cdef Result[optional[uint64_t]] counted
+        with nogil:
+            counted = self.reader.get().Count(tree.get()[0], excluded_ptr)
+        _check(counted.status())
+        if not counted.value().has_value():
+            return None
+        return counted.value().value()
+
+    def min_max(self, column, selection=None):
+        """(min, max) of ``column``'s non-NULL values from its range-bitmap index: the header's
+        keys, or within ``selection`` (the live rows: a pyroaring BitMap, portable Roaring
+        bytes or row ids) the lowest and highest among them. None when no (selected) row holds
+        a value; IndexNotFoundError when the column has no range-bitmap index. FLOAT / DOUBLE
+        follow Java's order: -0.0 below 0.0, NaN above +Infinity."""
+        cdef string name = _utf8(column, "the column")
+        cdef RowBitmap rows
+        cdef const RowBitmap* selected = NULL
+        if selection is not None:
+            rows = _row_set(selection)
+            selected = &rows
+        cdef Result[optional[pair[Literal, Literal]]] answered
+        with nogil:
+            answered = self.reader.get().MinMax(name, selected)
+        _check(answered.status())
+        if not answered.value().has_value():
+            return None
+        found = self.row_type.literal_types().get(column)
+        if found is None:
+            base = _split_map_column(column)
+            found = self.row_type.literal_types().get(base.base + "[]", (-1, ""))
+        root = found[0]
+        return (_python_value(answered.value().value().first, root),
+                _python_value(answered.value().value().second, root))
 
     def describe(self, column, index_type) -> dict:
         """Facts about one index: version, row count, cardinality, null count, ..."""

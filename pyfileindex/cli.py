@@ -292,6 +292,10 @@ def build_parser() -> argparse.ArgumentParser:
     spark_query.add_argument("--compare", action="store_true",
                              help="also run a plain Spark filter and check the results are "
                                   "equal (exit 1 if not)")
+    spark_query.add_argument("--count", action="store_true",
+                             help="print COUNT(*) of the matching rows instead, answered from "
+                                  "the file indexes where they tell it exactly (with "
+                                  "--compare: checked against a plain Spark count)")
     spark_common(spark_query)
     spark_query.set_defaults(handler=_cmd_spark_query)
 
@@ -628,6 +632,13 @@ def _cmd_spark_query(args) -> int:
     columns = None
     if args.columns:
         columns = [c.strip() for c in args.columns.split(",") if c.strip()]
+    if args.count:
+        if args.top_n is not None or args.limit is not None or args.columns or args.output:
+            raise UsageError("--count takes a PREDICATE (or none: every row), not --top-n, "
+                             "--limit, --columns or --output", f"{PROG} spark query")
+        return spark_commands.count(args.table, args.predicate, args.compare, args.master,
+                                    args.archive, dict(args.conf),
+                                    catalog_options=_catalog_options(args))
     if args.predicate is None and args.top_n is None and args.limit is None:
         raise UsageError("give a PREDICATE, --top-n or --limit", f"{PROG} spark query")
     return spark_commands.query(args.table, args.predicate, columns, args.top_n, args.limit,

@@ -95,6 +95,8 @@ class TestUsage:
         (["query", "idx", "--schema", "s", "--top-n", "f1 LIMIT 3 WITH"], "WITH TIES"),
         (["spark", "query", "t", "--top-n", "f1 LIMIT 3 WITH TIES"],
          "WITH TIES is not supported by spark query"),
+        (["spark", "query", "t", "a = 1", "--count", "--limit", "3"],
+         "--count takes a PREDICATE"),
         (["query", "idx", "--schema", "s", "--frob"], "unrecognized arguments: --frob"),
         (["demo", "--rows", "many"], "invalid int value: 'many'"),
     ])

@@ -55,7 +55,8 @@ class TestNodes:
         examples = {"eq": (1,), "ne": (1,), "lt": (1,), "le": (1,), "gt": (1,), "ge": (1,),
                     "in": (1, 2, 3), "not_in": (1,), "is_null": (), "is_not_null": (),
                     "between": (1, 2), "starts_with": ("a",), "ends_with": ("a",),
-                    "contains": ("a",), "like": ("a%",), "not_like": ("a!%", "!")}
+                    "contains": ("a",), "like": ("a%",), "not_like": ("a!%", "!"),
+                    "is_nan": (), "is_not_nan": ()}
         assert set(examples) == set(OPS)
         for op, literals in examples.items():
             assert Leaf(op, "c", literals).literals == literals
@@ -532,7 +533,7 @@ class TestParserErrors:
         ("a IN (1, NULL)", "NULL inside IN"),
         ("a IN ()", "IN list of 'a' is empty"),
         ("a IN (SELECT 1)", "IN takes a list of literals"),
-        ("a IS TRUE", "only IS NULL / IS NOT NULL"),
+        ("a IS TRUE", "only IS \\[NOT\\] NULL / IS \\[NOT\\] NAN"),
         ("a <=> 1", "not supported"),
         ("a", "bare column is not a condition"),
         ("TRUE", "constant is not a condition"),

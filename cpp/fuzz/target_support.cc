@@ -96,6 +96,8 @@ std::vector<PredicatePtr> LeavesFor(const std::string& column, const DataType& t
   }
   leaves.push_back(Predicate::Leaf(O::kIsNull, column));
   leaves.push_back(Predicate::Leaf(O::kIsNotNull, column));
+  leaves.push_back(Predicate::Leaf(O::kIsNaN, column));
+  leaves.push_back(Predicate::Leaf(O::kIsNotNaN, column));
   Literal low = LiteralFor(type, in);
   leaves.push_back(Predicate::Leaf(O::kBetween, column, {low, LiteralFor(type, in)}));
   if (type.IsString()) {  // string patterns walk and scan the dictionaries
@@ -164,8 +166,32 @@ void AskEverything(const FileIndexReader& reader, const std::vector<PredicatePtr
       CheckAnswer(reader.EvaluateTopN(top, selection), "EvaluateTopN within a selection");
     }
   }
+  for (const PredicatePtr& leaf : leaves) CheckCount(reader, *leaf, selection);
+  if (leaves.size() >= 2) {
+    CheckCount(reader, *Predicate::And({leaves[0], leaves[1]}), selection);
+    CheckCount(reader, *Predicate::Or({leaves[0], leaves.back()}), selection);
+  }
   for (const IndexEntry& entry : reader.entries()) {
     CheckStatus(reader.Describe(entry).status(), "Describe", /*not_found_allowed=*/true);
+    CheckStatus(reader.MinMax(entry.column).status(), "MinMax", /*not_found_allowed=*/true);
+    if (selection != nullptr) {
+      CheckStatus(reader.MinMax(entry.column, selection).status(), "MinMax within a selection",
+                  /*not_found_allowed=*/true);
+    }
+  }
+}
+
+void CheckCount(const FileIndexReader& reader, const Predicate& predicate,
+                const RowBitmap* excluded) {
+  const Result<std::optional<uint64_t>> counted = reader.Count(predicate);
+  CheckStatus(counted.status(), "Count");
+  if (!counted.ok() || !counted->has_value()) return;
+  if (excluded != nullptr) {
+    const Result<std::optional<uint64_t>> fewer = reader.Count(predicate, excluded);
+    CheckStatus(fewer.status(), "Count with excluded rows");
+    if (fewer.ok() && (!fewer->has_value() || **fewer > **counted)) {
+      Fail("Count", "excluding rows made the count unknown or larger");
+    }
   }
 }
 

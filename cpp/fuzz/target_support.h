@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,13 @@ void CheckStatus(const Status& status, const char* call, bool not_found_allowed 
 // cardinality says.
 void CheckAnswer(const Result<FileIndexResult>& answer, const char* call);
 
-// Every question of `reader`: each leaf, each TopN, Describe of each entry.
+// CheckStatus for Count of `predicate` (and with `excluded` rows left out, when given): an
+// exact count stays known, and does not grow, when rows are excluded.
+void CheckCount(const FileIndexReader& reader, const Predicate& predicate,
+                const RowBitmap* excluded);
+
+// Every question of `reader`: each leaf (Evaluate and Count, alone, ANDed and ORed), each
+// TopN, Describe and MinMax of each entry.
 void AskEverything(const FileIndexReader& reader, const std::vector<PredicatePtr>& leaves,
                    const std::vector<TopN>& tops, const RowBitmap* selection);
 

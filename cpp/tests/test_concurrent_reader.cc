@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,13 +63,51 @@ struct Workload {
 
 // Everything one thread asks of a reader, in a thread-specific order, as answer texts in a
 // fixed order (so they compare with the single-threaded baseline).
+std::string CountText(const Result<std::optional<uint64_t>>& counted) {
+  if (!counted.ok()) return "error " + counted.status().ToString();
+  return counted->has_value() ? std::to_string(**counted) : "unknown";
+}
+
+std::string MinMaxText(const Result<std::optional<std::pair<Literal, Literal>>>& found) {
+  if (!found.ok()) {
+    return found.status().code() == StatusCode::kNotFound ? "no range-bitmap"
+                                                            : "error " + found.status().ToString();
+  }
+  if (!found->has_value()) return "no value";
+  return (*found)->first.ToString() + " .. " + (*found)->second.ToString();
+}
+
+// Every third row: the selection MinMax is asked within (as a deletion vector would leave).
+const RowBitmap& EveryThirdRow() {
+  static const RowBitmap rows = [] {
+    std::vector<uint32_t> kept;
+    for (uint32_t row = 0; row < 40000; row += 3) kept.push_back(row);
+    return RowBitmap::FromSorted(kept.data(), kept.size());
+  }();
+  return rows;
+}
+
 std::vector<std::string> RunWorkload(const FileIndexReader& reader, const Workload& work,
                                      size_t start) {
   const size_t n = work.predicates.size();
-  std::vector<std::string> answers(n + work.top_ns.size() + reader.entries().size());
+  const size_t entries = reader.entries().size();
+  std::vector<std::string> answers(2 * n + work.top_ns.size() + 2 * entries);
   for (size_t k = 0; k < n; ++k) {
     const size_t i = (start + k) % n;
     answers[i] = work.predicates[i]->ToString() + " => " + AnswerText(reader.Evaluate(*work.predicates[i]));
+  }
+  for (size_t k = 0; k < n; ++k) {
+    const size_t i = (start + k) % n;
+    answers[n + work.top_ns.size() + entries + i] =
+        "count " + work.predicates[i]->ToString() + " => " +
+        CountText(reader.Count(*work.predicates[i], &EveryThirdRow()));
+  }
+  for (size_t k = 0; k < entries; ++k) {
+    const size_t i = (start + k) % entries;
+    const std::string& column = reader.entries()[i].column;
+    answers[2 * n + work.top_ns.size() + entries + i] =
+        "minmax " + column + " => " + MinMaxText(reader.MinMax(column)) + " / " +
+        MinMaxText(reader.MinMax(column, &EveryThirdRow()));
   }
   for (size_t i = 0; i < work.top_ns.size(); ++i) {
     answers[n + i] = "topn " + work.top_ns[i].column + " => " +
@@ -95,9 +134,19 @@ void ExpectSameAnswersFromManyThreads(const std::vector<uint8_t>& bytes,
   ASSERT_TRUE(baseline_reader.ok()) << baseline_reader.status().ToString();
   const std::vector<std::string> baseline = RunWorkload(**baseline_reader, work, 0);
   size_t row_answers = 0;
+  size_t counted = 0, min_maxes = 0;
   for (const std::string& answer : baseline) {
     EXPECT_EQ(answer.find("error"), std::string::npos) << answer;
     if (answer.find("=> rows") != std::string::npos) ++row_answers;
+    if (answer.rfind("count ", 0) == 0 && answer.find("unknown") == std::string::npos) ++counted;
+    if (answer.rfind("minmax ", 0) == 0 && answer.find("..") != std::string::npos) ++min_maxes;
+  }
+  // Exact counts and range-bitmap min/max are asked too, not only their unknown answers.
+  EXPECT_GE(counted, 1u);
+  const auto& entries = (*baseline_reader)->entries();
+  if (std::any_of(entries.begin(), entries.end(),
+                  [](const IndexEntry& e) { return e.index_type == "range-bitmap"; })) {
+    EXPECT_GE(min_maxes, 1u);
   }
   // The workload must exercise the indexes, not only REMAIN paths.
   EXPECT_GE(row_answers, work.predicates.size() / 2);

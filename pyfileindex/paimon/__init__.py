@@ -1,7 +1,8 @@
 """Paimon tables on pypaimon: metadata (snapshots, schemas, data files, index bytes,
 deletion vectors), read planning with file indexes, and writing tables with indexes;
 `prune` and `enable` make pypaimon's own read builders prune with the indexes;
-`index_report` lists each data file's indexes and what is missing or stale in them.
+`index_report` lists each data file's indexes and what is missing or stale in them;
+`count_rows` and `min_max` answer COUNT(*) and min/max from the indexes where they can.
 
 The metadata modules never import the native core; `plan_read`, `read_plan`,
 `write_table` and `rewrite_file_index` do (imported lazily).
@@ -49,6 +50,10 @@ _LAZY = {
     "FileIndexReport": "report",
     "StoredIndexInfo": "report",
     "IndexFinding": "report",
+    "count_rows": "count",
+    "CountResult": "count",
+    "min_max": "extremes",
+    "MinMaxResult": "extremes",
 }
 
 
@@ -61,17 +66,21 @@ def __getattr__(name):
 
 
 __all__ = [
+    "CountResult",
     "FileIndexReport",
     "FilePlan",
     "IndexFinding",
+    "MinMaxResult",
     "PrunedSplits",
     "ReadPlan",
     "StoredIndexInfo",
     "TopN",
     "build_file_index",
+    "count_rows",
     "disable",
     "enable",
     "index_report",
+    "min_max",
     "plan_read",
     "prune",
     "read_plan",

@@ -168,6 +168,15 @@ def _pattern_leaf(values, leaf: Leaf):
     pattern, escape = like_of(op, leaf.literals)
     hit = pc.match_substring_regex(values, pattern=like_regex(pattern, escape))
     return hit if op == "like" else pc.invert(hit)
+def _nan_test(values, leaf: Leaf):
+    """IS NAN: any NaN bit pattern; IS NOT NAN: neither NULL nor NaN (NULL is never TRUE)."""
+    if not pa.types.is_floating(values.type):
+        raise PaimonMetadataError(f"{leaf.to_sql()} needs a FLOAT or DOUBLE column; column "
+                                  f"{leaf.column!r} is {values.type}")
+    nan = pc.fill_null(pc.is_nan(values), False)
+    if leaf.op == "is_nan":
+        return nan
+    return pc.and_(pc.is_valid(values), pc.invert(nan))
 
 
 def _leaf(table: pa.Table, leaf: Leaf):
@@ -179,6 +188,8 @@ def _leaf(table: pa.Table, leaf: Leaf):
         return pc.is_valid(values)
     if op in PATTERN_OPS:
         return _pattern_leaf(values, leaf)
+    if op in ("is_nan", "is_not_nan"):
+        return _nan_test(values, leaf)
     if pa.types.is_floating(values.type) and op in _FLOAT_OPS:
         return _float_leaf(values, leaf)
     if op in _COMPARE:

@@ -3,8 +3,8 @@
 The tree is what the native evaluator consumes.  It reads exactly these attributes:
 
 * `Leaf.op` -- one of OPS ("eq", "ne", "lt", "le", "gt", "ge", "in", "not_in",
-  "is_null", "is_not_null", "between", "starts_with", "ends_with", "contains",
-  "like", "not_like"; the last two take (pattern,) or (pattern, escape)),
+  "is_null", "is_not_null", "between", "is_nan", "is_not_nan", "starts_with", "ends_with",
+  "contains", "like", "not_like"; the last two take (pattern,) or (pattern, escape)),
 * `Leaf.column` -- the column name; a map entry is named "m[k]" (Paimon's name of
   a nested index on key k of MAP column m),
 * `Leaf.literals` -- a tuple of Python values: bool, int, float, str, bytes,
@@ -26,14 +26,16 @@ Paimon types; `parse_predicate(text, fields)` parses and binds in one step and
 keeps decimal literals exact.  Every problem raises PredicateError (a ValueError).
 
 `~` negates the way Paimon negates predicates: = <-> <>, < <-> >=, <= <-> >,
-IN <-> NOT IN, IS NULL <-> IS NOT NULL, BETWEEN lo AND hi -> (< lo OR > hi),
-LIKE <-> NOT LIKE, starts_with / ends_with / contains -> NOT LIKE of the escaped text, and
-De Morgan for AND/OR.  Like SQL filters, a negated comparison never matches NULLs.
+IN <-> NOT IN, IS NULL <-> IS NOT NULL, IS NAN <-> IS NOT NAN,
+BETWEEN lo AND hi -> (< lo OR > hi), LIKE <-> NOT LIKE, starts_with / ends_with / contains ->
+NOT LIKE of the escaped text, and De Morgan for AND/OR.  Like SQL filters, a negated
+comparison never matches NULLs.
 
 The package's modules, one job each: `tree` (Leaf / And / Or), `dsl` (col), `literals`
-(canonical literal values and their SQL text), `patterns` (LIKE patterns), `temporal` (timestamps and DATE / TIME /
-TIMESTAMP text), `parser` (SQL-like text -> tree) and `binding` (literals typed for a row
-type). Everything public is importable from `pyfileindex.predicate` itself.
+(canonical literal values and their SQL text), `patterns` (LIKE patterns), `temporal`
+(timestamps and DATE / TIME / TIMESTAMP text), `parser` (SQL-like text -> tree) and `binding`
+(literals typed for a row type). Everything public is importable from `pyfileindex.predicate`
+itself.
 """
 
 from .binding import bind_predicate

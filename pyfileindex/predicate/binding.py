@@ -106,6 +106,10 @@ def _bind(node: Predicate, types: Mapping[str, str]) -> Predicate:
     if node.op in PATTERN_OPS and not data_type.is_string:
         raise PredicateError(f"{node.op} on column {node.column!r} of type {data_type}: string "
                              "patterns need a CHAR, VARCHAR or STRING column")
+    if node.op in ("is_nan", "is_not_nan") and data_type.root not in ("FLOAT", "DOUBLE"):
+        keyword = "IS NAN" if node.op == "is_nan" else "IS NOT NAN"
+        raise PredicateError(f"{keyword} needs a FLOAT or DOUBLE column; column "
+                             f"{node.column!r} has type {data_type}")
     if not node.literals:
         return node
     literals = tuple(_convert(value, data_type, node.column) for value in node.literals)

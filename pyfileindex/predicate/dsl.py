@@ -95,6 +95,14 @@ class Column:
     def is_not_null(self) -> Leaf:
         return Leaf("is_not_null", self.name)
 
+    def is_nan(self) -> Leaf:
+        """The value is a NaN (FLOAT / DOUBLE columns; NULL is not NaN)."""
+        return Leaf("is_nan", self.name)
+
+    def is_not_nan(self) -> Leaf:
+        """The value is neither NULL nor a NaN (FLOAT / DOUBLE columns)."""
+        return Leaf("is_not_nan", self.name)
+
     def between(self, low: Any, high: Any) -> Leaf:
         """low <= column <= high (both ends inclusive, as in SQL)."""
         if low is None or high is None:

@@ -358,10 +358,21 @@ class _Converter:
 
     def is_null(self, node) -> Leaf:
         column = self.require_column(node.this, node)
+        if self.is_nan_keyword(node.expression):
+            return Leaf("is_nan", column)
         if not isinstance(node.expression, self.exp.Null):
-            raise _syntax_error(f"only IS NULL / IS NOT NULL are supported ({_snippet(node)!r}); "
-                                "compare booleans with = TRUE / = FALSE", node)
+            raise _syntax_error(f"only IS [NOT] NULL / IS [NOT] NAN are supported "
+                                f"({_snippet(node)!r}); compare booleans with = TRUE / = FALSE",
+                                node)
         return Leaf("is_null", column)
+
+    def is_nan_keyword(self, node) -> bool:
+        """`NAN` after IS: sqlglot reads the keyword as an unquoted name ("NAN" quoted is a
+        column, which IS does not take)."""
+        exp = self.exp
+        return (isinstance(node, exp.Column) and node.args.get("table") is None
+                and isinstance(node.this, exp.Identifier) and not node.this.quoted
+                and node.this.this.upper() == "NAN")
 
     def between(self, node) -> Leaf:
         if node.args.get("symmetric"):
@@ -422,7 +433,7 @@ def parse_predicate(text: str, fields=None, *, exact_numbers: bool = False) -> P
     """Parse SQL-like text into a predicate tree.
 
     Grammar: comparisons (=, <>, !=, <, <=, >, >=), IN (...), NOT IN (...),
-    IS [NOT] NULL, [NOT] BETWEEN a AND b, [NOT] LIKE 'pattern' [ESCAPE 'e'],
+    IS [NOT] NULL, IS [NOT] NAN, [NOT] BETWEEN a AND b, [NOT] LIKE 'pattern' [ESCAPE 'e'],
     starts_with(s, 'text'), ends_with(s, 'text'), contains(s, 'text'),
     AND (binds tighter than OR), OR, NOT,
     parentheses.  Literals: integers, decimals (1.5, 1e3), 'strings' ('' escapes

@@ -12,13 +12,14 @@ from .patterns import PATTERN_OPS, check_like, like_of
 
 
 OPS = ("eq", "ne", "lt", "le", "gt", "ge", "in", "not_in", "is_null", "is_not_null", "between",
-       "starts_with", "ends_with", "contains", "like", "not_like")
+       "starts_with", "ends_with", "contains", "like", "not_like", "is_nan", "is_not_nan")
 
 _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 _NEGATED = {
     "eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
     "in": "not_in", "not_in": "in", "is_null": "is_not_null", "is_not_null": "is_null",
     "like": "not_like", "not_like": "like",
+    "is_nan": "is_not_nan", "is_not_nan": "is_nan",
 }
 # SQL functions of the string-pattern leaves (the parser reads them back).
 _SQL_FUNCTIONS = {"starts_with": "starts_with", "ends_with": "ends_with", "contains": "contains"}
@@ -73,7 +74,8 @@ class Predicate:
 _ARITY = {op: (1, 1) for op in _COMPARISONS}
 _ARITY.update({"in": (1, None), "not_in": (1, None), "is_null": (0, 0), "is_not_null": (0, 0),
                "between": (2, 2), "starts_with": (1, 1), "ends_with": (1, 1),
-               "contains": (1, 1), "like": (1, 2), "not_like": (1, 2)})
+               "contains": (1, 1), "like": (1, 2), "not_like": (1, 2), "is_nan": (0, 0),
+               "is_not_nan": (0, 0)})
 
 
 class Leaf(Predicate):
@@ -149,6 +151,10 @@ class Leaf(Predicate):
             if len(self.literals) > 1:
                 text += f" ESCAPE {format_literal(self.literals[1])}"
             return text
+        if self.op == "is_nan":
+            return f"{name} IS NAN"
+        if self.op == "is_not_nan":
+            return f"{name} IS NOT NAN"
         low, high = self.literals
         return f"{name} BETWEEN {format_literal(low)} AND {format_literal(high)}"
 

@@ -7,6 +7,7 @@ tables from PySpark, with the native core and pypaimon running on the executors.
     pfs.index_table(session, "/warehouse/db.db/events")
     result = pfs.read_table(session, "/warehouse/db.db/events", "category = 'refund'")
     result.dataframe.count()
+    pfs.count_table(session, "/warehouse/db.db/events", "category = 'refund'").count
 
 Nothing here imports pyspark or pypaimon until it is used.
 """
@@ -21,6 +22,7 @@ _LAZY = {
     "IndexTableSummary": "index",
     "IndexResult": "index",  # deprecated name of IndexTableSummary (warns)
     "read_table": "read",
+    "count_table": "count",
     "plan_table": "read",
     "plain_scan": "read",
     "ReadResult": "read",

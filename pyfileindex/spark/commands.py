@@ -1,4 +1,4 @@
-"""What `pyfileindex spark write|index|query|pack` and `pyfileindex demo` do; cli.py
+"""What `pyfileindex spark write|index|query [--count]|pack` and `pyfileindex demo` do; cli.py
 only parses arguments and calls these."""
 
 import os
@@ -81,6 +81,28 @@ def query(table: str, predicate: Optional[str], columns: Optional[List[str]], to
         plain = plain.select(*[F.col(quoted_name(c)) for c in columns])
     equal = _fingerprint(df) == _fingerprint(plain)
     print(f"equal to plain Spark filter: {'yes' if equal else 'NO'}", file=out)
+    return 0 if equal else 1
+
+
+def count(table: str, predicate: Optional[str], compare: bool, master: Optional[str],
+          archive: Optional[str], conf: Dict[str, str], out=sys.stdout,
+          catalog_options: Optional[Dict[str, str]] = None) -> int:
+    from .count import count_table
+    from .read import plain_filter
+    spark = _session(master, archive, conf)
+    start = time.monotonic()
+    result = count_table(spark, table, predicate or None, catalog_options=catalog_options)
+    print(f"count: {result.count}", file=out)
+    print(f"  {result.files_from_index}/{result.files_total} files answered from indexes or "
+          f"manifests alone ({result.files_skipped} with no matching row), "
+          f"{result.files_read} read; {time.monotonic() - start:.2f} s", file=out)
+    if not compare:
+        return 0
+    start = time.monotonic()
+    plain = plain_filter(spark, table, predicate or None, catalog_options).count()
+    equal = plain == result.count
+    print(f"plain Spark count: {plain} in {time.monotonic() - start:.2f} s; equal: "
+          f"{'yes' if equal else 'NO'}", file=out)
     return 0 if equal else 1
 
 

@@ -126,6 +126,7 @@ def spark_condition(predicate: Predicate, schema):
     if isinstance(predicate, (And, Or)):
         parts = [spark_condition(child, schema) for child in predicate.children]
         return reduce(lambda a, b: (a & b) if isinstance(predicate, And) else (a | b), parts)
+    from pyspark.sql import functions as F
     column, data_type = _column(predicate.column, schema)
     op = predicate.op
     if op in ("starts_with", "ends_with", "contains", "like", "not_like"):
@@ -135,6 +136,10 @@ def spark_condition(predicate: Predicate, schema):
         return column.isNull()
     if op == "is_not_null":
         return column.isNotNull()
+    if op == "is_nan":
+        return column.isNotNull() & F.isnan(column)
+    if op == "is_not_nan":
+        return column.isNotNull() & ~F.isnan(column)
     if op == "in":
         return column.isin(values)
     if op == "not_in":

@@ -187,6 +187,27 @@ def _spark_schema(arrow_schema: pa.Schema):
     return from_arrow_schema(arrow_schema, prefer_timestamp_ntz=True)
 
 
+def plan_dataframe(spark, table_path: str, plan, columns: Optional[Sequence[str]] = None,
+                   num_tasks: Optional[int] = None,
+                   catalog_options: tables.CatalogOptions = None):
+    """The rows of a ReadPlan's surviving files matching its predicate (no TopN / LIMIT), as
+    a DataFrame read by Spark tasks (`num_tasks`, default two per core)."""
+    out_schema = _output_schema(plan, columns)
+    units = _read_units(plan)
+    spark_schema = _spark_schema(out_schema)
+    if not units:
+        return spark.createDataFrame([], spark_schema)
+    sc = spark.sparkContext
+    packed = _pack_units(units, num_tasks or READ_TASKS_PER_CORE * sc.defaultParallelism)
+    payload = pickle.dumps((packed, plan.schema, plan.predicate, plan.mode))
+    broadcast = sc.broadcast(payload)
+    names = list(out_schema.names)
+    return spark.range(len(packed), numPartitions=len(packed)).mapInArrow(
+        _read_task(table_path, plan.snapshot_id, broadcast, names, out_schema,
+                   catalog_options),
+        spark_schema)
+
+
 def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequence[str]] = None,
                top_n=None, limit: Optional[int] = None,
                distribute_min_sidecars: int = DISTRIBUTE_MIN_SIDECARS,
@@ -208,21 +229,7 @@ def read_table(spark, table_path: str, predicate=None, columns: Optional[Sequenc
     if plan.mode == MERGE:
         raise NotImplementedError("read_table reads append tables and primary-key tables "
                                   "with deletion vectors")
-    out_schema = _output_schema(plan, columns)
-    units = _read_units(plan)
-    spark_schema = _spark_schema(out_schema)
-    if not units:
-        df = spark.createDataFrame([], spark_schema)
-    else:
-        sc = spark.sparkContext
-        packed = _pack_units(units, num_tasks or READ_TASKS_PER_CORE * sc.defaultParallelism)
-        payload = pickle.dumps((packed, plan.schema, plan.predicate, plan.mode))
-        broadcast = sc.broadcast(payload)
-        names = list(out_schema.names)
-        df = spark.range(len(packed), numPartitions=len(packed)).mapInArrow(
-            _read_task(table_path, plan.snapshot_id, broadcast, names, out_schema,
-                       catalog_options),
-            spark_schema)
+    df = plan_dataframe(spark, table_path, plan, columns, num_tasks, catalog_options)
     if plan.top_n is not None:
         column = F.col(quoted_name(plan.top_n.column))
         if plan.top_n.descending:

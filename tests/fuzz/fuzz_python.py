@@ -24,6 +24,7 @@ PREDICATE_SEEDS = [
     "\"i\" = 1e3", "`s` IS NOT NULL", "b NOT BETWEEN -9223372036854775808 AND 5",
     "s LIKE 'a%b_'", "s NOT LIKE '%x%'", "s LIKE 'a!%%' ESCAPE '!'", "m['k'] LIKE '_'",
     "NOT starts_with(s, 'ab%')", "ends_with(s, 'z') OR contains(s, 'é_')",
+    "d IS NAN", "NOT (d IS NOT NAN) OR \"nan\" IS nan",
 ]
 
 SCHEMA_SEEDS = [

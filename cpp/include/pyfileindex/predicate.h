@@ -11,9 +11,10 @@
 
 namespace pyfileindex {
 
-/// Leaf comparisons and the two combinators. Literal counts: IS [NOT] NULL none, BETWEEN two,
-/// IN / NOT IN any number, LIKE / NOT LIKE one or two, the others one; FileIndexReader::Evaluate
-/// rejects other counts and NULL literals outside IN lists with InvalidArgument.
+/// Leaf comparisons and the two combinators. Literal counts: IS [NOT] NULL and IS [NOT] NAN
+/// none, BETWEEN two, IN / NOT IN any number, LIKE / NOT LIKE one or two, the others one;
+/// FileIndexReader::Evaluate rejects other counts and NULL literals outside IN lists with
+/// InvalidArgument.
 enum class PredicateOp : uint8_t {
   kEqual,
   kNotEqual,
@@ -33,6 +34,8 @@ enum class PredicateOp : uint8_t {
   kContains,    // literals: [infix]
   kLike,        // literals: [pattern] or [pattern, escape]: SQL LIKE, `_` is one code point
   kNotLike,     // literals as kLike: the non-NULL rows LIKE does not select
+  kIsNaN,        // FLOAT / DOUBLE: the value is a NaN (any NaN bit pattern)
+  kIsNotNaN,     // FLOAT / DOUBLE: the value is neither NULL nor a NaN
   kAnd,
   kOr,
 };

@@ -10,12 +10,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pyfileindex/data_type.h"
 #include "pyfileindex/export.h"
 #include "pyfileindex/file_index_result.h"
+#include "pyfileindex/literal.h"
 #include "pyfileindex/predicate.h"
 #include "pyfileindex/status.h"
 
@@ -87,6 +89,24 @@ class PYFILEINDEX_EXPORT FileIndexReader {
   /// (range-bitmap); REMAIN otherwise.
   virtual Result<FileIndexResult> EvaluateTopN(const TopN& top_n,
                                                const RowBitmap* selection) const = 0;
+
+  /// The exact number of rows where `predicate` is TRUE (SQL semantics: a NULL never matches),
+  /// leaving out the rows of `excluded` (e.g. a deletion vector; none when null), answered
+  /// from the indexes alone; nullopt when they cannot answer exactly. Exact answers: the rows
+  /// of bitmap, range-bitmap and bsi indexes where they hold every value exactly (not FLOAT /
+  /// DOUBLE comparisons, nor TIMESTAMP equality on a bitmap), SKIP from any index (no row
+  /// matches), and AND / OR of exact answers (an AND with one exact empty child is empty).
+  /// Reads the row count of the answer's bitmap; no row position is copied out.
+  virtual Result<std::optional<uint64_t>> Count(const Predicate& predicate,
+                                                const RowBitmap* excluded = nullptr) const = 0;
+
+  /// The smallest and largest non-NULL value of `column` within `selection` (all rows when
+  /// null), from its range-bitmap index (the header's min/max keys, or with a selection the
+  /// keys of the selection's lowest and highest codes). FLOAT / DOUBLE follow Java's order:
+  /// -0.0 below 0.0, NaN above +Infinity. nullopt when no selected row holds a value; NotFound
+  /// when the column has no range-bitmap index.
+  virtual Result<std::optional<std::pair<Literal, Literal>>> MinMax(
+      const std::string& column, const RowBitmap* selection = nullptr) const = 0;
 
   /// Per index: version, row count, cardinality, null count... as "key: value" pairs for tools.
   /// NotFound when `entry` is not one of entries().

@@ -1,6 +1,8 @@
 // FileIndexReader: the container header, lazily opened index readers, predicate evaluation.
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "api/boundary.h"
 #include "api/row_type.h"
@@ -36,7 +38,9 @@ Status CheckLeafArity(const Predicate& leaf) {
   size_t want_min = 0, want_max = 0;
   switch (leaf.op) {
     case PredicateOp::kIsNull:
-    case PredicateOp::kIsNotNull: want_min = want_max = 0; break;
+    case PredicateOp::kIsNotNull:
+    case PredicateOp::kIsNaN:
+    case PredicateOp::kIsNotNaN: want_min = want_max = 0; break;
     case PredicateOp::kBetween: want_min = want_max = 2; break;
     case PredicateOp::kIn:
     case PredicateOp::kNotIn: want_min = 0; want_max = SIZE_MAX; break;
@@ -90,7 +94,107 @@ class ContainerReader final : public FileIndexReader {
     return api::CatchAll("FileIndexReader::Describe", [&] { return DescribeUnguarded(entry); });
   }
 
+  Result<std::optional<uint64_t>> Count(const Predicate& predicate,
+                                        const RowBitmap* excluded) const override {
+    return api::CatchAll("FileIndexReader::Count", [&]() -> Result<std::optional<uint64_t>> {
+      PFI_ASSIGN_OR_RETURN(std::optional<RowBitmap> rows, ExactRows(predicate, /*depth=*/0));
+      if (!rows) return std::optional<uint64_t>();
+      if (excluded != nullptr) *rows -= *excluded;
+      return std::optional<uint64_t>(rows->Cardinality());
+    });
+  }
+
+  Result<std::optional<std::pair<Literal, Literal>>> MinMax(
+      const std::string& column, const RowBitmap* selection) const override {
+    using Answer = std::optional<std::pair<Literal, Literal>>;
+    return api::CatchAll("FileIndexReader::MinMax", [&]() -> Result<Answer> {
+      for (size_t i = 0; i < entries_.size(); ++i) {
+        if (entries_[i].column != column || entries_[i].index_type != "range-bitmap") continue;
+        if (entries_[i].empty()) return Answer();  // the writer saw no value
+        PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
+        if (reader == nullptr) continue;
+        Result<Answer> answer = reader->MinMax(selection);
+        if (!answer.ok()) {
+          return answer.status().WithContext("column '", column, "' index 'range-bitmap'");
+        }
+        return answer;
+      }
+      return Status::NotFound("no range-bitmap index on column '", column,
+                              "' to tell its minimum and maximum");
+    });
+  }
+
  private:
+  // The exact rows where `predicate` is TRUE, or nullopt when the indexes cannot tell them
+  // exactly (FileIndexReader::Count). A SKIP from any index is exact: no row matches.
+  Result<std::optional<RowBitmap>> ExactRows(const Predicate& predicate, int depth) const {
+    using Rows = std::optional<RowBitmap>;
+    if (!predicate.is_leaf()) {
+      if (depth >= kMaxPredicateDepth) {
+        return Status::InvalidArgument("predicate nests AND/OR deeper than ",
+                                       kMaxPredicateDepth, " levels");
+      }
+      std::vector<RowBitmap> known;
+      bool unknown = false;
+      for (const auto& child : predicate.children) {
+        if (child == nullptr) {
+          return Status::InvalidArgument(PredicateOpName(predicate.op),
+                                         " predicate has a null child");
+        }
+        PFI_ASSIGN_OR_RETURN(Rows rows, ExactRows(*child, depth + 1));
+        if (!rows) {
+          unknown = true;
+          if (predicate.op == PredicateOp::kOr) return Rows();
+          continue;
+        }
+        // AND with a child no row satisfies: nothing does, whatever the other children say.
+        if (predicate.op == PredicateOp::kAnd && rows->IsEmpty()) return rows;
+        known.push_back(std::move(*rows));
+      }
+      // An AND / OR without children answers REMAIN in Evaluate: not a count.
+      if (unknown || known.empty()) return Rows();
+      RowBitmap acc = std::move(known[0]);
+      for (size_t i = 1; i < known.size(); ++i) {
+        if (predicate.op == PredicateOp::kAnd) {
+          acc &= known[i];
+        } else {
+          acc |= known[i];
+        }
+      }
+      return Rows(std::move(acc));
+    }
+    PFI_RETURN_NOT_OK(CheckLeafArity(predicate));
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].column != predicate.column) continue;
+      if (entries_[i].empty()) {
+        if (!EmptyIndexAnswer(predicate.op).remain()) return Rows(RowBitmap());
+        continue;
+      }
+      PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
+      if (reader == nullptr) continue;
+      auto visited = reader->Visit(predicate);
+      if (!visited.ok()) {
+        return visited.status().WithContext("column '", predicate.column, "' index '",
+                                            entries_[i].index_type, "'");
+      }
+      const FileIndexResult& answer = *visited;
+      if (!answer.remain()) return Rows(RowBitmap());
+      if (!answer.is_rows() || !reader->ExactFor(predicate)) continue;
+      RowBitmap rows = answer.rows();
+      if (predicate.op == PredicateOp::kNotEqual || predicate.op == PredicateOp::kNotIn) {
+        // <> and NOT IN may keep the NULL rows (Java's bitmap flips the union): SQL never
+        // matches them.
+        PFI_ASSIGN_OR_RETURN(FileIndexResult not_null,
+                             reader->Visit(*Predicate::Leaf(PredicateOp::kIsNotNull,
+                                                            predicate.column)));
+        if (!not_null.is_rows()) continue;
+        rows &= not_null.rows();
+      }
+      return Rows(std::move(rows));
+    }
+    return Rows();
+  }
+
   Result<FileIndexResult> EvaluateNode(const Predicate& predicate, int depth) const {
     if (predicate.op == PredicateOp::kAnd || predicate.op == PredicateOp::kOr) {
       if (depth >= kMaxPredicateDepth) {

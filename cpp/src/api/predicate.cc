@@ -41,6 +41,8 @@ const char* PredicateOpName(PredicateOp op) {
     case PredicateOp::kContains: return "CONTAINS";
     case PredicateOp::kLike: return "LIKE";
     case PredicateOp::kNotLike: return "NOT LIKE";
+    case PredicateOp::kIsNaN: return "IS NAN";
+    case PredicateOp::kIsNotNaN: return "IS NOT NAN";
     case PredicateOp::kAnd: return "AND";
     case PredicateOp::kOr: return "OR";
   }

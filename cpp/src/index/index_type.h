@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -89,6 +90,23 @@ class ColumnIndexReader {
     (void)top_n;
     (void)selection;
     return FileIndexResult::Remain();
+  }
+  // Whether Visit(leaf)'s row set is exactly the rows where `leaf` is TRUE (SQL semantics),
+  // rather than a superset, except that the answers of <> and NOT IN may also hold NULL rows
+  // (Java's bitmap keeps them; the caller removes them): what lets a COUNT be answered from
+  // the index alone (FileIndexReader::Count). Only asked when Visit answered rows. Default:
+  // never.
+  virtual bool ExactFor(const Predicate& leaf) const {
+    (void)leaf;
+    return false;
+  }
+  // The smallest and largest non-NULL value among `selection` (all rows when null), from the
+  // index alone; nullopt when no selected row holds a value; NotFound when this index type
+  // cannot tell (FileIndexReader::MinMax).
+  virtual Result<std::optional<std::pair<Literal, Literal>>> MinMax(
+      const RowBitmap* selection) const {
+    (void)selection;
+    return Status::NotFound("the index cannot tell the minimum and maximum");
   }
   // Facts for `pyfileindex inspect`: version, row count, cardinality, null count, ...
   virtual Result<std::vector<std::pair<std::string, std::string>>> Describe() const = 0;

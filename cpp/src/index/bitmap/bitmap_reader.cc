@@ -1,6 +1,7 @@
 #include "index/bitmap/bitmap_reader.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "io/byte_reader.h"
@@ -398,6 +399,7 @@ Result<std::optional<roaring::Bitmap32>> BitmapIndexReader::UnionInPlaceLocked(
 
 Result<FileIndexResult> BitmapIndexReader::Visit(const Predicate& leaf) const {
   const PredicateOp op = leaf.op;
+  if (op == PredicateOp::kIsNaN || op == PredicateOp::kIsNotNaN) return VisitNaN(op);
   const bool single = op == PredicateOp::kEqual || op == PredicateOp::kNotEqual;
   const bool list = op == PredicateOp::kIn || op == PredicateOp::kNotIn;
   const bool nullness = op == PredicateOp::kIsNull || op == PredicateOp::kIsNotNull;
@@ -430,6 +432,56 @@ Result<FileIndexResult> BitmapIndexReader::Visit(const Predicate& leaf) const {
   PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows,
                        UnionOf(*literals, negated || op == PredicateOp::kIsNotNull));
   return FileIndexResult::Rows(RowBitmap(std::move(rows)));
+}
+
+// Every NaN is keyed by the canonical NaN bits (FloatBits / DoubleBits), so one key holds all
+// NaN rows whatever their bit patterns: IS NAN is that key's rows, IS NOT NAN the rows that
+// are neither NULL nor NaN.
+Result<FileIndexResult> BitmapIndexReader::VisitNaN(PredicateOp op) const {
+  if (key_.kind != KeyKind::kFloat && key_.kind != KeyKind::kDouble) {
+    return FileIndexResult::Remain();
+  }
+  const std::vector<Literal> nan = {Literal::Double(std::numeric_limits<double>::quiet_NaN())};
+  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 nan_rows, UnionOf(nan, /*complement=*/false));
+  if (op == PredicateOp::kIsNaN) return FileIndexResult::Rows(RowBitmap(std::move(nan_rows)));
+  const std::vector<Literal> null = {Literal::Null()};
+  PFI_ASSIGN_OR_RETURN(roaring::Bitmap32 rows, UnionOf(null, /*complement=*/true));
+  rows -= nan_rows;
+  return FileIndexResult::Rows(RowBitmap(std::move(rows)));
+}
+
+// Keys are exact values except for timestamps (TIMESTAMP(7..9) keys drop nanoseconds, and a
+// finer literal is looked up by its key) and floats (keys tell -0.0 from 0.0, which SQL calls
+// equal): there only the NULL and NaN tests are exact. String patterns test each string key,
+// which is the value itself. A NULL literal in an IN list selects the NULL rows, which SQL
+// never matches.
+bool BitmapIndexReader::ExactFor(const Predicate& leaf) const {
+  switch (leaf.op) {
+    case PredicateOp::kIsNull:
+    case PredicateOp::kIsNotNull:
+    case PredicateOp::kIsNaN:
+    case PredicateOp::kIsNotNaN:
+    case PredicateOp::kStartsWith:
+    case PredicateOp::kEndsWith:
+    case PredicateOp::kContains:
+    case PredicateOp::kLike:
+    case PredicateOp::kNotLike:
+      return true;
+    case PredicateOp::kEqual:
+    case PredicateOp::kNotEqual:
+    case PredicateOp::kIn:
+    case PredicateOp::kNotIn:
+      break;
+    default:
+      return false;
+  }
+  if (key_.is_timestamp() || key_.kind == KeyKind::kFloat || key_.kind == KeyKind::kDouble) {
+    return false;
+  }
+  for (const Literal& literal : leaf.literals) {
+    if (literal.is_null()) return false;
+  }
+  return true;
 }
 
 Result<std::vector<std::pair<std::string, std::string>>> BitmapIndexReader::Describe() const {

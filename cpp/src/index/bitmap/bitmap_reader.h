@@ -35,6 +35,7 @@ class BitmapIndexReader final : public ColumnIndexReader {
   // Exact: the union of the matching string keys' rows (bitmap_pattern.cc).
   Result<FileIndexResult> VisitPattern(const pattern::LikePattern& like, bool negated,
                                        int64_t scan_limit) const override;
+  bool ExactFor(const Predicate& leaf) const override;
   Result<std::vector<std::pair<std::string, std::string>>> Describe() const override;
   int64_t StoredRowCount() const override { return row_count_; }
 
@@ -96,6 +97,7 @@ class BitmapIndexReader final : public ColumnIndexReader {
   // Union of the literals' bitmaps (Java getInListResultBitmap), or with `complement` its
   // complement within [0, rowCount) (<>, NOT IN, IS NOT NULL).
   Result<roaring::Bitmap32> UnionOf(const std::vector<Literal>& literals, bool complement) const;
+  Result<FileIndexResult> VisitNaN(PredicateOp op) const;
   // The entries of `keys` (those the index has), by cache id without repeats; sets
   // *null_literal when a key is the null literal (mutex_ held, as below).
   Result<std::vector<EntryRef>> EntriesLocked(const std::vector<LiteralKey>& keys,

@@ -117,6 +117,16 @@ class BloomFilterReader final : public ColumnIndexReader {
       case PredicateOp::kNotIn:
         PFI_RETURN_NOT_OK(CheckLiterals(leaf));
         return FileIndexResult::Remain();
+      case PredicateOp::kIsNaN: {
+        // Every NaN bit pattern hashes as the canonical NaN (floatToIntBits / doubleToLongBits),
+        // so a filter without the canonical NaN holds no NaN row: SKIP is exact.
+        if (hash_.kind() != FastHash::Kind::kFloat && hash_.kind() != FastHash::Kind::kDouble) {
+          return FileIndexResult::Remain();
+        }
+        PFI_ASSIGN_OR_RETURN(
+            bool maybe, MightContain(Literal::Double(std::numeric_limits<double>::quiet_NaN())));
+        return maybe ? FileIndexResult::Remain() : FileIndexResult::Skip();
+      }
       case PredicateOp::kIsNull:
       case PredicateOp::kIsNotNull:
       case PredicateOp::kStartsWith:
@@ -124,6 +134,7 @@ class BloomFilterReader final : public ColumnIndexReader {
       case PredicateOp::kContains:
       case PredicateOp::kLike:
       case PredicateOp::kNotLike:
+      case PredicateOp::kIsNotNaN:
         return FileIndexResult::Remain();
       case PredicateOp::kAnd:
       case PredicateOp::kOr:

@@ -162,11 +162,25 @@ class BsiReader final : public ColumnIndexReader {
       case PredicateOp::kLike:
       case PredicateOp::kNotLike:
         return FileIndexResult::Remain();  // no dictionary of values: patterns cannot be told
+      case PredicateOp::kIsNaN:
+      case PredicateOp::kIsNotNaN:  // bsi takes no FLOAT / DOUBLE column
+        return FileIndexResult::Remain();
       case PredicateOp::kAnd:
       case PredicateOp::kOr:
         break;
     }
     return Status::InvalidArgument("bsi: Visit needs a leaf predicate");
+  }
+
+  // Every answer is the exact row set, except where keys drop nanoseconds (a key stands for a
+  // range of values) and for NULL literals (answered REMAIN).
+  bool ExactFor(const Predicate& leaf) const override {
+    if (leaf.op == PredicateOp::kIsNull || leaf.op == PredicateOp::kIsNotNull) return true;
+    if (key_.drops_nanos) return false;
+    for (const Literal& literal : leaf.literals) {
+      if (literal.is_null()) return false;
+    }
+    return leaf.is_leaf() && leaf.op != PredicateOp::kIsNaN && leaf.op != PredicateOp::kIsNotNaN;
   }
 
   int64_t StoredRowCount() const override { return row_count_; }

@@ -186,4 +186,33 @@ Result<Bitmap32> CodeBsiReader::TopK(uint64_t k, const Bitmap32* found, bool str
   return rows;
 }
 
+namespace {
+
+// Whether `view` holds `value`: its container's words, bit by bit.
+Result<bool> ViewContains(const RoaringView& view, uint32_t value) {
+  const uint16_t key = static_cast<uint16_t>(value >> 16);
+  const size_t i = view.Seek(key, 0);
+  if (i >= view.container_count() || view.key(i) != key) return false;
+  if (!view.RunsEndInside(i)) return Bad("a run container overruns its end");
+  std::vector<uint64_t> scratch(1024);
+  const uint8_t* words = view.Words(i, scratch.data());
+  const uint32_t low = value & 0xffff;
+  return ((words[low >> 3] >> (low & 7)) & 1) != 0;
+}
+
+}  // namespace
+
+Result<int64_t> CodeBsiReader::CodeOfRow(uint32_t row) const {
+  PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
+  PFI_ASSIGN_OR_RETURN(bool keyed, ViewContains(*ebm, row));
+  if (!keyed) return -1;
+  int64_t code = 0;
+  for (int i = 0; i < slice_count_ && i < 63; ++i) {
+    PFI_ASSIGN_OR_RETURN(const RoaringView* slice, SliceView(i));
+    PFI_ASSIGN_OR_RETURN(bool set, ViewContains(*slice, row));
+    if (set) code |= int64_t{1} << i;
+  }
+  return code;
+}
+
 }  // namespace pyfileindex::index::range_bitmap

@@ -50,6 +50,10 @@ class CodeBsiReader {
   // with the highest positions so exactly k rows remain; otherwise all tied rows are kept.
   Result<Bitmap32> TopK(uint64_t k, const Bitmap32* found, bool strict, bool largest) const;
 
+  // The code of `row`, read from the slices that hold it (slice i holds the rows whose code
+  // has bit i); -1 when the row has no key (NULL).
+  Result<int64_t> CodeOfRow(uint32_t row) const;
+
   // Slices read so far, as views or as bitmaps (for tests of laziness).
   size_t LoadedSlices() const { return loaded_slices_.load(); }
 

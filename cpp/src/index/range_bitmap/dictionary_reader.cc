@@ -189,26 +189,33 @@ Result<int64_t> DictionaryReader::Find(const LookupKey& key) const {
   return -(base + lo) - 1;
 }
 
+// Head codes ascend with the chunks: a binary search.
+Result<int32_t> DictionaryReader::LastChunkFrom(int64_t code) const {
+  int32_t low = 0;
+  int32_t high = chunk_count_ - 1;
+  int32_t found = -1;
+  while (low <= high) {
+    const int32_t mid = static_cast<int32_t>((static_cast<uint32_t>(low) + high) >> 1);
+    PFI_ASSIGN_OR_RETURN(const Chunk* chunk, GetChunk(mid));
+    if (chunk->head_code <= code) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return found;
+}
+
 Status DictionaryReader::ForEachKey(
     int64_t first, int64_t last,
     const std::function<void(int64_t, std::string_view)>& visit) const {
   first = std::max<int64_t>(first, 0);
   last = std::min<int64_t>(last, cardinality_ - 1);
   if (first > last || chunk_count_ <= 0) return Status::OK();
-  // The last chunk whose head code is at most `first`.
-  int32_t low = 0;
-  int32_t high = chunk_count_ - 1;
-  while (low < high) {
-    const int32_t mid = static_cast<int32_t>((static_cast<uint32_t>(low) + high + 1) >> 1);
-    PFI_ASSIGN_OR_RETURN(const Chunk* chunk, GetChunk(mid));
-    if (chunk->head_code <= first) {
-      low = mid;
-    } else {
-      high = mid - 1;
-    }
-  }
+  PFI_ASSIGN_OR_RETURN(int32_t start, LastChunkFrom(first));
   int64_t code = first;
-  for (int32_t index = low; index < chunk_count_ && code <= last; ++index) {
+  for (int32_t index = std::max(start, 0); index < chunk_count_ && code <= last; ++index) {
     PFI_ASSIGN_OR_RETURN(const Chunk* chunk, GetChunk(index));
     if (chunk->head_code > code) {
       return Bad("chunk ", index, " starts at code ", chunk->head_code, ", after code ", code);
@@ -226,6 +233,19 @@ Status DictionaryReader::ForEachKey(
   }
   if (code <= last) return Bad("the chunks end before code ", code);
   return Status::OK();
+}
+
+Result<std::string_view> DictionaryReader::KeyOfCode(int64_t code) const {
+  if (code < 0 || code >= cardinality_) {
+    return Bad("code ", code, " outside the dictionary's ", cardinality_, " keys");
+  }
+  PFI_ASSIGN_OR_RETURN(int32_t found, LastChunkFrom(code));
+  if (found < 0) return Bad("no chunk holds code ", code);
+  PFI_ASSIGN_OR_RETURN(const Chunk* chunk, GetChunk(found));
+  if (code == chunk->head_code) return chunk->head;
+  const int64_t j = code - chunk->head_code - 1;
+  if (j >= chunk->size) return Bad("no chunk holds code ", code);
+  return KeyAt(*chunk, static_cast<int32_t>(j));
 }
 
 }  // namespace pyfileindex::index::range_bitmap

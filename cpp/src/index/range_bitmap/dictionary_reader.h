@@ -35,6 +35,9 @@ class DictionaryReader {
   // keys without their length prefix, fixed keys as their stored bytes.
   Status ForEachKey(int64_t first, int64_t last,
                     const std::function<void(int64_t, std::string_view)>& visit) const;
+  // The stored key of `code` (a string key without its length prefix); Corrupt when the code
+  // is outside [0, cardinality) or no chunk holds it.
+  Result<std::string_view> KeyOfCode(int64_t code) const;
 
   int32_t chunk_count() const { return chunk_count_; }
   // Chunk headers parsed so far (for tests of laziness).
@@ -55,6 +58,8 @@ class DictionaryReader {
       : dictionary_(dictionary), spec_(spec), cardinality_(cardinality) {}
 
   Result<const Chunk*> GetChunk(int32_t index) const;
+  // The last chunk whose head code is at most `code`; -1 when every chunk starts after it.
+  Result<int32_t> LastChunkFrom(int64_t code) const;
   Result<Chunk> ParseChunk(int32_t index) const;
   // Java comparator(stored key, key): negative, zero or positive.
   int Compare(std::string_view stored, const LookupKey& key) const;

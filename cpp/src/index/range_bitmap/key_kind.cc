@@ -141,4 +141,35 @@ std::string FormatKey(const KeySpec& spec, const uint8_t* key, size_t size) {
   return text;
 }
 
+Literal KeyLiteral(const KeySpec& spec, const uint8_t* key, size_t size) {
+  switch (spec.kind) {
+    case KeyKind::kString:
+    case KeyKind::kBinary:
+      return Literal::String(std::string(reinterpret_cast<const char*>(key), size));
+    case KeyKind::kBool:
+      return Literal::Bool(key[0] == 1);
+    case KeyKind::kFloat:
+      return Literal::Double(
+          static_cast<double>(java::IntBitsToFloat(static_cast<int32_t>(io::LoadU32BE(key)))));
+    case KeyKind::kDouble:
+      return Literal::Double(java::LongBitsToDouble(static_cast<int64_t>(io::LoadU64BE(key))));
+    default:
+      break;
+  }
+  const int64_t v = SignedFromOrdered(DecodeOrdered(spec.kind, key));
+  if (spec.is_decimal()) return Literal::Decimal(v, spec.scale);
+  if (spec.is_timestamp()) {
+    if (!spec.micros()) return Literal::Timestamp(v, 0);
+    // Floor division: a negative micros value lies in the millisecond below it.
+    int64_t millis = v / 1000;
+    int64_t micros_of_milli = v % 1000;
+    if (micros_of_milli < 0) {
+      millis -= 1;
+      micros_of_milli += 1000;
+    }
+    return Literal::Timestamp(millis, static_cast<int32_t>(micros_of_milli * 1000));
+  }
+  return Literal::Int(v);
+}
+
 }  // namespace pyfileindex::index::range_bitmap

@@ -11,6 +11,7 @@
 #include "io/endian.h"
 #include "java/float_bits.h"
 #include "pyfileindex/data_type.h"
+#include "pyfileindex/literal.h"
 #include "pyfileindex/status.h"
 
 namespace pyfileindex::index::range_bitmap {
@@ -74,5 +75,11 @@ void EncodeOrdered(KeyKind kind, uint64_t ordered, uint8_t* out);
 
 // A human-readable key, for Describe(): numbers in decimal, strings quoted.
 std::string FormatKey(const KeySpec& spec, const uint8_t* key, size_t size);
+
+// A stored key as the literal of its column type (the value the key stands for): integers,
+// DATE and TIME as kInt, DECIMAL as kDecimal at the column's scale, TIMESTAMP as kTimestamp,
+// FLOAT / DOUBLE as kDouble of the stored bits (a NaN key keeps its bit pattern), strings as
+// kString.
+Literal KeyLiteral(const KeySpec& spec, const uint8_t* key, size_t size);
 
 }  // namespace pyfileindex::index::range_bitmap

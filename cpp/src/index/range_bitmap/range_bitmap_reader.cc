@@ -1,6 +1,8 @@
 #include "index/range_bitmap/range_bitmap_reader.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "io/byte_reader.h"
@@ -78,8 +80,62 @@ Result<FileIndexResult> RangeBitmapReader::Visit(const Predicate& leaf) const {
     }
   }
   if (has_null_literal && leaf.is_leaf()) return FileIndexResult::Remain();
+  const bool nan_test = leaf.op == PredicateOp::kIsNaN || leaf.op == PredicateOp::kIsNotNaN;
+  if (nan_test && spec_.kind != KeyKind::kFloat && spec_.kind != KeyKind::kDouble) {
+    return FileIndexResult::Remain();  // as the other index types: the caller checks types
+  }
   PFI_ASSIGN_OR_RETURN(Bitmap32 rows, Evaluate(leaf));
   return FileIndexResult::Rows(RowBitmap(std::move(rows)));
+}
+
+// Codes follow the values' order and literals between keys are placed exactly, so every
+// answer is exact, except comparisons on FLOAT / DOUBLE: the dictionary orders them as Java's
+// Float.compare (-0.0 below 0.0, NaN above +Infinity), which SQL does not.
+bool RangeBitmapReader::ExactFor(const Predicate& leaf) const {
+  if (!leaf.is_leaf()) return false;
+  for (const Literal& literal : leaf.literals) {
+    if (literal.is_null()) return false;
+  }
+  const bool floats = spec_.kind == KeyKind::kFloat || spec_.kind == KeyKind::kDouble;
+  switch (leaf.op) {
+    case PredicateOp::kIsNull:
+    case PredicateOp::kIsNotNull:
+      return true;
+    case PredicateOp::kIsNaN:
+    case PredicateOp::kIsNotNaN:
+      return floats;
+    default:
+      return !floats;
+  }
+}
+
+Result<std::optional<std::pair<Literal, Literal>>> RangeBitmapReader::MinMax(
+    const RowBitmap* selection) const {
+  using Answer = std::optional<std::pair<Literal, Literal>>;
+  if (cardinality_ <= 0) return Answer();
+  auto literal_of = [&](std::string_view key) {
+    return KeyLiteral(spec_, reinterpret_cast<const uint8_t*>(key.data()), key.size());
+  };
+  if (selection == nullptr) return Answer(std::make_pair(literal_of(min_), literal_of(max_)));
+  // The header's min and max may be rows outside the selection (deleted rows): the lowest and
+  // highest code among the selected rows, found by a TopN of one row each way.
+  auto extreme = [&](bool largest) -> Result<std::optional<Literal>> {
+    PFI_ASSIGN_OR_RETURN(Bitmap32 rows, bsi_->TopK(1, &selection->impl(), /*strict=*/true,
+                                                   largest));
+    if (rows.IsEmpty()) return std::optional<Literal>();
+    PFI_ASSIGN_OR_RETURN(int64_t code, bsi_->CodeOfRow(rows.Minimum()));
+    if (code < 0 || code >= cardinality_) {
+      return Status::Corrupt("range-bitmap: row ", rows.Minimum(), " has code ", code, " of ",
+                             cardinality_);
+    }
+    PFI_ASSIGN_OR_RETURN(std::string_view key, dictionary_->KeyOfCode(code));
+    return std::optional<Literal>(literal_of(key));
+  };
+  PFI_ASSIGN_OR_RETURN(std::optional<Literal> low, extreme(false));
+  if (!low) return Answer();
+  PFI_ASSIGN_OR_RETURN(std::optional<Literal> high, extreme(true));
+  if (!high) return Answer();
+  return Answer(std::make_pair(std::move(*low), std::move(*high)));
 }
 
 Result<Probe> RangeBitmapReader::ProbeOf(const Literal& literal) const {
@@ -168,6 +224,18 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
     case PredicateOp::kNotLike:
       return Status::InvalidArgument("range-bitmap: ", PredicateOpName(leaf.op),
                                      " is answered by VisitPattern");
+    case PredicateOp::kIsNaN:
+    case PredicateOp::kIsNotNaN: {
+      // The dictionary orders every NaN as the one canonical NaN key (above +Infinity), so
+      // that key's code holds all NaN rows whatever their bit patterns.
+      PFI_ASSIGN_OR_RETURN(Probe nan,
+                           ProbeOf(Literal::Double(std::numeric_limits<double>::quiet_NaN())));
+      PFI_ASSIGN_OR_RETURN(Bitmap32 nan_rows, EqProbe(nan));
+      if (leaf.op == PredicateOp::kIsNaN) return nan_rows;
+      PFI_ASSIGN_OR_RETURN(Bitmap32 rows, NotNull());
+      rows -= nan_rows;
+      return rows;
+    }
     case PredicateOp::kAnd:
     case PredicateOp::kOr:
       break;

@@ -33,6 +33,11 @@ class RangeBitmapReader final : public ColumnIndexReader {
   // run of the dictionary (range_bitmap_pattern.cc).
   Result<FileIndexResult> VisitPattern(const pattern::LikePattern& like, bool negated,
                                        int64_t scan_limit) const override;
+  bool ExactFor(const Predicate& leaf) const override;
+  // The header's min and max keys; within a selection, the keys of its lowest and highest
+  // codes (a TopN of one row each way, then that row's code and key).
+  Result<std::optional<std::pair<Literal, Literal>>> MinMax(
+      const RowBitmap* selection) const override;
   // ORDER BY column LIMIT n within `selection` (all rows when null): exactly min(n, |selection|)
   // rows with Java's tie rules, or with top_n.with_ties every row tied with the n-th one
   // (TopNRows with strict = !with_ties).
