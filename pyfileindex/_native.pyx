@@ -116,7 +116,7 @@ cdef extern from "pyfileindex/data_type.h" namespace "pyfileindex" nogil:
         vector[DataType] children
         vector[string] field_names
         vector[string] field_descriptions
-        string ToString()
+        string ToString() except +
 
     cdef cppclass Field:
         string name
@@ -468,6 +468,39 @@ def parse_type_tree(text) -> tuple:
     cdef Result[DataType] parsed = ParseDataType(_utf8(text, "a type"))
     _check(parsed.status())
     return _type_tree(parsed.value())
+
+
+_ROOT_CODES = {name: code for code, name in _ROOT_NAMES.items()}
+# Children a type of each nested root has (ROW: one per field name).
+_CHILD_COUNTS = {"ARRAY": 1, "MULTISET": 1, "VECTOR": 1, "MAP": 2}
+
+
+cdef DataType _type_from_tree(object tree) except *:
+    root, nullable, precision, scale, children, names, descriptions = tree
+    cdef DataType out
+    if root not in _ROOT_CODES:
+        raise ValueError(f"unknown Paimon type root {root!r}")
+    wanted = len(names) if root == "ROW" else _CHILD_COUNTS.get(root, 0)
+    if len(children) != wanted or len(descriptions) > len(names):
+        raise ValueError(f"type {root} has {wanted} child types, got {len(children)}"
+                         + (f" for {len(names)} field names" if root == "ROW" else ""))
+    out.root = <TypeRoot><int>_ROOT_CODES[root]
+    out.nullable = bool(nullable)
+    out.precision = precision
+    out.scale = scale
+    for child in children:
+        out.children.push_back(_type_from_tree(child))
+    for name in names:
+        out.field_names.push_back(_utf8(name, "a field name"))
+    for description in descriptions:
+        out.field_descriptions.push_back(_utf8(description, "a field description"))
+    return out
+
+
+def type_string(tree) -> str:
+    """Paimon's SQL spelling (Java's asSQLString, e.g. "DECIMAL(10, 2) NOT NULL") of a type
+    given as parse_type_tree's nested tuples: the native printer, the one index messages use."""
+    return _type_from_tree(tree).ToString().decode("utf-8", "surrogatepass")
 
 
 cdef class _RowType:

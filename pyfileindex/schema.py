@@ -93,31 +93,43 @@ class DataType:
         return self.root in ("TIMESTAMP", "TIMESTAMP_LTZ")
 
     def __str__(self) -> str:
-        return self._base_string() + ("" if self.nullable else _NOT_NULL)
+        return self._text
 
-    def _base_string(self) -> str:
+    @functools.cached_property
+    def _text(self) -> str:
+        # The native printer's spelling, the one its writers and readers put in messages.
+        from pyfileindex import _native
+
+        return _native.type_string(self._tree())
+
+    def _tree(self) -> tuple:
+        """This type as pyfileindex._native.parse_type_tree's nested tuples."""
         root = self.root
-        if root == "VARCHAR" and self.length == MAX_LENGTH:
-            return "STRING"
-        if root == "VARBINARY" and self.length == MAX_LENGTH:
-            return "BYTES"
-        if root in ("CHAR", "VARCHAR", "BINARY", "VARBINARY"):
-            return f"{root}({self.length})"
-        if root == "DECIMAL":
-            return f"DECIMAL({self.precision}, {self.scale})"
-        if root in ("TIME", "TIMESTAMP"):
-            return f"{root}({self.precision})"
-        if root == "TIMESTAMP_LTZ":
-            return f"TIMESTAMP({self.precision}) WITH LOCAL TIME ZONE"
-        if root in ("ARRAY", "MULTISET"):
-            return f"{root}<{self.element}>"
-        if root == "VECTOR":
-            return f"VECTOR<{self.element}, {self.length}>"
-        if root == "MAP":
-            return f"MAP<{self.key}, {self.value}>"
-        if root == "ROW":
-            return "ROW<" + ", ".join(_row_field_string(f) for f in self.fields) + ">"
-        return root
+        precision = 0
+        if root in _LENGTH_ROOTS:
+            precision = self._required("length", self.length)
+        elif root in _PRECISION_ROOTS:
+            precision = self._required("precision", self.precision)
+        scale = self._required("scale", self.scale) if root == "DECIMAL" else 0
+        names: Tuple[str, ...] = ()
+        descriptions: Tuple[str, ...] = ()
+        if root in ("ARRAY", "MULTISET", "VECTOR"):
+            children: Tuple[DataType, ...] = (self._required("element", self.element),)
+        elif root == "MAP":
+            children = (self._required("key", self.key), self._required("value", self.value))
+        elif root == "ROW":
+            children = tuple(f.data_type for f in self.fields)
+            names = tuple(f.name for f in self.fields)
+            descriptions = tuple(f.description or "" for f in self.fields)
+        else:
+            children = ()
+        return (root, self.nullable, precision, scale, tuple(c._tree() for c in children),
+                names, descriptions)
+
+    def _required(self, part: str, value: Any) -> Any:
+        if value is None:
+            raise SchemaError(f"type {self.root} needs its {part}")
+        return value
 
 
 def _escape_identifier(name: str) -> str:

@@ -92,6 +92,33 @@ def test_type_strings_are_parsed_by_the_native_grammar():
     assert parse_type("INT ARRAY") == DataType("ARRAY", element=DataType("INT"))
 
 
+def test_type_names_are_printed_by_the_native_printer():
+    from pyfileindex.schema import DataType, Field, SchemaError, parse_type
+
+    # A parsed type prints as its tree does natively, and as Java spells it.
+    for text, spelled in [("VARCHAR(2147483647) NOT NULL", "STRING NOT NULL"),
+                          ("TIMESTAMP_LTZ(3)", "TIMESTAMP(3) WITH LOCAL TIME ZONE"),
+                          ("MAP<BYTES, DECIMAL(38, 4)>", "MAP<BYTES, DECIMAL(38, 4)>"),
+                          ("ROW<`a``b` INT COMMENT 'it''s', c ARRAY<TIME>>",
+                           "ROW<`a``b` INT COMMENT 'it''s', `c` ARRAY<TIME(0)>>")]:
+        assert str(parse_type(text)) == spelled
+        assert _native.type_string(_native.parse_type_tree(text)) == spelled
+    # A type built in Python too, its field types in any spelling the grammar reads.
+    built = DataType("ROW", nullable=False, fields=(Field(0, "x", "INTEGER"),
+                                                    Field(1, "y", "CHAR(3)", "id")))
+    assert str(built) == "ROW<`x` INT, `y` CHAR(3) COMMENT 'id'> NOT NULL"
+    assert str(DataType("VECTOR", length=8, element=DataType("DOUBLE"))) == "VECTOR<DOUBLE, 8>"
+    # One that lacks a part says which, instead of printing "None".
+    with pytest.raises(SchemaError, match="type DECIMAL needs its scale"):
+        str(DataType("DECIMAL", precision=10))
+    with pytest.raises(SchemaError, match="type ARRAY needs its element"):
+        str(DataType("ARRAY"))
+    with pytest.raises(ValueError, match="unknown Paimon type root 'NUMBER'"):
+        _native.type_string(("NUMBER", True, 0, 0, (), (), ()))
+    with pytest.raises(ValueError, match="type MAP has 2 child types, got 1"):
+        _native.type_string(("MAP", True, 0, 0, (("INT", True, 0, 0, (), (), ()),), (), ()))
+
+
 def test_columns_of_types_no_index_takes_do_not_block_the_others():
     import pyarrow as pa
 

@@ -359,6 +359,25 @@ def test_no_index_gives_none():
     assert meta.index_bytes(bare) is None and meta.index_source(bare) is None
 
 
+def test_schema_by_id_has_its_own_name_and_the_old_one_warns():
+    # pyfileindex.schema.load_schema reads a schema file; the table layer's loader by id is
+    # load_schema_by_id, its old name (load_schema) still working with a warning.
+    import pyfileindex.paimon as paimon
+    from pyfileindex.paimon import load_schema_by_id
+    from pyfileindex.paimon import schema as paimon_schema
+
+    meta = open_table("append_with_bitmap_alter_table")
+    old = load_schema_by_id(meta.table, 0)
+    assert old.schema_id == 0 and [f.name for f in old.fields] == ["f0", "f1", "f2", "f3"]
+    assert "load_schema" not in paimon.__all__
+    for module in (paimon, paimon_schema):
+        with pytest.warns(DeprecationWarning, match="use pyfileindex.paimon.load_schema_by_id"):
+            alias = module.load_schema
+        assert alias is load_schema_by_id
+    with pytest.raises(AttributeError, match="no attribute 'load_schemas'"):
+        paimon.load_schemas
+
+
 def test_unknown_snapshot_schema_and_table_are_clear_errors(tmp_path):
     meta = open_table("append_with_bitmap")
     with pytest.raises(PaimonMetadataError, match="no snapshot 7"):

@@ -23,6 +23,7 @@
 #include "index/bloom_filter/fast_hash.h"
 #include "index/bloom_filter/recent_hashes.h"
 #include "index/bloom_filter/recent_values.h"
+#include "index/bloom_filter/tuning.h"
 #include "hash/xxh64.h"
 #include "index/index_type.h"
 #include "java/float_bits.h"
@@ -43,6 +44,7 @@ using bloom_filter::JavaRound;
 using bloom_filter::RecentHashes;
 using bloom_filter::RecentValues;
 using bloom_filter::Wang64;
+namespace tuning = bloom_filter::tuning;
 using column::ColumnBatch;
 using column::Physical;
 using column::TimeUnit;
@@ -639,12 +641,12 @@ TEST(BloomRecentHashesTest, KeepsNewHashesInOrderAndPausesWhenMostAreNew) {
   EXPECT_EQ(std::vector<uint64_t>(evicting.begin(), evicting.begin() + 2),
             std::vector<uint64_t>({5 + 1024, 5}));
 
-  // A block of mostly new hashes pauses the table: the next kPauseBlocks blocks pass as they
+  // A block of mostly new hashes pauses the table: the next kRecentHashesPauseBlocks blocks pass as they
   // are, then it filters again (and still knows the hashes it saw).
   std::vector<uint64_t> fresh(16);
   for (size_t i = 0; i < fresh.size(); ++i) fresh[i] = 100 + i;
   EXPECT_EQ(recent.KeepNew(fresh.data(), fresh.size()), fresh.size());
-  for (uint32_t b = 0; b < RecentHashes::kPauseBlocks; ++b) {
+  for (uint32_t b = 0; b < tuning::kRecentHashesPauseBlocks; ++b) {
     std::vector<uint64_t> repeated = {5, 5, 5, 5};
     ASSERT_EQ(recent.KeepNew(repeated.data(), repeated.size()), 4u) << b;
   }
@@ -692,13 +694,13 @@ std::vector<std::string> KeepNewValues(RecentValues& recent, const std::vector<s
 }
 
 TEST(BloomRecentValuesTest, KeepsNewValuesInOrderAndLongOnesAlways) {
-  RecentValues recent(RecentValues::kMaxSlotBits);
-  const std::string long_value(RecentValues::kMaxBytes + 1, 'x');
-  const std::string longest_kept(RecentValues::kMaxBytes, 'x');
+  RecentValues recent(tuning::kRecentValuesMaxSlotBits);
+  const std::string long_value(tuning::kRecentValueMaxBytes + 1, 'x');
+  const std::string longest_kept(tuning::kRecentValueMaxBytes, 'x');
   EXPECT_EQ(KeepNewValues(recent, {"b", "a", "b", "", "", long_value, "a", long_value,
                                    longest_kept, longest_kept}),
             (std::vector<std::string>{"b", "a", "", long_value, long_value, longest_kept}));
-  // Recorded across calls; a value of up to kMaxBytes is never dropped unless seen.
+  // Recorded across calls; a value of up to kRecentValueMaxBytes is never dropped unless seen.
   EXPECT_EQ(KeepNewValues(recent, {"a", "b", "c", "", longest_kept, "c"}),
             (std::vector<std::string>{"c"}));
 }
@@ -707,18 +709,18 @@ TEST(BloomRecentValuesTest, ValuesDifferingInOneByteOrInLengthAreNeverTakenForEa
   // For every size the key covers, a value one byte away from a recorded one (at every
   // position), or a prefix of it, is new: the key must read every byte and the size.
   std::mt19937_64 rng(5);
-  for (size_t size = 0; size <= RecentValues::kMaxBytes; ++size) {
+  for (size_t size = 0; size <= tuning::kRecentValueMaxBytes; ++size) {
     std::string base(size, '\0');
     for (char& c : base) c = static_cast<char>(rng());
     for (size_t at = 0; at < size; ++at) {
-      RecentValues recent(RecentValues::kMaxSlotBits);
+      RecentValues recent(tuning::kRecentValuesMaxSlotBits);
       std::string changed = base;
       changed[at] = static_cast<char>(changed[at] ^ 0x01);
       ASSERT_EQ(KeepNewValues(recent, {base, base}).size(), 1u) << size;
       ASSERT_EQ(KeepNewValues(recent, {changed}).size(), 1u) << "size " << size << " byte " << at;
     }
     if (size > 0) {
-      RecentValues recent(RecentValues::kMaxSlotBits);
+      RecentValues recent(tuning::kRecentValuesMaxSlotBits);
       KeepNewValues(recent, {base});
       const std::string shorter = base.substr(0, size - 1);
       ASSERT_EQ(KeepNewValues(recent, {shorter}).size(), 1u) << size;
@@ -728,21 +730,23 @@ TEST(BloomRecentValuesTest, ValuesDifferingInOneByteOrInLengthAreNeverTakenForEa
 }
 
 TEST(BloomRecentValuesTest, PausesWhenMostValuesAreNew) {
-  RecentValues recent(RecentValues::kMaxSlotBits);
+  RecentValues recent(tuning::kRecentValuesMaxSlotBits);
   ASSERT_TRUE(recent.Consult());
   std::vector<std::string> fresh;
   for (int i = 0; i < 16; ++i) fresh.push_back("value-" + std::to_string(i));
   EXPECT_EQ(KeepNewValues(recent, fresh).size(), fresh.size());
-  for (uint32_t b = 0; b < RecentValues::kPauseBlocks; ++b) ASSERT_FALSE(recent.Consult()) << b;
+  for (uint32_t b = 0; b < tuning::kRecentValuesPauseBlocks; ++b) {
+    ASSERT_FALSE(recent.Consult()) << b;
+  }
   ASSERT_TRUE(recent.Consult());
   EXPECT_EQ(KeepNewValues(recent, {"value-3", "value-3", "value-7", "new"}),
             (std::vector<std::string>{"new"}));
 }
 
 TEST(BloomRecentValuesTest, PausesLongerWhileNearlyEveryValueIsNew) {
-  // Each block of all-new values doubles the pause, up to kMaxPauseBlocks; a block that pays
-  // brings the checks back to every kPauseBlocks + 1 blocks.
-  RecentValues recent(RecentValues::kMaxSlotBits);
+  // Each block of all-new values doubles the pause, up to kRecentValuesMaxPauseBlocks; a block that pays
+  // brings the checks back to every kRecentValuesPauseBlocks + 1 blocks.
+  RecentValues recent(tuning::kRecentValuesMaxSlotBits);
   int next = 0;
   auto fresh_block = [&next]() {
     std::vector<std::string> block;
@@ -754,27 +758,27 @@ TEST(BloomRecentValuesTest, PausesLongerWhileNearlyEveryValueIsNew) {
     while (!recent.Consult()) ++paused;
     return paused;
   };
-  uint32_t expected = RecentValues::kPauseBlocks;
+  uint32_t expected = tuning::kRecentValuesPauseBlocks;
   for (int round = 0; round < 8; ++round) {
     ASSERT_EQ(KeepNewValues(recent, fresh_block()).size(), 64u);
     ASSERT_EQ(paused_blocks(), expected) << round;
-    expected = std::min(2 * expected, RecentValues::kMaxPauseBlocks);
+    expected = std::min(2 * expected, tuning::kRecentValuesMaxPauseBlocks);
   }
-  EXPECT_EQ(expected, RecentValues::kMaxPauseBlocks);
+  EXPECT_EQ(expected, tuning::kRecentValuesMaxPauseBlocks);
   // A block of repeats pays: no pause at all, and the next all-new block pauses briefly again.
   const std::vector<std::string> repeats(64, "repeated");
   EXPECT_EQ(KeepNewValues(recent, repeats).size(), 1u);
   EXPECT_TRUE(recent.Consult());
   ASSERT_EQ(KeepNewValues(recent, fresh_block()).size(), 64u);
-  EXPECT_EQ(paused_blocks(), RecentValues::kPauseBlocks);
+  EXPECT_EQ(paused_blocks(), tuning::kRecentValuesPauseBlocks);
 }
 
 TEST(BloomRecentValuesTest, ThrashedTablePausesBriefly) {
   // Half the values new: the table may still grow, so its checks are not spaced out.
-  RecentValues recent(RecentValues::kMaxSlotBits);
+  RecentValues recent(tuning::kRecentValuesMaxSlotBits);
   std::vector<std::string> block;
   for (int i = 0; i < 32; ++i) block.push_back("kept-" + std::to_string(i));
-  KeepNewValues(recent, block);  // all new: a first pause of kPauseBlocks
+  KeepNewValues(recent, block);  // all new: a first pause of kRecentValuesPauseBlocks
   while (!recent.Consult()) {
   }
   for (int round = 0; round < 4; ++round) {
@@ -788,7 +792,8 @@ TEST(BloomRecentValuesTest, ThrashedTablePausesBriefly) {
     uint32_t paused = 0;
     while (!recent.Consult()) ++paused;
     // The first pause is the one the all-new block before set (doubled); then no growth.
-    EXPECT_EQ(paused, round == 0 ? 2 * RecentValues::kPauseBlocks : RecentValues::kPauseBlocks)
+    EXPECT_EQ(paused, round == 0 ? 2 * tuning::kRecentValuesPauseBlocks
+                                 : tuning::kRecentValuesPauseBlocks)
         << round;
   }
 }
@@ -797,10 +802,10 @@ TEST(BloomRecentValuesTest, TableSizeFollowsTheFilter) {
   // At most a third of the bit set: Paimon's default filter (599,071 bytes) gets the largest
   // table, smaller filters smaller ones, tiny filters none.
   const auto bytes_of = [](int bits) { return (size_t{1} << bits) * 40; };
-  EXPECT_EQ(RecentValues::MaxSlotBitsFor(599071), RecentValues::kMaxSlotBits);
+  EXPECT_EQ(RecentValues::MaxSlotBitsFor(599071), tuning::kRecentValuesMaxSlotBits);
   EXPECT_EQ(RecentValues::MaxSlotBitsFor(3 * bytes_of(9)), 9);
   EXPECT_EQ(RecentValues::MaxSlotBitsFor(3 * bytes_of(9) - 1), 8);
-  EXPECT_EQ(RecentValues::MaxSlotBitsFor(3 * bytes_of(RecentValues::kMinSlotBits) - 1), 0);
+  EXPECT_EQ(RecentValues::MaxSlotBitsFor(3 * bytes_of(tuning::kRecentValuesMinSlotBits) - 1), 0);
   for (size_t bytes : {size_t{600}, size_t{12000}, size_t{100000}, size_t{599071}}) {
     const int bits = RecentValues::MaxSlotBitsFor(bytes);
     if (bits > 0) {
@@ -811,26 +816,26 @@ TEST(BloomRecentValuesTest, TableSizeFollowsTheFilter) {
 
 TEST(BloomRecentValuesTest, GrowsOnceWhenALargeFileKeepsMissing) {
   // Few values: every block hits, the table stays small however many rows pass.
-  RecentValues few(RecentValues::kMaxSlotBits);
+  RecentValues few(tuning::kRecentValuesMaxSlotBits);
   const std::vector<std::string> repeats(1000, "status-ok");
   for (int b = 0; b < 100; ++b) KeepNewValues(few, repeats);
-  EXPECT_EQ(few.slot_count(), size_t{1} << (RecentValues::kMaxSlotBits - 2));
+  EXPECT_EQ(few.slot_count(), size_t{1} << (tuning::kRecentValuesMaxSlotBits - 2));
 
-  // 1500 values thrash 1024 slots: past kGrowAfterRows rows it grows, forgetting what it saw,
+  // 1500 values thrash 1024 slots: past kRecentValuesGrowAfterRows rows it grows, forgetting what it saw,
   // then finds nearly all of them.
-  RecentValues many(RecentValues::kMaxSlotBits);
+  RecentValues many(tuning::kRecentValuesMaxSlotBits);
   std::vector<std::string> block;
   for (int i = 0; i < 1000; ++i) block.push_back("v" + std::to_string((i * 7919) % 1500));
   uint64_t rows = 0;
-  while (many.slot_count() == (size_t{1} << (RecentValues::kMaxSlotBits - 2))) {
-    ASSERT_LT(rows, 2 * RecentValues::kGrowAfterRows) << "never grew";
+  while (many.slot_count() == (size_t{1} << (tuning::kRecentValuesMaxSlotBits - 2))) {
+    ASSERT_LT(rows, 2 * tuning::kRecentValuesGrowAfterRows) << "never grew";
     if (many.Consult()) {
       KeepNewValues(many, block);
       rows += block.size();
     }
   }
-  EXPECT_EQ(many.slot_count(), size_t{1} << RecentValues::kMaxSlotBits);
-  EXPECT_GE(rows, RecentValues::kGrowAfterRows);
+  EXPECT_EQ(many.slot_count(), size_t{1} << tuning::kRecentValuesMaxSlotBits);
+  EXPECT_GE(rows, tuning::kRecentValuesGrowAfterRows);
   while (!many.Consult()) {
   }
   KeepNewValues(many, block);  // records the block again

@@ -8,6 +8,8 @@ The metadata modules never import the native core; `plan_read`, `read_plan`,
 `write_table` and `rewrite_file_index` do (imported lazily).
 """
 
+from pyfileindex._deprecation import deprecated_names
+
 from .deletion_vectors import (
     BITMAP32_MAGIC,
     BITMAP64_MAGIC,
@@ -26,7 +28,7 @@ from .schema import (
     compare_schemas,
     field_in_schema,
     load_all_schemas,
-    load_schema,
+    load_schema_by_id,
     translate_column,
 )
 from .snapshot import load_snapshot
@@ -56,13 +58,17 @@ _LAZY = {
     "MinMaxResult": "extremes",
 }
 
+# Old names: load_schema was also pyfileindex.schema.load_schema(path), which reads a file.
+_deprecated = deprecated_names(__name__, {"load_schema": ("pyfileindex.paimon.load_schema_by_id",
+                                                          load_schema_by_id)})
+
 
 def __getattr__(name):
     # Planning and writing need the native core; keep `import pyfileindex.paimon` light.
     if name in _LAZY:
         import importlib
         return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _deprecated(name)
 
 
 __all__ = [
@@ -107,7 +113,7 @@ __all__ = [
     "index_source",
     "live_data_files",
     "load_all_schemas",
-    "load_schema",
+    "load_schema_by_id",
     "load_snapshot",
     "read_deletion_vectors",
     "read_index_bytes",

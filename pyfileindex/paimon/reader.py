@@ -155,8 +155,8 @@ _SCHEMA_CACHE_ATTR = "_schema_cache"
 def _schema_of(plan: ReadPlan, schema_id: int) -> SchemaInfo:
     cache = plan.__dict__.setdefault(_SCHEMA_CACHE_ATTR, {plan.schema.schema_id: plan.schema})
     if schema_id not in cache:
-        from .schema import load_schema
-        cache[schema_id] = load_schema(plan.table, schema_id)
+        from .schema import load_schema_by_id
+        cache[schema_id] = load_schema_by_id(plan.table, schema_id)
     return cache[schema_id]
 
 

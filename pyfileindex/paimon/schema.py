@@ -9,6 +9,7 @@ has to be translated through field ids before it can be asked of the index.
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
+from pyfileindex._deprecation import deprecated_names
 from pyfileindex.column_names import split_map_column
 from pyfileindex.schema import Field, Schema
 
@@ -40,7 +41,7 @@ def schema_info_from_pypaimon(table_schema) -> Schema:
     )
 
 
-def load_schema(table, schema_id: int) -> Schema:
+def load_schema_by_id(table, schema_id: int) -> Schema:
     """Schema version `schema_id` of the table."""
     table_schema = _pypaimon.schema_by_id(table, schema_id)
     if table_schema is None:
@@ -52,6 +53,11 @@ def load_schema(table, schema_id: int) -> Schema:
 def load_all_schemas(table) -> List[Schema]:
     """Every schema version still on disk, ascending by id."""
     return [schema_info_from_pypaimon(s) for s in _pypaimon.all_schemas(table)]
+
+
+# Was load_schema, the name of pyfileindex.schema.load_schema(path) (a schema file) too.
+__getattr__ = deprecated_names(__name__, {"load_schema": (
+    "pyfileindex.paimon.load_schema_by_id", load_schema_by_id)})
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from . import _pypaimon
 from .deletion_vectors import DeletionVector, DeletionVectorKey, read_deletion_vectors
 from .index_bytes import index_source, read_index_bytes
 from .manifest import DataFile, live_data_files
-from .schema import SchemaInfo, load_all_schemas, load_schema, translate_column
+from .schema import SchemaInfo, load_all_schemas, load_schema_by_id, translate_column
 from .snapshot import load_snapshot
 from .store import bound_store_requests, store_error
 
@@ -77,7 +77,7 @@ class PaimonTableMetadata:
         """Schema version `schema_id`; the table's current schema when None."""
         if schema_id is None:
             schema_id = self.table.table_schema.id
-        return load_schema(self.table, schema_id)
+        return load_schema_by_id(self.table, schema_id)
 
     @_reads_store("schemas")
     def schemas(self) -> List[SchemaInfo]:
@@ -111,7 +111,7 @@ class PaimonTableMetadata:
 
     def file_schema(self, data_file: DataFile) -> SchemaInfo:
         """The schema the data file (and its index) was written with."""
-        return load_schema(self.table, data_file.schema_id)
+        return load_schema_by_id(self.table, data_file.schema_id)
 
     def index_column_for(self, column: str, data_file: DataFile,
                          schema_id: Optional[int] = None) -> Optional[str]:

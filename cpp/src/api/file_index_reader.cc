@@ -340,10 +340,9 @@ class ContainerReader final : public FileIndexReader {
       }
       const int64_t stored = (*reader)->StoredRowCount();
       if (options_.row_count >= 0 && stored >= 0 && stored != options_.row_count) {
-        return Status::Corrupt("column '" + entry.column + "' index '" + entry.index_type +
-                               "': stores a row count of " + std::to_string(stored) +
-                               ", the data file has " + std::to_string(options_.row_count) +
-                               " rows");
+        return Status::Corrupt("column '", entry.column, "' index '", entry.index_type,
+                               "': stores a row count of ", stored, ", the data file has ",
+                               options_.row_count, " rows");
       }
       return Opened(std::move(reader).ValueOrDie());
     }));
@@ -378,7 +377,7 @@ Result<std::shared_ptr<FileIndexReader>> FileIndexReader::Open(
                                      " is negative");
     }
     if (options.row_count < -1) {
-      return Status::InvalidArgument("row count " + std::to_string(options.row_count) +
+      return Status::InvalidArgument("row count ", options.row_count,
                                      " is negative (-1: unknown)");
     }
     PFI_RETURN_NOT_OK(api::CheckUniqueNames(fields));

@@ -27,8 +27,8 @@ Result<std::vector<IndexDeclaration>> DeclaredIndexes(const std::vector<Field>& 
           // FileIndexWriter::Make makes it (so its option errors are the writer's too).
           auto writer = planned.type->MakeWriter(*planned.value_type, planned.options);
           if (!writer.ok()) {
-            return writer.status().WithContext("index '" + declaration.index_type +
-                                               "' on column '" + column + "'");
+            return writer.status().WithContext("index '", declaration.index_type,
+                                               "' on column '", column, "'");
           }
           declaration.takes_dictionaries = (*writer)->TakesDictionaries();
         }

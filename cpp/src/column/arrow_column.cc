@@ -16,11 +16,13 @@ namespace pyfileindex::column {
 
 namespace {
 
-Status Mismatch(const ArrowSchema& schema, const DataType& type, const std::string& why = "") {
-  return Status::InvalidArgument("Arrow column of format '",
-                                 schema.format ? schema.format : "?",
+// The column cannot hold `type`; the pieces of `why`, if any, say why (in parentheses).
+template <typename... Why>
+Status Mismatch(const ArrowSchema& schema, const DataType& type, const Why&... why) {
+  constexpr bool explained = sizeof...(Why) > 0;
+  return Status::InvalidArgument("Arrow column of format '", schema.format ? schema.format : "?",
                                  "' cannot hold Paimon type ", type.ToString(),
-                                 (why.empty() ? "" : " (" + why + ")"));
+                                 explained ? " (" : "", why..., explained ? ")" : "");
 }
 
 bool FormatIs(const ArrowSchema& schema, const char* format) {
@@ -111,15 +113,12 @@ Status WidenIntegers(const ArrowSchema& schema, const ArrowArray& array, const D
     }
     if (is_unsigned) {
       if (u > static_cast<uint64_t>(std::numeric_limits<Target>::max())) {
-        return Mismatch(schema, type, "value " + std::to_string(u) + " at row " +
-                                          std::to_string(i) + " is out of range");
+        return Mismatch(schema, type, "value ", u, " at row ", i, " is out of range");
       }
       v = static_cast<int64_t>(u);
     }
     if (v < std::numeric_limits<Target>::min() || v > std::numeric_limits<Target>::max()) {
-      return Mismatch(schema, type,
-                      "value " + std::to_string(v) + " at row " + std::to_string(i) +
-                          " is out of range");
+      return Mismatch(schema, type, "value ", v, " at row ", i, " is out of range");
     }
     dst[i] = static_cast<Target>(v);
   }
@@ -305,7 +304,7 @@ Status Decimals(const ArrowSchema& schema, const ArrowArray& array, const DataTy
     return Mismatch(schema, type);
   }
   if (scale != type.scale) {
-    return Mismatch(schema, type, "Arrow scale " + std::to_string(scale) + " differs");
+    return Mismatch(schema, type, "Arrow scale ", scale, " differs");
   }
   if (bits != 128) return Mismatch(schema, type, "only decimal128 is supported");
   PFI_RETURN_NOT_OK(RequireBuffers(array, 2, "decimal"));
@@ -326,8 +325,7 @@ Status Decimals(const ArrowSchema& schema, const ArrowArray& array, const DataTy
     std::memcpy(&high, raw + i * 16 + 8, 8);
     const int64_t value = static_cast<int64_t>(low);
     if (high != (value < 0 ? -1 : 0)) {
-      return Mismatch(schema, type, "unscaled value at row " + std::to_string(i) +
-                                        " does not fit 64 bits");
+      return Mismatch(schema, type, "unscaled value at row ", i, " does not fit 64 bits");
     }
     out[i] = value;
   }

@@ -132,7 +132,7 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
     // others trimmed. A piece trimmed to nothing names the column "" (which no field has).
     for (const IndexColumnName& piece : SplitIndexColumns(value)) {
       if (piece.blank) {
-        return Status::InvalidArgument("option '" + key + "' lists an empty column name");
+        return Status::InvalidArgument("option '", key, "' lists an empty column name");
       }
       const std::string& name = piece.name;
       if (!java::StringHashCode(name).ok()) {
@@ -167,9 +167,9 @@ Result<IndexPlan> PlanIndexes(const std::vector<Field>& fields, const Options& t
       if (it != map_level_options.end()) target = &it->second;
     }
     if (target == nullptr) {
-      return Status::InvalidArgument("file index option '" + key + "': column '" +
-                                     parsed.column + "' is not declared in 'file-index." +
-                                     type_name + ".columns'");
+      return Status::InvalidArgument("file index option '", key, "': column '",
+                                     parsed.column, "' is not declared in 'file-index.",
+                                     type_name, ".columns'");
     }
     if (const index::IndexType* type = index::FindIndexType(type_name)) {
       // (an unknown type is reported with its columns declaration, below)

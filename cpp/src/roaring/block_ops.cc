@@ -92,15 +92,15 @@ PFI_INLINE uint32_t TakePositionsBody(uint64_t* words, uint8_t* flags, uint16_t*
                                       WordPositionsFn word_positions) {
   constexpr uint64_t kGatherBytes = 0x0102040810204080ULL;
   const uint16_t* const begin = out;
-  for (int chunk = 0; chunk < kWords; chunk += 64) {
+  for (int base = 0; base < kWords; base += 64) {
     uint64_t flagged = 0;
     for (int k = 0; k < 8; ++k) {
-      flagged |= ((io::LoadU64LE(flags + chunk + 8 * k) * kGatherBytes) >> 56) << (8 * k);
+      flagged |= ((io::LoadU64LE(flags + base + 8 * k) * kGatherBytes) >> 56) << (8 * k);
     }
     if (flagged == 0) continue;
-    std::memset(flags + chunk, 0, 64);
+    std::memset(flags + base, 0, 64);
     for (; flagged != 0; flagged &= flagged - 1) {
-      const int i = chunk + __builtin_ctzll(flagged);
+      const int i = base + __builtin_ctzll(flagged);
       out = word_positions(words[i], i, out);
       words[i] = 0;
     }
@@ -280,14 +280,14 @@ PFI_TARGET_AVX512_ICELAKE PFI_INLINE uint16_t* WordPositionsAvx512(uint64_t w, i
 // Only the nonzero words, found 64 at a time: a compress costs more than a zero word's scalar
 // pass, and a block of at most 4096 values (an array to be) leaves most words zero.
 PFI_TARGET_AVX512_ICELAKE void PositionsAvx512(const uint64_t* words, uint16_t* out) {
-  for (uint32_t chunk = 0; chunk < kBlockWords; chunk += 64) {
+  for (uint32_t base = 0; base < kBlockWords; base += 64) {
     uint64_t nonzero = 0;
     for (uint32_t k = 0; k < 8; ++k) {
-      const __m512i eight = _mm512_loadu_si512(words + chunk + 8 * k);
+      const __m512i eight = _mm512_loadu_si512(words + base + 8 * k);
       nonzero |= uint64_t{_mm512_test_epi64_mask(eight, eight)} << (8 * k);
     }
     for (; nonzero != 0; nonzero &= nonzero - 1) {
-      const int i = static_cast<int>(chunk) + __builtin_ctzll(nonzero);
+      const int i = static_cast<int>(base) + __builtin_ctzll(nonzero);
       out = WordPositionsAvx512(words[i], i, out);
     }
   }

@@ -1,4 +1,4 @@
-// Chunked ascending reads from a Bitmap32, resumable at any value: what RowBitmap's iterator
+// Batched ascending reads from a Bitmap32, resumable at any value: what RowBitmap's iterator
 // is built on, so the public API can iterate without exposing CRoaring's iterator type.
 #pragma once
 

@@ -35,25 +35,30 @@ class TypeParser {
     PFI_ASSIGN_OR_RETURN(DataType type, ParseTypeWithSuffix());
     SkipSpace();
     if (pos_ != text_.size()) {
-      return ErrorAt(pos_, "unexpected '" + std::string(PeekToken()) + "'");
+      return ErrorAt(pos_, "unexpected '", PeekToken(), "'");
     }
     return type;
   }
 
  private:
-  Status ErrorAt(size_t position, const std::string& what) const {
-    return Status::InvalidArgument("cannot parse Paimon type '" + std::string(text_) +
-                                   "' at position " + std::to_string(position + 1) + ": " + what);
+  // What is wrong (pieces joined as in Status::InvalidArgument) at `position` of the text.
+  template <typename... What>
+  Status ErrorAt(size_t position, const What&... what) const {
+    return Status::InvalidArgument("cannot parse Paimon type '", text_, "' at position ",
+                                   position + 1, ": ", what...);
   }
   // At the next token (or the end of the text).
-  Status Error(const std::string& what) {
+  template <typename... What>
+  Status Error(const What&... what) {
     SkipSpace();
-    return ErrorAt(pos_, what);
+    return ErrorAt(pos_, what...);
   }
   // Where a token is missing: "unexpected end" when the text ended.
-  Status Missing(const std::string& what) {
+  template <typename... What>
+  Status Missing(const What&... what) {
     SkipSpace();
-    return ErrorAt(pos_, pos_ == text_.size() ? std::string("unexpected end") : what);
+    if (pos_ == text_.size()) return ErrorAt(pos_, "unexpected end");
+    return ErrorAt(pos_, what...);
   }
 
   void SkipSpace() {
@@ -92,7 +97,7 @@ class TypeParser {
   }
   Status ExpectChar(char c) {
     if (TakeChar(c)) return Status::OK();
-    return Error(std::string("expected '") + c + "'");
+    return Error("expected '", c, "'");
   }
 
   // Decimal digits; values beyond 2^31 - 1 come back as 2^31 (every range check refuses it).
@@ -125,7 +130,7 @@ class TypeParser {
     ++pos_;  // the opening quote
     std::string out;
     for (;;) {
-      if (pos_ >= text_.size()) return ErrorAt(start, std::string("unterminated ") + what);
+      if (pos_ >= text_.size()) return ErrorAt(start, "unterminated ", what);
       if (text_[pos_] == quote) {
         if (pos_ + 1 < text_.size() && text_[pos_ + 1] == quote) {
           out += quote;
@@ -170,7 +175,7 @@ class TypeParser {
   Result<int32_t> Length(const char* type_name, size_t at) {
     PFI_ASSIGN_OR_RETURN(int64_t length, OptionalParameter(1));
     if (length < 1 || length > kMaxLength) {
-      return ErrorAt(at, std::string(type_name) + " length must be 1..2147483647");
+      return ErrorAt(at, type_name, " length must be 1..2147483647");
     }
     return static_cast<int32_t>(length);
   }
@@ -178,7 +183,7 @@ class TypeParser {
   // TIME / TIMESTAMP fractional digits: 0..9.
   Result<int32_t> Precision(const char* type_name, int64_t default_value, size_t at) {
     PFI_ASSIGN_OR_RETURN(int64_t precision, OptionalParameter(default_value));
-    if (precision > 9) return ErrorAt(at, std::string(type_name) + " precision must be 0..9");
+    if (precision > 9) return ErrorAt(at, type_name, " precision must be 0..9");
     return static_cast<int32_t>(precision);
   }
 
@@ -186,7 +191,7 @@ class TypeParser {
     DataType type;
     const std::string_view written = PeekWord();
     if (written.empty()) {
-      return Missing("expected a type name, found '" + std::string(PeekToken()) + "'");
+      return Missing("expected a type name, found '", PeekToken(), "'");
     }
     const size_t at = pos_;
     pos_ += written.size();
@@ -250,7 +255,7 @@ class TypeParser {
       PFI_ASSIGN_OR_RETURN(type.precision, Precision(word.c_str(), 6, at));
       if (word == "TIMESTAMP" && TakeKeyword("WITH")) {
         for (const char* keyword : {"LOCAL", "TIME", "ZONE"}) {
-          if (!TakeKeyword(keyword)) return Error(std::string("expected ") + keyword);
+          if (!TakeKeyword(keyword)) return Error("expected ", keyword);
         }
         type.root = TypeRoot::kTimestampLocalTimeZone;
       } else if (word == "TIMESTAMP") {
@@ -304,7 +309,7 @@ class TypeParser {
         }
       }
     } else {
-      return ErrorAt(at, "unknown type '" + std::string(written) + "'");
+      return ErrorAt(at, "unknown type '", written, "'");
     }
     return type;
   }

@@ -15,20 +15,19 @@ namespace pyfileindex::index::bitmap {
 
 namespace {
 
-Status CorruptAt(const std::string& what, size_t offset) {
-  return Status::Corrupt("bitmap index: ", what, " (payload offset ", offset,
-                         ")");
+// What is wrong (pieces joined as in Status::Corrupt) at payload position `offset`.
+template <typename... What>
+Status CorruptAt(size_t offset, const What&... what) {
+  return Status::Corrupt("bitmap index: ", what..., " (payload offset ", offset, ")");
 }
 
 // A count read from the payload, each item needing at least `min_item_bytes` of what is left.
 Result<uint32_t> CheckedCount(int32_t count, size_t min_item_bytes, const io::ByteReader& in,
                               const char* what) {
-  if (count < 0) return CorruptAt(std::string("negative ") + what + " " + std::to_string(count),
-                                  in.position() - 4);
+  if (count < 0) return CorruptAt(in.position() - 4, "negative ", what, " ", count);
   if (static_cast<uint64_t>(count) * min_item_bytes > in.remaining()) {
-    return CorruptAt(std::string(what) + " " + std::to_string(count) + " needs more than the " +
-                         std::to_string(in.remaining()) + " bytes left",
-                     in.position() - 4);
+    return CorruptAt(in.position() - 4, what, " ", count, " needs more than the ",
+                     in.remaining(), " bytes left");
   }
   return static_cast<uint32_t>(count);
 }
@@ -57,14 +56,14 @@ Status BitmapIndexReader::Parse() {
                                 "your plugin version is lower than ",
                                 version);
   }
-  if (version == 0) return CorruptAt("version byte 0", 0);
+  if (version == 0) return CorruptAt(0, "version byte 0");
   version_ = version;
 
   PFI_ASSIGN_OR_RETURN(row_count_, in.ReadI32BE("row count"));
-  if (row_count_ < 0) return CorruptAt("negative row count " + std::to_string(row_count_), 1);
+  if (row_count_ < 0) return CorruptAt(1, "negative row count ", row_count_);
   PFI_ASSIGN_OR_RETURN(key_count_, in.ReadI32BE("distinct key count"));
   if (key_count_ < 0) {
-    return CorruptAt("negative distinct key count " + std::to_string(key_count_), 5);
+    return CorruptAt(5, "negative distinct key count ", key_count_);
   }
   PFI_ASSIGN_OR_RETURN(has_null_, in.ReadBool("has-null flag"));
   if (has_null_) {
@@ -95,7 +94,7 @@ Status BitmapIndexReader::ParseV1(io::ByteReader* in) {
     if (e.offset < 0) continue;
     if (last_offset >= 0) {
       const int64_t length = int64_t{e.offset} - last_offset;
-      if (length < 0) return CorruptAt("bitmap offsets are not ascending", body_start_);
+      if (length < 0) return CorruptAt(body_start_, "bitmap offsets are not ascending");
       if (last != nullptr) {
         last->length = static_cast<int32_t>(length);
       } else {
@@ -126,9 +125,8 @@ Status BitmapIndexReader::ParseV2(io::ByteReader* in) {
   PFI_ASSIGN_OR_RETURN(int32_t blocks_size, in->ReadI32BE("index blocks size"));
   index_block_start_ = in->position();
   if (blocks_size < 0 || static_cast<size_t>(blocks_size) > in->remaining()) {
-    return CorruptAt("index blocks size " + std::to_string(blocks_size) + " exceeds the " +
-                         std::to_string(in->remaining()) + " bytes left",
-                     index_block_start_ - 4);
+    return CorruptAt(index_block_start_ - 4, "index blocks size ", blocks_size, " exceeds the ",
+                     in->remaining(), " bytes left");
   }
   body_start_ = index_block_start_ + static_cast<size_t>(blocks_size);
   int64_t previous_offset = -1;
@@ -136,8 +134,7 @@ Status BitmapIndexReader::ParseV2(io::ByteReader* in) {
     // Every block holds at least its 4-byte entry count, and blocks lie in key order.
     const int64_t offset = block_index_.TailAt(b, 0);
     if (offset <= previous_offset || offset + 4 > blocks_size) {
-      return CorruptAt("index block " + std::to_string(b) + " is out of place",
-                       index_block_start_);
+      return CorruptAt(index_block_start_, "index block ", b, " is out of place");
     }
     previous_offset = offset;
   }
@@ -153,12 +150,11 @@ Result<const PackedKeyRecords*> BitmapIndexReader::LoadBlock(uint32_t b) const {
   PFI_ASSIGN_OR_RETURN(int32_t raw_count, in.ReadI32BE("index block entry count"));
   PFI_ASSIGN_OR_RETURN(uint32_t count,
                        CheckedCount(raw_count, MinEncodedKeySize(kind) + 8, in, "entry count"));
-  if (count == 0) return CorruptAt("empty index block " + std::to_string(b), start);
+  if (count == 0) return CorruptAt(start, "empty index block ", b);
   PFI_ASSIGN_OR_RETURN(PackedKeyRecords entries,
                        PackedKeyRecords::Read(kind, 2, count, &in, "an index block"));
   if (CompareKeys(kind, entries.KeyAt(0), block_index_.KeyAt(b)) != 0) {
-    return CorruptAt("index block " + std::to_string(b) + " does not start with its listed key",
-                     start);
+    return CorruptAt(start, "index block ", b, " does not start with its listed key");
   }
   loaded_blocks_[b] = std::make_unique<const PackedKeyRecords>(std::move(entries));
   return loaded_blocks_[b].get();
@@ -168,27 +164,24 @@ Result<size_t> BitmapIndexReader::BitmapExtent(int32_t offset, int32_t length,
                                                size_t* available) const {
   const size_t pos = body_start_ + static_cast<size_t>(offset);
   if (pos > payload_.size()) {
-    return CorruptAt("bitmap offset " + std::to_string(offset) + " is beyond the payload", pos);
+    return CorruptAt(pos, "bitmap offset ", offset, " is beyond the payload");
   }
   *available = payload_.size() - pos;
   if (length >= 0) {
     if (static_cast<size_t>(length) > *available) {
-      return CorruptAt("bitmap length " + std::to_string(length) + " exceeds the " +
-                           std::to_string(*available) + " bytes left",
-                       pos);
+      return CorruptAt(pos, "bitmap length ", length, " exceeds the ", *available,
+                       " bytes left");
     }
     *available = static_cast<size_t>(length);
   } else if (length != -1) {
-    return CorruptAt("negative bitmap length " + std::to_string(length), pos);
+    return CorruptAt(pos, "negative bitmap length ", length);
   }
   return pos;
 }
 
 Status BitmapIndexReader::CheckRowsWithin(bool any, uint32_t maximum, size_t pos) const {
   if (any && maximum >= static_cast<uint32_t>(row_count_)) {
-    return CorruptAt("bitmap holds row " + std::to_string(maximum) + " beyond the row count " +
-                         std::to_string(row_count_),
-                     pos);
+    return CorruptAt(pos, "bitmap holds row ", maximum, " beyond the row count ", row_count_);
   }
   return Status::OK();
 }
@@ -196,9 +189,7 @@ Status BitmapIndexReader::CheckRowsWithin(bool any, uint32_t maximum, size_t pos
 Result<uint32_t> BitmapIndexReader::SingleRow(int32_t offset) const {
   const int64_t row = -1 - int64_t{offset};
   if (row >= row_count_) {
-    return CorruptAt("single row " + std::to_string(row) + " is beyond the row count " +
-                         std::to_string(row_count_),
-                     body_start_);
+    return CorruptAt(body_start_, "single row ", row, " is beyond the row count ", row_count_);
   }
   return static_cast<uint32_t>(row);
 }

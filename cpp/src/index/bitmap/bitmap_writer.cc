@@ -4,30 +4,15 @@
 #include <string>
 #include <utility>
 
+#include "index/keys/batch_keys.h"
+
 namespace pyfileindex::index::bitmap {
 
 using column::ColumnBatch;
-using column::Physical;
 
 namespace {
 
 constexpr int64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java counts rows in an int
-
-Physical ExpectedPhysical(const keys::PhysicalKey& mapping) {
-  if (mapping.is_timestamp()) return Physical::kTimestamp;
-  switch (mapping.kind) {
-    case KeyKind::kBool: return Physical::kBool;
-    case KeyKind::kInt8: return Physical::kInt8;
-    case KeyKind::kInt16: return Physical::kInt16;
-    case KeyKind::kInt32: return Physical::kInt32;
-    case KeyKind::kInt64: return Physical::kInt64;
-    case KeyKind::kFloat: return Physical::kFloat;
-    case KeyKind::kDouble: return Physical::kDouble;
-    case KeyKind::kString:
-    case KeyKind::kBinary: return Physical::kBytes;
-  }
-  return Physical::kInt32;
-}
 
 }  // namespace
 
@@ -37,7 +22,7 @@ Result<WriterOptions> ParseWriterOptions(const Options& options) {
   if (version != 1 && version != 2) {
     // Java accepts the option and fails when serializing ("invalid version: N"); failing
     // before any row is indexed is kinder and ends the same way.
-    return Status::InvalidArgument("bitmap index: invalid version: " + std::to_string(version) +
+    return Status::InvalidArgument("bitmap index: invalid version: ", version,
                                    " (supported: 1, 2)");
   }
   out.version = static_cast<int>(version);
@@ -64,8 +49,8 @@ Status BitmapIndexWriter::CheckBatch(const ColumnBatch& batch) const {
   if (ingest_ == nullptr) return Status::InvalidArgument("bitmap index: Write after Serialize");
   if (batch.length < 0) return Status::InvalidArgument("bitmap index: negative batch length");
   if (batch.length > 0) {
-    if (batch.physical != ExpectedPhysical(mapping_)) {
-      return Status::InvalidArgument("bitmap index on a " + type_.ToString() +
+    if (batch.physical != keys::PhysicalFor(mapping_)) {
+      return Status::InvalidArgument("bitmap index on a ", type_.ToString(),
                                      " column received values of another physical kind");
     }
     const bool has_values = mapping_.kind == KeyKind::kString

@@ -123,9 +123,9 @@ void ContainerRows::CloseOpen() {
     std::memcpy(body, rewritten, bytes);
   }
   Record(kind, card, runs, bytes);
-  // A chunk of a key that turned into a few runs (sorted or clustered columns) leaves room
-  // for its whole array behind: give it back, or every key would keep a chunk's worth.
-  // A projected reservation stays: its room is for the key's later chunks.
+  // A span of a key that turned into a few runs (sorted or clustered columns) leaves room
+  // for its whole array behind: give it back, or every key would keep a span's worth.
+  // A projected reservation stays: its room is for the key's later spans.
   const size_t spare = body_capacity_ - body_size_;
   if (spare > kMaxRewrittenBytes && spare > body_size_ && body_capacity_ > reserved_) Shrink();
 }
@@ -146,8 +146,8 @@ void ContainerRows::Record(ContainerKind kind, uint32_t card, uint32_t runs, uin
 void ContainerRows::Shrink() {
   if (borrowed_) return;  // the room is the writer's
   // A fresh small block, not a realloc in place: the large block is then freed whole, and
-  // the next chunk's open containers (the same size again in a sorted column) reuse it. Cut
-  // in place, its tail is a hole too small for them, and every chunk would take new pages.
+  // the next span's open containers (the same size again in a sorted column) reuse it. Cut
+  // in place, its tail is a hole too small for them, and every span would take new pages.
   const size_t fitted = body_size_ + tuning::kFirstContainerBodyBytes;
   void* smaller = std::malloc(fitted);
   if (smaller == nullptr) return;  // keeping the larger block is fine

@@ -1,11 +1,11 @@
 // ContainerRows: the rows of one frequent key, kept as the containers Java's serializer will
-// write, built 65536-row chunk by chunk.
+// write, built one container span (roaring/container_span.h) at a time.
 //
-// The rows of the chunk being filled are the 16-bit values of an array container at the end of
-// the body buffer; when a later chunk begins, that container is closed (rewritten in place as a
+// The rows of the span being filled are the 16-bit values of an array container at the end of
+// the body buffer; when a later span begins, that container is closed (rewritten in place as a
 // run or bitmap container where Java's runOptimize() would choose one). Serializing is then a
 // head plus one copy of the bodies: half the memory of 4-byte row lists, and no second pass
-// over the rows. A chunk whose rows so far are one run (AppendRun: a sorted column) keeps just
+// over the rows. A span whose rows so far are one run (AppendRun: a sorted column) keeps just
 // the run's bounds, and closes straight into its run body.
 #pragma once
 
@@ -26,8 +26,8 @@ class ContainerRows {
   ContainerRows(const ContainerRows&) = delete;
   ContainerRows& operator=(const ContainerRows&) = delete;
 
-  // Room for `count` more rows of chunk `high` (no earlier row is in a later chunk): the
-  // caller stores their low 16 bits there, ascending and above the chunk's earlier rows, then
+  // Room for `count` more rows of span `high` (no earlier row is in a later span): the
+  // caller stores their low 16 bits there, ascending and above the span's earlier rows, then
   // calls Commit(count).
   uint16_t* Reserve(uint16_t high, uint32_t count) {
     if (open_count_ > 0 && high != open_high_) CloseOpen();
@@ -60,13 +60,13 @@ class ContainerRows {
     Commit(1);
   }
 
-  // Rows (high << 16) | first ... + count - 1 (`count` >= 1, within the chunk), above every
-  // row added before. While a chunk's rows are one run, no values are stored.
+  // Rows (high << 16) | first ... + count - 1 (`count` >= 1, within the span), above every
+  // row added before. While a span's rows are one run, no values are stored.
   void AppendRun(uint16_t high, uint16_t first, uint32_t count) {
     if (open_count_ > 0 && high != open_high_) CloseOpen();
-    const bool starts_chunk = open_count_ == 0;
-    if (starts_chunk || (open_is_run_ && uint32_t{run_first_} + open_count_ == first)) {
-      if (starts_chunk) {
+    const bool starts_span = open_count_ == 0;
+    if (starts_span || (open_is_run_ && uint32_t{run_first_} + open_count_ == first)) {
+      if (starts_span) {
         open_high_ = high;
         open_is_run_ = true;
         run_first_ = first;
@@ -81,7 +81,7 @@ class ContainerRows {
     Commit(count);
   }
 
-  // Closes the container being filled if it belongs to a chunk before `high`: its rows then
+  // Closes the container being filled if it belongs to a span before `high`: its rows then
   // take their final (often much smaller) form instead of waiting for the key's next row.
   void CloseBefore(uint16_t high) {
     if (open_count_ > 0 && open_high_ != high) CloseOpen();
@@ -96,7 +96,7 @@ class ContainerRows {
   // serialized. One move replaces the doubling reallocations, each of which copies the rows
   // so far into fresh pages. Should the key outgrow its room, it moves to the heap.
   void MoveInto(uint8_t* room, size_t bytes);
-  // Room for the records of `containers` closed containers in all (one per chunk with rows).
+  // Room for the records of `containers` closed containers in all (one per span with rows).
   void ReserveContainers(size_t containers) { closed_.reserve(containers); }
 
   uint64_t Count() const { return count_; }

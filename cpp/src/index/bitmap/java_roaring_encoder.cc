@@ -8,10 +8,10 @@ namespace pyfileindex::index::bitmap {
 
 namespace {
 
-// One summary per 16-bit chunk, on the stack for the usual few chunks. (A thread_local vector
-// cost a __tls_get_addr call per use in the shared library: ~15 instructions per row on
+// One summary per container, on the stack for the usual few containers. (A thread_local
+// vector cost a __tls_get_addr call per use in the shared library: ~15 instructions per row on
 // columns with many rare keys.)
-class ChunkList {
+class ContainerList {
  public:
   void push_back(const ContainerInfo& c) {
     if (size_ < kInline) {
@@ -130,13 +130,13 @@ void WriteConsecutiveBody(ContainerKind kind, uint16_t first, uint32_t card, uin
 namespace {
 
 // The containers of a sorted row list, and their bodies' total size.
-size_t SummarizeChunks(const uint32_t* rows, size_t n, ChunkList* chunks) {
+size_t SummarizeContainers(const uint32_t* rows, size_t n, ContainerList* containers) {
   size_t body_bytes = 0;
   for (size_t i = 0; i < n;) {
     const uint32_t high = rows[i] >> 16;
-    // Rows ascend, so the chunk ends at the first row of a later chunk: a binary search, then
-    // one branch-free (vectorizable) pass counts the runs.
-    size_t j = i + 1;  // a chunk of one row is the common case for rare keys
+    // Rows ascend, so the container ends at the first row of a later span: a binary search,
+    // then one branch-free (vectorizable) pass counts the runs.
+    size_t j = i + 1;  // a container of one row is the common case for rare keys
     if (j < n && (rows[j] >> 16) == high) {
       j = high == 0xFFFF ? n
                          : static_cast<size_t>(
@@ -151,7 +151,7 @@ size_t SummarizeChunks(const uint32_t* rows, size_t n, ChunkList* chunks) {
     c.kind = JavaContainerKind(c.card, c.runs);
     c.bytes = ContainerBodyBytes(c.kind, c.card, c.runs);
     body_bytes += c.bytes;
-    chunks->push_back(c);
+    containers->push_back(c);
     i = j;
   }
   return body_bytes;
@@ -161,10 +161,10 @@ size_t SummarizeChunks(const uint32_t* rows, size_t n, ChunkList* chunks) {
 
 namespace {
 
-// Rows of a rare key (a few per 65536-row chunk, scattered) become array containers only
+// Rows of a rare key (a few per container span, scattered) become array containers only
 // when they are at most 4096 and no two are consecutive (one-row runs never pay): then the
-// size and the bytes follow from one pass, without a summary per chunk. Returns the number
-// of containers, or 0 if the rows are not of that shape.
+// size and the bytes follow from one pass, without a summary per container. Returns the
+// number of containers, or 0 if the rows are not of that shape.
 size_t ArrayOnlyContainers(const uint32_t* rows, size_t n) {
   if (n == 0 || n > roaring::kArrayMaxValues) return 0;
   size_t containers = 1;
@@ -203,25 +203,25 @@ void WriteArrayOnly(const uint32_t* rows, size_t n, size_t containers, uint8_t* 
 }  // namespace
 
 size_t JavaRoaringSize(const uint32_t* rows, size_t n) {
-  if (const size_t containers = ArrayOnlyContainers(rows, n)) {
-    return ArrayOnlySize(containers, n);
+  if (const size_t array_containers = ArrayOnlyContainers(rows, n)) {
+    return ArrayOnlySize(array_containers, n);
   }
-  ChunkList chunks;
-  const size_t body_bytes = SummarizeChunks(rows, n, &chunks);
-  return JavaRoaringHeadBytes(chunks.data(), chunks.size()) + body_bytes;
+  ContainerList containers;
+  const size_t body_bytes = SummarizeContainers(rows, n, &containers);
+  return JavaRoaringHeadBytes(containers.data(), containers.size()) + body_bytes;
 }
 
 void WriteJavaRoaring(const uint32_t* rows, size_t n, uint8_t* p) {
-  if (const size_t containers = ArrayOnlyContainers(rows, n)) {
-    WriteArrayOnly(rows, n, containers, p);
+  if (const size_t array_containers = ArrayOnlyContainers(rows, n)) {
+    WriteArrayOnly(rows, n, array_containers, p);
     return;
   }
-  ChunkList chunks;
-  SummarizeChunks(rows, n, &chunks);
-  p = WriteJavaRoaringHead(chunks.data(), chunks.size(), p);
+  ContainerList containers;
+  SummarizeContainers(rows, n, &containers);
+  p = WriteJavaRoaringHead(containers.data(), containers.size(), p);
   const uint32_t* v = rows;  // containers hold consecutive stretches of the rows
-  for (size_t k = 0; k < chunks.size(); ++k) {
-    const ContainerInfo& c = chunks.data()[k];
+  for (size_t k = 0; k < containers.size(); ++k) {
+    const ContainerInfo& c = containers.data()[k];
     WriteBody(c.kind, v, c.card, c.runs, p);
     v += c.card;
     p += c.bytes;
@@ -236,8 +236,8 @@ void AppendJavaRoaring(const uint32_t* rows, size_t n, std::vector<uint8_t>* out
 
 namespace {
 
-size_t SummarizePieces(const uint32_t* entries, size_t n, ChunkList* chunks) {
-  // Pieces are maximal, so a chunk's runs are its pieces.
+size_t SummarizePieces(const uint32_t* entries, size_t n, ContainerList* containers) {
+  // Pieces are maximal, so a container's runs are its pieces.
   ContainerInfo c{};
   bool any = false;
   size_t body_bytes = 0;
@@ -245,7 +245,7 @@ size_t SummarizePieces(const uint32_t* entries, size_t n, ChunkList* chunks) {
     c.kind = JavaContainerKind(c.card, c.runs);
     c.bytes = ContainerBodyBytes(c.kind, c.card, c.runs);
     body_bytes += c.bytes;
-    chunks->push_back(c);
+    containers->push_back(c);
   };
   ForEachPiece(entries, n, [&](uint32_t first, uint32_t last) {
     const uint16_t high = static_cast<uint16_t>(first >> 16);
@@ -265,23 +265,23 @@ size_t SummarizePieces(const uint32_t* entries, size_t n, ChunkList* chunks) {
 }  // namespace
 
 size_t JavaRoaringSizeOfRuns(const uint32_t* entries, size_t n) {
-  ChunkList chunks;
-  const size_t body_bytes = SummarizePieces(entries, n, &chunks);
-  return JavaRoaringHeadBytes(chunks.data(), chunks.size()) + body_bytes;
+  ContainerList containers;
+  const size_t body_bytes = SummarizePieces(entries, n, &containers);
+  return JavaRoaringHeadBytes(containers.data(), containers.size()) + body_bytes;
 }
 
 void WriteJavaRoaringOfRuns(const uint32_t* entries, size_t n, uint8_t* out) {
-  ChunkList chunks;
-  SummarizePieces(entries, n, &chunks);
-  uint8_t* body = WriteJavaRoaringHead(chunks.data(), chunks.size(), out);
-  size_t k = 0;         // the chunk being written
+  ContainerList containers;
+  SummarizePieces(entries, n, &containers);
+  uint8_t* body = WriteJavaRoaringHead(containers.data(), containers.size(), out);
+  size_t k = 0;         // the container being written
   uint8_t* at = body;   // where its next value or run goes
   bool started = false;
   ForEachPiece(entries, n, [&](uint32_t first, uint32_t last) {
-    if (!started || chunks.data()[k].key != (first >> 16)) {
-      if (started) body += chunks.data()[k++].bytes;
+    if (!started || containers.data()[k].key != (first >> 16)) {
+      if (started) body += containers.data()[k++].bytes;
       started = true;
-      const ContainerInfo& c = chunks.data()[k];
+      const ContainerInfo& c = containers.data()[k];
       at = body;
       if (c.kind == ContainerKind::kBitmap) std::fill(body, body + kBitmapBytes, uint8_t{0});
       if (c.kind == ContainerKind::kRun) {
@@ -290,7 +290,7 @@ void WriteJavaRoaringOfRuns(const uint32_t* entries, size_t n, uint8_t* out) {
       }
     }
     const uint32_t low = first & 0xFFFFu, high_low = last & 0xFFFFu;
-    switch (chunks.data()[k].kind) {
+    switch (containers.data()[k].kind) {
       case ContainerKind::kArray:
         for (uint32_t v = low; v <= high_low; ++v, at += 2) io::StoreU16LE(at, static_cast<uint16_t>(v));
         break;

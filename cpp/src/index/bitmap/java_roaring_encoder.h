@@ -1,6 +1,6 @@
 // Java RoaringBitmap32.serialize() bytes straight from sorted row values, without building a
-// CRoaring bitmap (the writer's hot path: one heap container per chunk per key would dominate
-// the cost for keys with few rows per 65536-row chunk).
+// CRoaring bitmap (the writer's hot path: one heap container per container span per key would
+// dominate the cost for keys with few rows per span; roaring/container_span.h).
 //
 // Container choice is Java's content-only rule for bitmaps built by add()
 // (roaring::JavaContainerKind, portable_layout.h).
@@ -19,7 +19,8 @@ using roaring::ContainerKind;
 using roaring::JavaContainerKind;
 using roaring::kBitmapBytes;
 
-// One container of a bitmap being serialized: its 16-bit chunk key and what it holds.
+// One container of a bitmap being serialized: its key (the high 16 bits of its rows) and what
+// it holds.
 struct ContainerInfo {
   uint16_t key;
   ContainerKind kind;
@@ -39,7 +40,7 @@ uint8_t* WriteJavaRoaringHead(const ContainerInfo* containers, size_t count, uin
 void WriteContainerBody(ContainerKind kind, const uint16_t* low, uint32_t card, uint32_t runs,
                         uint8_t* out);
 
-// The same for the `card` consecutive values first, first + 1, ... (one run, in one chunk).
+// The same for the `card` consecutive values first, first + 1, ... (one run, in one container).
 void WriteConsecutiveBody(ContainerKind kind, uint16_t first, uint32_t card, uint8_t* out);
 
 // The portable serialization of the set {rows[0], ..., rows[n-1]} (`rows` strictly
@@ -56,7 +57,7 @@ size_t JavaRoaringSizeOfRuns(const uint32_t* entries, size_t n);
 void WriteJavaRoaringOfRuns(const uint32_t* entries, size_t n, uint8_t* out);
 
 // Calls visit(first, last) for every run of such entries (single rows: first == last), split
-// at 65536-row chunk boundaries.
+// at container span boundaries.
 template <typename Visit>
 void ForEachPiece(const uint32_t* entries, size_t n, Visit&& visit) {
   for (size_t i = 0; i < n; ++i) {

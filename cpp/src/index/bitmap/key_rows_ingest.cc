@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "index/keys/batch_keys.h"
+
 namespace pyfileindex::index::bitmap {
 
 using column::ColumnBatch;
@@ -450,29 +452,17 @@ void KeyRowsIngest::ReserveFrequentKeys() {
 }
 
 Status KeyRowsIngest::TimestampKeys(const ColumnBatch& batch, int64_t begin, int64_t n) {
-  const int64_t* values = batch.int64_values() + begin;
   ts_keys_.resize(static_cast<size_t>(n));
-  const bool micros = mapping_.micros();
-  for (int64_t i = 0; i < n; ++i) {
-    bool overflow = false;
-    ts_keys_[i] = micros ? column::ToEpochMicros(values[i], batch.timestamp_unit, &overflow)
-                         : column::ToEpochMillis(values[i], batch.timestamp_unit, &overflow);
-    if (overflow && batch.IsValid(begin + i)) {
-      return Status::InvalidArgument(
-          "bitmap index: timestamp " + std::to_string(values[i]) + " at row " +
-          std::to_string(rows_.row_count + begin + i) + " does not fit a long in " +
-          (micros ? "microseconds" : "milliseconds"));
-    }
-  }
-  return Status::OK();
+  const int64_t bad = keys::TimestampKeys(mapping_, batch, begin, n, ts_keys_.data());
+  if (bad < 0) return Status::OK();
+  return Status::InvalidArgument("bitmap index: timestamp ", batch.int64_values()[begin + bad],
+                                 " at row ", rows_.row_count + begin + bad,
+                                 " does not fit a long in ", keys::TimestampKeyUnitName(mapping_));
 }
 
 Status KeyRowsIngest::AddPiece(const ColumnBatch& batch, int64_t begin, int64_t n) {
   if (mapping_.is_timestamp()) {
-    const column::TimeUnit unit = batch.timestamp_unit;
-    const bool native = mapping_.micros() ? unit == column::TimeUnit::kMicro
-                                                  : unit == column::TimeUnit::kMilli;
-    if (native) {
+    if (keys::TimestampsAreKeys(mapping_, batch.timestamp_unit)) {
       const int64_t* v = batch.int64_values();
       AddNumeric(batch, begin, n, [v](int64_t i) { return IntegerBits(v[i]); });
       return Status::OK();

@@ -64,7 +64,7 @@ class RowList {
   }
 
   uint64_t Count() const;
-  // visit(first, last) for the rows ascending, as runs within a 65536-row chunk (single
+  // visit(first, last) for the rows ascending, as runs within a container span (single
   // rows: first == last); runs may continue one another.
   template <typename Visit>
   void ForEachPiece(Visit&& visit) const;

@@ -1,6 +1,7 @@
 #include "index/bloom_filter/bloom_probes.h"
 
 #include "cpu/cpu_features.h"
+#include "index/bloom_filter/tuning.h"
 
 #if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
@@ -12,9 +13,10 @@ void BloomProbes::AddManyScalar(const uint64_t* hashes, size_t count, uint8_t* b
   // A local copy of the shape keeps it in registers: the byte stores could alias `this` as
   // far as the compiler knows, and reloading it after each store serializes the probes.
   const BloomProbes shape = *this;
-  const bool prefetch = num_bits_ / 8 >= kPrefetchMinBytes;  // the same for every hash
+  const bool prefetch = num_bits_ / 8 >= tuning::kPrefetchMinBitSetBytes;  // for every hash
+  constexpr size_t kAhead = tuning::kPrefetchHashesAhead;
   for (size_t i = 0; i < count; ++i) {
-    if (prefetch && i + kPrefetchAhead < count) shape.Prefetch(hashes[i + kPrefetchAhead], bits);
+    if (prefetch && i + kAhead < count) shape.Prefetch(hashes[i + kAhead], bits);
     // A hash equal to the one before it is skipped: its bits are set already, and in sorted
     // columns re-setting them would chain each read-modify-write to the previous one.
     if (i > 0 && hashes[i] == hashes[i - 1]) continue;
@@ -32,10 +34,10 @@ void BloomProbes::AddManyScalar(const uint64_t* hashes, size_t count, uint8_t* b
 class BloomProbesAvx2 {
  public:
   // Beyond, and for bit sets large enough to prefetch: the scalar path.
-  static constexpr int32_t kMaxHashFunctions = 32;
+  static constexpr int32_t kMaxHashFunctions = tuning::kMaxAvx2HashFunctions;
   static bool Suits(const BloomProbes& shape) {
     return shape.num_hash_functions_ <= kMaxHashFunctions &&
-           shape.num_bits_ / 8 < BloomProbes::kPrefetchMinBytes;
+           shape.num_bits_ / 8 < tuning::kPrefetchMinBitSetBytes;
   }
 
   PFI_TARGET_AVX2 static void AddMany(const BloomProbes& shape,

@@ -70,12 +70,6 @@ class BloomProbes {
  private:
   friend class BloomProbesAvx2;
 
-  static constexpr size_t kPrefetchAhead = 8;
-  // In a bit set of several MiB nearly every probe misses the cache and the TLB: probes are
-  // prefetched a few hashes ahead there, so those misses overlap. A set that fits the
-  // last-level cache only pays for the prefetches, so smaller sets go without.
-  static constexpr uint32_t kPrefetchMinBytes = 8 * 1024 * 1024;
-
   uint32_t Mod(uint32_t value) const {
     const uint64_t low_bits = mod_multiplier_ * value;
     return static_cast<uint32_t>((static_cast<unsigned __int128>(low_bits) * num_bits_) >> 64);

@@ -92,8 +92,7 @@ Status FastHash::WrongPhysical(const column::ColumnBatch& batch) const {
 Status FastHash::TimestampOverflow(int64_t value) const {
   return Status::InvalidArgument("bloom-filter: timestamp value ", value,
                                  " of column type ", type_.ToString(),
-                                 " overflows epoch ",
-                                 (kind_ == Kind::kTimestampMicros ? "microseconds" : "milliseconds"),
+                                 " overflows epoch ", keys::TimestampKeyUnitName(key_),
                                  " in a long (Java fails here too)");
 }
 

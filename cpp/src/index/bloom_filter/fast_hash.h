@@ -17,6 +17,7 @@
 #include "column/column_batch.h"
 #include "hash/xxh64.h"
 #include "index/bloom_filter/recent_values.h"
+#include "index/keys/batch_keys.h"
 #include "index/keys/physical_key.h"
 #include "java/float_bits.h"
 #include "pyfileindex/data_type.h"
@@ -232,29 +233,23 @@ Status FastHash::ForEachHashBlock(const column::ColumnBatch& batch, Sink&& sink,
         return WrongPhysical(batch);
       }
       const int64_t* v = batch.int64_values();
-      const bool micros = kind_ == Kind::kTimestampMicros;
+      const keys::PhysicalKey key = key_;
       const column::TimeUnit unit = batch.timestamp_unit;
       // The common layouts need no conversion at all.
-      if ((micros && unit == column::TimeUnit::kMicro) ||
-          (!micros && unit == column::TimeUnit::kMilli)) {
+      if (keys::TimestampsAreKeys(key, unit)) {
         hash_keys([v](int64_t i) { return v[i]; });
         return Status::OK();
       }
       // Converted once; only if some row overflowed (null rows' values may) are the valid
       // rows looked at again, to name the first that did.
       bool overflow = false;
-      hash_keys([v, micros, unit, &overflow](int64_t i) {
-        return micros ? column::ToEpochMicros(v[i], unit, &overflow)
-                      : column::ToEpochMillis(v[i], unit, &overflow);
+      hash_keys([v, key, unit, &overflow](int64_t i) {
+        return keys::TimestampKey(key, v[i], unit, &overflow);
       });
       if (!overflow) return Status::OK();
       for (int64_t i = 0; i < n; ++i) {
         bool row_overflow = false;
-        if (micros) {
-          column::ToEpochMicros(v[i], unit, &row_overflow);
-        } else {
-          column::ToEpochMillis(v[i], unit, &row_overflow);
-        }
+        keys::TimestampKey(key, v[i], unit, &row_overflow);
         if (row_overflow && batch.IsValid(i)) return TimestampOverflow(v[i]);
       }
       return Status::OK();

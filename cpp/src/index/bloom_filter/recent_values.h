@@ -4,12 +4,12 @@
 // XXH64 of a short string is a chain of dependent 64-bit multiplies, most of a bloom-filter
 // build without AVX-512. Low-cardinality string columns (a status, a country code, a
 // sorted key) repeat a few values throughout a file, and each repeat would hash the same bytes
-// again only to set bits already set. A value of up to kMaxBytes bytes is recognised from its
-// exact bytes (never from a hash of them), so skipping it cannot change the filter. Like
-// RecentHashes, the table is consulted only while it pays: a block where more than a quarter
-// of the values are new pauses it for kPauseBlocks blocks, and blocks where nearly all are
-// new (no table that stays in cache would hold the column's values) pause it for twice as
-// long each time, up to kMaxPauseBlocks.
+// again only to set bits already set. A short value (tuning.h: kRecentValueMaxBytes) is
+// recognised from its exact bytes (never from a hash of them), so skipping it cannot change
+// the filter. Like RecentHashes, the table is consulted only while it pays: a block where more
+// than a quarter of the values are new pauses it for a few blocks, and blocks where nearly all
+// are new (no table that stays in cache would hold the column's values) pause it for twice as
+// long each time, up to a bound (tuning.h).
 #pragma once
 
 #include <algorithm>
@@ -19,29 +19,17 @@
 #include <string_view>
 #include <vector>
 
+#include "index/bloom_filter/tuning.h"
+
 namespace pyfileindex::index::bloom_filter {
 
 class RecentValues {
  public:
-  static constexpr size_t kMaxBytes = 32;       // longer values are always kept
-  static constexpr uint32_t kPauseBlocks = 16;  // of up to 1024 values (FastHash::kHashBlock)
-  // A column whose values repeat only far apart never pays for the table: its checks, at
-  // most one block in kMaxPauseBlocks + 1, are then too rare to cost anything.
-  static constexpr uint32_t kMaxPauseBlocks = 256;
-
-  // A table grows once, from a quarter of its largest size to all of it, when a large file
-  // keeps missing in it: a thousand distinct values thrash a small table, which then costs
-  // more than hashing every row, while a table a few times the values' count pays. Its memory
-  // counts against the index's (the build's peak), so the largest table takes at most a third
-  // of the bit set's bytes, and at most 1 << kMaxSlotBits slots.
-  static constexpr int kMaxSlotBits = 12;
-  static constexpr int kMinSlotBits = 6;
-  static constexpr uint64_t kGrowAfterRows = 65536;  // consulted rows, before growing
-
   // The largest table for a filter of `bit_set_bytes`: its slot bits, or 0 when even the
   // smallest table would take too much of it (too small a filter to bother).
   static int MaxSlotBitsFor(size_t bit_set_bytes) {
-    for (int bits = kMaxSlotBits; bits >= kMinSlotBits; --bits) {
+    for (int bits = tuning::kRecentValuesMaxSlotBits; bits >= tuning::kRecentValuesMinSlotBits;
+         --bits) {
       if ((size_t{1} << bits) * sizeof(Key) * 3 <= bit_set_bytes) return bits;
     }
     return 0;
@@ -50,7 +38,7 @@ class RecentValues {
   // `max_slot_bits` from MaxSlotBitsFor (> 0).
   explicit RecentValues(int max_slot_bits)
       : max_slot_bits_(max_slot_bits) {
-    Reset(max_slot_bits > kMinSlotBits + 2 ? max_slot_bits - 2 : kMinSlotBits);
+    Reset(std::max(max_slot_bits - 2, tuning::kRecentValuesMinSlotBits));
   }
 
   size_t slot_count() const { return slots_.size(); }
@@ -73,7 +61,7 @@ class RecentValues {
     size_t kept = 0;
     for (size_t i = 0; i < count; ++i) {
       const std::string_view value = values[i];
-      if (value.size() > kMaxBytes) {
+      if (value.size() > tuning::kRecentValueMaxBytes) {
         out[kept++] = value;
         continue;
       }
@@ -90,17 +78,18 @@ class RecentValues {
       paused_ = next_pause_;
       // Nearly all new: the growth below would not help either, so the next check can wait
       // longer. Otherwise (a thrashed table, which may grow) the checks stay frequent.
-      next_pause_ = 8 * kept > 7 * count ? std::min(2 * next_pause_, kMaxPauseBlocks)
-                                         : kPauseBlocks;
+      next_pause_ = 8 * kept > 7 * count
+                        ? std::min(2 * next_pause_, tuning::kRecentValuesMaxPauseBlocks)
+                        : tuning::kRecentValuesPauseBlocks;
     } else {
-      next_pause_ = kPauseBlocks;
+      next_pause_ = tuning::kRecentValuesPauseBlocks;
     }
     rows_ += count;
     // Grown only where a larger table would pay: many repeats found, yet many values missed.
     // Where nearly every value is new (tens of thousands of distinct values) it stays small:
     // no table that stays in cache would hold them.
-    if (8 * kept > count && 4 * kept <= 3 * count && rows_ >= kGrowAfterRows &&
-        slot_bits_ < max_slot_bits_) {
+    if (8 * kept > count && 4 * kept <= 3 * count &&
+        rows_ >= tuning::kRecentValuesGrowAfterRows && slot_bits_ < max_slot_bits_) {
       Reset(max_slot_bits_);  // forgets what it saw: those values are hashed once more
     }
     return kept;
@@ -111,7 +100,7 @@ class RecentValues {
   // may overlap, and unused words are zero): for one size, equal keys mean equal bytes. Every
   // load stays within the value.
   struct Key {
-    uint64_t words[4];
+    uint64_t words[4];  // cover up to tuning::kRecentValueMaxBytes (KeyOf)
     uint64_t size;
     // Word by word, in registers: compared or copied as one block, the key goes through the
     // stack, and the wide reload of its narrow stores stalls (store forwarding fails).
@@ -128,6 +117,8 @@ class RecentValues {
       size = other.size;
     }
   };
+  static_assert(sizeof(Key::words) >= tuning::kRecentValueMaxBytes,
+                "a key holds every byte of a value it records");
 
   static uint64_t Load64(const char* p) {
     uint64_t word;
@@ -172,8 +163,8 @@ class RecentValues {
 
   void Reset(int slot_bits) {
     slot_bits_ = slot_bits;
-    // An entry no value can match: sizes above kMaxBytes are never stored.
-    slots_.assign(size_t{1} << slot_bits, Key{{0, 0, 0, 0}, kMaxBytes + 1});
+    // An entry no value can match: sizes above tuning::kRecentValueMaxBytes are never stored.
+    slots_.assign(size_t{1} << slot_bits, Key{{0, 0, 0, 0}, tuning::kRecentValueMaxBytes + 1});
   }
 
   std::vector<Key> slots_;
@@ -181,7 +172,8 @@ class RecentValues {
   int max_slot_bits_;
   uint64_t rows_ = 0;  // consulted so far
   uint32_t paused_ = 0;
-  uint32_t next_pause_ = kPauseBlocks;  // the pause a block that does not pay starts
+  // The pause a block that does not pay starts.
+  uint32_t next_pause_ = tuning::kRecentValuesPauseBlocks;
 };
 
 }  // namespace pyfileindex::index::bloom_filter

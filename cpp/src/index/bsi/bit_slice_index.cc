@@ -1,5 +1,6 @@
 #include "index/bsi/bit_slice_index.h"
 
+#include "index/bsi/tuning.h"
 #include "index/slice_scan/code_range_scan.h"
 #include "io/endian.h"
 
@@ -16,9 +17,9 @@ constexpr size_t kEmptyRoaringBytes = 8;  // the smallest portable bitmap
 
 int BitLength(uint64_t x) { return x == 0 ? 0 : 64 - __builtin_clzll(x); }
 
-std::string Where(const io::ByteReader& reader, const char* what) {
-  return std::string("bsi ") + what + " at offset " +
-         std::to_string(reader.base_offset() + reader.position());
+// `status` of the `what` at the cursor, said so.
+Status At(const Status& status, const io::ByteReader& reader, const char* what) {
+  return status.WithContext("bsi ", what, " at offset ", reader.base_offset() + reader.position());
 }
 
 // The bitmap at the cursor, deserialized (`bitmap`, may be null) and as a view; the cursor
@@ -29,10 +30,10 @@ Result<roaring::RoaringView> ReadBitmap(io::ByteReader* reader, const char* what
   // Every run checked here: CodesBetween walks the views with RunOverCheckedViews.
   Result<roaring::RoaringView> view = roaring::RoaringView::Parse(
       rest.data(), rest.size(), roaring::RoaringView::RunCheck::kAtParse);
-  if (!view.ok()) return view.status().WithContext(Where(*reader, what));
+  if (!view.ok()) return At(view.status(), *reader, what);
   if (bitmap != nullptr) {
     auto read = roaring::Bitmap32::Deserialize(rest.data(), view->bytes());
-    if (!read.ok()) return read.status().WithContext(Where(*reader, what));
+    if (!read.ok()) return At(read.status(), *reader, what);
     *bitmap = std::move(*read);
   }
   PFI_RETURN_NOT_OK(reader->Skip(view->bytes(), what));
@@ -146,23 +147,23 @@ roaring::Bitmap32 BitSliceIndex::ONeilCompare(CompareOp op, int64_t q) const {
   return roaring::Bitmap32();
 }
 
-void BitSliceIndexBuilder::StartChunk(uint32_t chunk) {
-  if (chunk_ == kNoChunk) {
-    words_ = memory::ZeroedArray<uint64_t>(kWordsPerChunk * (1 + size_t{kMaxSlices}));
+void BitSliceIndexBuilder::StartSpan(uint32_t span) {
+  if (span_ == kNoSpan) {
+    words_ = memory::ZeroedArray<uint64_t>(roaring::kBlockWords * (1 + size_t{kMaxSlices}));
   } else {
-    FlushChunk();
+    FlushSpan();
   }
-  chunk_ = chunk;
-  words_chunk_ = kNoChunk;
+  span_ = span;
+  words_span_ = kNoSpan;
 }
 
 bool BitSliceIndexBuilder::AppendRun(uint32_t row, uint64_t value) {
-  if (row >> 16 != chunk_) StartChunk(row >> 16);
+  if (row >> 16 != span_) StartSpan(row >> 16);
   if (!runs_.empty() && runs_.back().end == row && runs_.back().value == value) {
     ++runs_.back().end;
     return true;
   }
-  if (runs_.size() < kMaxRuns) {
+  if (runs_.size() < tuning::kMaxRunsPerSpan) {
     runs_.push_back({row, row + 1, value});
     max_ = value > max_ ? value : max_;
     return true;
@@ -173,7 +174,7 @@ bool BitSliceIndexBuilder::AppendRun(uint32_t row, uint64_t value) {
 
 void BitSliceIndexBuilder::SpillRuns() {
   if (all_runs_) EncodeKeptRuns();
-  words_chunk_ = chunk_;
+  words_span_ = span_;
   for (const Run& run : runs_) {
     for (uint32_t row = run.begin; row < run.end; ++row) Append(row, run.value);
   }
@@ -185,7 +186,7 @@ void BitSliceIndexBuilder::Widen(uint64_t value) {
   // overwritten before they have moved, and each group's new slots are zeroed.
   const size_t stride = 1 + static_cast<size_t>(BitLength(value));
   uint64_t* const words = words_.get();
-  for (size_t g = kWordsPerChunk; g-- > 0;) {
+  for (size_t g = roaring::kBlockWords; g-- > 0;) {
     std::memmove(words + g * stride, words + g * stride_, stride_ * sizeof(uint64_t));
     std::fill(words + g * stride + stride_, words + (g + 1) * stride, uint64_t{0});
   }
@@ -197,13 +198,13 @@ roaring::DenseRoaringEncoder& BitSliceIndexBuilder::slice(int i) {
   return slices_[static_cast<size_t>(i)];
 }
 
-void BitSliceIndexBuilder::FlushChunk() {
-  if (chunk_ == kNoChunk) return;
-  if (words_chunk_ != chunk_) {
+void BitSliceIndexBuilder::FlushSpan() {
+  if (span_ == kNoSpan) return;
+  if (words_span_ != span_) {
     if (all_runs_) {
       kept_.insert(kept_.end(), runs_.begin(), runs_.end());
     } else {
-      EncodeRuns(chunk_, runs_.begin(), runs_.end());
+      EncodeRuns(span_, runs_.begin(), runs_.end());
     }
     runs_.clear();
     return;
@@ -217,25 +218,25 @@ void BitSliceIndexBuilder::FlushChunk() {
 }
 
 // Gathers (and clears) one slot's words out of the interleaved layout and adds them to its
-// bitmap as the container of this chunk.
+// bitmap as the container of this span.
 void BitSliceIndexBuilder::FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap) {
-  if (column_.empty()) column_.assign(kWordsPerChunk, 0);
+  if (column_.empty()) column_.assign(roaring::kBlockWords, 0);
   uint64_t* const words = column_.data();
-  for (size_t i = 0; i < kWordsPerChunk; ++i) {
+  for (size_t i = 0; i < roaring::kBlockWords; ++i) {
     words[i] = words_[i * stride_ + slot];
     words_[i * stride_ + slot] = 0;
   }
-  bitmap->AddBlock(static_cast<uint16_t>(chunk_), words);
+  bitmap->AddBlock(static_cast<uint16_t>(span_), words);
 }
 
 namespace {
 
-// The rows of chunk `chunk` among runs [first, last) (`bit` 0: all, else those whose value has
-// `bit`) as intervals within the chunk, touching runs joined.
+// The rows of span `span` among runs [first, last) (`bit` 0: all, else those whose value has
+// `bit`) as intervals within the span, touching runs joined.
 template <typename RunIt>
-void ChunkIntervals(uint32_t chunk, RunIt first, RunIt last, uint64_t bit,
+void SpanIntervals(uint32_t span, RunIt first, RunIt last, uint64_t bit,
                     std::vector<uint32_t>* out) {
-  const uint32_t first_row = chunk << 16;
+  const uint32_t first_row = span << 16;
   out->clear();
   for (RunIt run = first; run != last; ++run) {
     if (bit != 0 && (run->value & bit) == 0) continue;
@@ -246,10 +247,10 @@ void ChunkIntervals(uint32_t chunk, RunIt first, RunIt last, uint64_t bit,
 }  // namespace
 
 template <typename RunIt>
-void BitSliceIndexBuilder::EncodeRuns(uint32_t chunk, RunIt first, RunIt last) {
+void BitSliceIndexBuilder::EncodeRuns(uint32_t span, RunIt first, RunIt last) {
   auto add = [&](uint64_t bit, roaring::DenseRoaringEncoder* bitmap) {
-    ChunkIntervals(chunk, first, last, bit, &intervals_);
-    bitmap->AddIntervals(static_cast<uint16_t>(chunk), intervals_.data(), intervals_.size() / 2);
+    SpanIntervals(span, first, last, bit, &intervals_);
+    bitmap->AddIntervals(static_cast<uint16_t>(span), intervals_.data(), intervals_.size() / 2);
   };
   add(0, &ebm_);
   uint64_t used = 0;
@@ -261,33 +262,33 @@ void BitSliceIndexBuilder::EncodeRuns(uint32_t chunk, RunIt first, RunIt last) {
 }
 
 template <typename F>
-void BitSliceIndexBuilder::ForEachKeptChunkRuns(F&& f) const {
+void BitSliceIndexBuilder::ForEachKeptSpanRuns(F&& f) const {
   for (auto first = kept_.begin(); first != kept_.end();) {
-    const uint32_t chunk = first->begin >> 16;
+    const uint32_t span = first->begin >> 16;
     auto last = first;
-    while (last != kept_.end() && last->begin >> 16 == chunk) ++last;
-    f(chunk, first, last);
+    while (last != kept_.end() && last->begin >> 16 == span) ++last;
+    f(span, first, last);
     first = last;
   }
 }
 
 template <typename Visit>
-void BitSliceIndexBuilder::ForEachKeptChunk(uint64_t bit, Visit&& visit) {
-  ForEachKeptChunkRuns([&](uint32_t chunk, auto first, auto last) {
-    ChunkIntervals(chunk, first, last, bit, &intervals_);
-    visit(static_cast<uint16_t>(chunk), intervals_.data(), intervals_.size() / 2);
+void BitSliceIndexBuilder::ForEachKeptSpan(uint64_t bit, Visit&& visit) {
+  ForEachKeptSpanRuns([&](uint32_t span, auto first, auto last) {
+    SpanIntervals(span, first, last, bit, &intervals_);
+    visit(static_cast<uint16_t>(span), intervals_.data(), intervals_.size() / 2);
   });
 }
 
 void BitSliceIndexBuilder::EncodeKeptRuns() {
-  ForEachKeptChunkRuns(
-      [this](uint32_t chunk, auto first, auto last) { EncodeRuns(chunk, first, last); });
+  ForEachKeptSpanRuns(
+      [this](uint32_t span, auto first, auto last) { EncodeRuns(span, first, last); });
   kept_ = std::deque<Run>();
   all_runs_ = false;
 }
 
 size_t BitSliceIndexBuilder::PrepareSerialize() {
-  FlushChunk();
+  FlushSpan();
   words_.reset();
   column_ = std::vector<uint64_t>();
   runs_ = std::vector<Run>();
@@ -297,7 +298,7 @@ size_t BitSliceIndexBuilder::PrepareSerialize() {
     shapes_.assign(1 + static_cast<size_t>(slice_count), roaring::IntervalBitmapShape());
     for (int i = -1; i < slice_count; ++i) {
       roaring::IntervalBitmapShape& shape = shapes_[static_cast<size_t>(i + 1)];
-      ForEachKeptChunk(i < 0 ? 0 : uint64_t{1} << i,
+      ForEachKeptSpan(i < 0 ? 0 : uint64_t{1} << i,
                        [&shape](uint16_t, const uint32_t* bounds, size_t count) {
                          shape.Add(bounds, count);
                        });
@@ -322,9 +323,9 @@ uint8_t* BitSliceIndexBuilder::SerializeTo(uint8_t* out) {
   auto write = [this, &out](size_t i) {
     if (all_runs_) {
       roaring::IntervalBitmapWriter writer(shapes_[i], out);
-      ForEachKeptChunk(i == 0 ? 0 : uint64_t{1} << (i - 1),
-                       [&writer](uint16_t chunk, const uint32_t* bounds, size_t count) {
-                         writer.Add(chunk, bounds, count);
+      ForEachKeptSpan(i == 0 ? 0 : uint64_t{1} << (i - 1),
+                       [&writer](uint16_t span, const uint32_t* bounds, size_t count) {
+                         writer.Add(span, bounds, count);
                        });
     } else {
       (i == 0 ? ebm_ : slice(static_cast<int>(i - 1))).MoveTo(out);

@@ -14,6 +14,7 @@
 #include "io/byte_reader.h"
 #include "pyfileindex/status.h"
 #include "roaring/bitmap32.h"
+#include "roaring/container_span.h"
 #include "memory/zeroed_array.h"
 #include "roaring/dense_roaring_encoder.h"
 #include "roaring/interval_bitmap_writer.h"
@@ -59,25 +60,26 @@ class BitSliceIndex {
 };
 
 // Writer side (Java's Appender with min = 0, which is what Paimon's writer always uses): rows
-// arrive in increasing order. Bits are set in plain 64-bit words per 65536-row chunk (one word
-// array per slice) and each finished chunk joins its bitmap as one container in Java's form,
-// so a row costs a few word operations instead of one Roaring insert per set bit. A chunk
+// arrive in increasing order. Bits are set in plain 64-bit words per container span (the
+// 65536 rows of one roaring container: roaring/container_span.h; one word array per slice),
+// and each finished span joins its bitmap as one container in Java's form,
+// so a row costs a few word operations instead of one Roaring insert per set bit. A span
 // whose values change at few rows (sorted columns) keeps its runs of rows instead, and sets
 // the words of one slot at a time from them when it is flushed.
 class BitSliceIndexBuilder {
  public:
   // `value` >= 0; rows strictly increasing across calls.
   void Append(uint32_t row, uint64_t value) {
-    // One test for rows of a chunk kept as words, the common case.
-    if ((row >> 16) != words_chunk_ && AppendRun(row, value)) return;
+    // One test for rows of a span kept as words, the common case.
+    if ((row >> 16) != words_span_ && AppendRun(row, value)) return;
     if ((value >> (stride_ - 1)) != 0) Widen(value);
     max_ = value > max_ ? value : max_;
     used_slices_ |= value;
     // The words of all slots for one group of 64 rows sit side by side: a row touches a few
     // adjacent cache lines (slice-major arrays 8 KiB apart would all collide in one L1 set).
     // A group holds only the slots values have needed so far (stride_), so a column of small
-    // values keeps a small chunk: 11 slots of 8 KiB for values below 1024, not 64.
-    uint64_t* const group = &words_[((row >> 6) & (kWordsPerChunk - 1)) * stride_];
+    // values keeps few words per span: 11 slots of 8 KiB for values below 1024, not 64.
+    uint64_t* const group = &words_[((row >> 6) & (roaring::kBlockWords - 1)) * stride_];
     const uint64_t mask = uint64_t{1} << (row & 63);
     group[kExistenceSlot] |= mask;
     while (value != 0) {
@@ -86,11 +88,11 @@ class BitSliceIndexBuilder {
     }
   }
 
-  bool empty() const { return chunk_ == kNoChunk; }
+  bool empty() const { return span_ == kNoSpan; }
   uint64_t max() const { return max_; }
 
-  // The serialized BSI in two steps, written in place: its size (flushes the last chunk and
-  // drops the per-chunk scratch; call once, after the last Append), then the bytes -- version
+  // The serialized BSI in two steps, written in place: its size (flushes the last span and
+  // drops the per-span scratch; call once, after the last Append), then the bytes -- version
   // 1, min 0, max, EBM, S = bitLength(max), slices -- releasing each bitmap once written;
   // returns the end of what it wrote.
   size_t PrepareSerialize();
@@ -100,69 +102,66 @@ class BitSliceIndexBuilder {
   static constexpr int kMaxSlices = 63;  // values are < 2^63
   // Slot 0 of a group is the existence bitmap, slot 1 + i slice i.
   static constexpr size_t kExistenceSlot = 0;
-  static constexpr size_t kWordsPerChunk = 1024;  // 65536 rows
-  static constexpr uint32_t kNoChunk = 0xFFFFFFFFu;
-  // Runs a chunk keeps before it sets words per row (8 KiB of them).
-  static constexpr size_t kMaxRuns = 512;
+  static constexpr uint32_t kNoSpan = 0xFFFFFFFFu;
   struct Run {
     uint32_t begin;  // rows [begin, end) hold `value`
     uint32_t end;
     uint64_t value;
   };
 
-  void StartChunk(uint32_t chunk);
-  // A row of a new chunk or of one kept as runs: true when kept as a run, false when the chunk
+  void StartSpan(uint32_t span);
+  // A row of a new span or of one kept as runs: true when kept as a run, false when the span
   // has just turned to words (too many runs) and the row goes to them.
   bool AppendRun(uint32_t row, uint64_t value);
-  // Re-lays the chunk's words out, in place, with room for the slices of `value`.
+  // Re-lays the span's words out, in place, with room for the slices of `value`.
   void Widen(uint64_t value);
-  // Sets the runs' bits in the words, which take the chunk's rows from then on (the chunks
+  // Sets the runs' bits in the words, which take the span's rows from then on (the spans
   // kept as runs before it are encoded first: EncodeKeptRuns).
   void SpillRuns();
-  void FlushChunk();
+  void FlushSpan();
   void FlushSlot(size_t slot, roaring::DenseRoaringEncoder* bitmap);
-  // Adds the containers of chunk `chunk` from its runs [first, last).
+  // Adds the containers of span `span` from its runs [first, last).
   template <typename RunIt>
-  void EncodeRuns(uint32_t chunk, RunIt first, RunIt last);
-  // Encodes every chunk kept as runs so far; all_runs_ ends.
+  void EncodeRuns(uint32_t span, RunIt first, RunIt last);
+  // Encodes every span kept as runs so far; all_runs_ ends.
   void EncodeKeptRuns();
-  // visit(chunk, bounds, count) for each chunk in kept_, with the intervals of its rows (`bit`
+  // visit(span, bounds, count) for each span in kept_, with the intervals of its rows (`bit`
   // 0: the EBM) or of its rows whose value has `bit` (a slice).
   template <typename Visit>
-  void ForEachKeptChunk(uint64_t bit, Visit&& visit);
-  // f(chunk, first, last) with each chunk's runs [first, last) in kept_.
+  void ForEachKeptSpan(uint64_t bit, Visit&& visit);
+  // f(span, first, last) with each span's runs [first, last) in kept_.
   template <typename F>
-  void ForEachKeptChunkRuns(F&& f) const;
+  void ForEachKeptSpanRuns(F&& f) const;
   roaring::DenseRoaringEncoder& slice(int i);  // made on first use
 
   uint64_t max_ = 0;
-  uint32_t chunk_ = kNoChunk;
-  uint64_t used_slices_ = 0;  // slices with a bit in the current chunk kept as words
+  uint32_t span_ = kNoSpan;
+  uint64_t used_slices_ = 0;  // slices with a bit in the current span kept as words
   size_t stride_ = 1;  // slots per group: the existence bitmap and the slices so far
-  // kWordsPerChunk x stride_ words in use, of room for every slice (allocated on first use):
+  // roaring::kBlockWords x stride_ words in use, of room for every slice (allocated on first use):
   // only the pages of the slots in use ever become resident.
   memory::ZeroedArray<uint64_t> words_;
-  std::vector<uint64_t> column_;  // one slot's kWordsPerChunk words, gathered for a flush
-  // The chunk once its rows go to the words; until then (kNoChunk) its runs, and its words
+  std::vector<uint64_t> column_;  // one slot's roaring::kBlockWords words, gathered for a flush
+  // The span once its rows go to the words; until then (kNoSpan) its runs, and its words
   // stay untouched.
-  uint32_t words_chunk_ = kNoChunk;
-  std::vector<Run> runs_;  // the current chunk's, while it is kept as runs
+  uint32_t words_span_ = kNoSpan;
+  std::vector<Run> runs_;  // the current span's, while it is kept as runs
   // Each bitmap kept as the containers Java will write (its final size, whatever the order
-  // of the values), chunk by chunk, once not all_runs_.
+  // of the values), span by span, once not all_runs_.
   roaring::DenseRoaringEncoder ebm_;
   std::vector<roaring::DenseRoaringEncoder> slices_;
   // Between PrepareSerialize and SerializeTo: each bitmap's portable size (EBM, then slices),
   // and while all_runs_ its shape.
   std::vector<size_t> sizes_;
   std::vector<roaring::IntervalBitmapShape> shapes_;
-  // While every chunk so far kept its runs (a sorted or clustered column), all_runs_: the
-  // finished chunks' runs go to kept_, and no bitmap is encoded until SerializeTo writes them
+  // While every span so far kept its runs (a sorted or clustered column), all_runs_: the
+  // finished spans' runs go to kept_, and no bitmap is encoded until SerializeTo writes them
   // straight from the runs (roaring::IntervalBitmapWriter), so the slices are never resident
-  // beside the output. The first chunk that turns to words encodes the kept ones. A deque
+  // beside the output. The first span that turns to words encodes the kept ones. A deque
   // grows without copying, and without the spare half a doubled vector leaves resident.
   bool all_runs_ = true;
   std::deque<Run> kept_;
-  std::vector<uint32_t> intervals_;  // one chunk's intervals of one bitmap
+  std::vector<uint32_t> intervals_;  // one span's intervals of one bitmap
 };
 
 }  // namespace pyfileindex::index::bsi

@@ -8,6 +8,7 @@
 
 #include "index/bsi/bit_slice_index.h"
 #include "index/bsi/bsi_value.h"
+#include "index/bsi/tuning.h"
 #include "io/byte_reader.h"
 #include "io/endian.h"
 #include "roaring/bitmap32.h"
@@ -35,10 +36,9 @@ class BsiWriter final : public ColumnIndexWriter {
       return Status::InvalidArgument("bsi: more than ", kMaxRows,
                                      " rows in one data file");
     }
-    constexpr int64_t kChunk = 1024;
-    int64_t keys[kChunk];
-    for (int64_t begin = 0; begin < batch.length; begin += kChunk) {
-      const int64_t count = std::min(kChunk, batch.length - begin);
+    int64_t keys[bsi::tuning::kKeysPerBatch];
+    for (int64_t begin = 0; begin < batch.length; begin += bsi::tuning::kKeysPerBatch) {
+      const int64_t count = std::min(bsi::tuning::kKeysPerBatch, batch.length - begin);
       PFI_RETURN_NOT_OK(bsi::MapBatch(type_, key_, batch, begin, count, keys));
       for (int64_t i = 0; i < count; ++i) {
         const uint32_t row = static_cast<uint32_t>(row_count_ + begin + i);

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "index/keys/batch_keys.h"
 #include "index/keys/literal_position.h"
 
 namespace pyfileindex::index::bsi {
@@ -120,26 +121,12 @@ Status MapBatch(const DataType& type, const keys::PhysicalKey& key,
     case keys::KeyUnit::kEpochMillis:
     case keys::KeyUnit::kEpochMicros: {
       if (batch.physical != Physical::kTimestamp) return WrongPhysical(type, batch);
-      const int64_t* values = batch.int64_values() + begin;
-      const bool micros = key.micros();
-      const column::TimeUnit unit = batch.timestamp_unit;
-      if ((micros && unit == column::TimeUnit::kMicro) ||
-          (!micros && unit == column::TimeUnit::kMilli)) {
-        std::memcpy(keys, values, static_cast<size_t>(count) * sizeof(int64_t));
-        return Status::OK();
-      }
-      for (int64_t i = 0; i < count; ++i) {
-        bool overflow = false;
-        keys[i] = micros ? column::ToEpochMicros(values[i], unit, &overflow)
-                         : column::ToEpochMillis(values[i], unit, &overflow);
-        if (overflow && batch.IsValid(begin + i)) {
-          return Status::InvalidArgument(
-              "bsi: timestamp value ", values[i], " of column type ",
-              type.ToString(), " overflows a long of epoch ", (micros ? "micros" : "millis"),
-              " (Java fails here too)");
-        }
-      }
-      return Status::OK();
+      const int64_t bad = keys::TimestampKeys(key, batch, begin, count, keys);
+      if (bad < 0) return Status::OK();
+      return Status::InvalidArgument(
+          "bsi: timestamp value ", batch.int64_values()[begin + bad], " of column type ",
+          type.ToString(), " overflows a long of epoch ", (key.micros() ? "micros" : "millis"),
+          " (Java fails here too)");
     }
   }
   return Status::Internal("bsi: unknown key unit");

@@ -40,8 +40,8 @@ Result<std::unique_ptr<DictionaryReader>> DictionaryReader::Open(io::ByteSpan di
   // slot for more chunks than its header bytes can describe.
   const int64_t min_chunk_header = 1 + (spec.kind == KeyKind::kString ? 4 : spec.width) + 5 * 4;
   if (int64_t{chunk_count} * min_chunk_header > chunks_length) {
-    return Bad(std::to_string(chunk_count) + " chunks in " + std::to_string(chunks_length) +
-               " header bytes (each needs at least " + std::to_string(min_chunk_header) + ")");
+    return Bad(chunk_count, " chunks in ", chunks_length, " header bytes (each needs at least ",
+               min_chunk_header, ")");
   }
   if ((cardinality > 0) != (chunk_count > 0) || chunk_count > cardinality) {
     return Bad(chunk_count, " chunks for ", cardinality,
@@ -65,20 +65,21 @@ Result<const DictionaryReader::Chunk*> DictionaryReader::GetChunk(int32_t index)
 
 Result<DictionaryReader::Chunk> DictionaryReader::ParseChunk(int32_t index) const {
   loaded_.fetch_add(1);
-  const std::string where = "chunk " + std::to_string(index) + ": ";
+  // Built only on failure: a chunk that parses costs no message.
+  auto bad = [index](const auto&... what) { return Bad("chunk ", index, ": ", what...); };
   const int64_t start = static_cast<int32_t>(io::LoadU32BE(offsets_.data() + 4 * size_t(index)));
   const int64_t end =
       index + 1 < chunk_count_
           ? static_cast<int32_t>(io::LoadU32BE(offsets_.data() + 4 * size_t(index + 1)))
           : static_cast<int64_t>(headers_.size());
   if (start < 0 || start > end || end > static_cast<int64_t>(headers_.size())) {
-    return Bad(where, "header at [", start, ", ", end,
+    return bad("header at [", start, ", ", end,
                ") outside the ", headers_.size(), " header bytes");
   }
   io::ByteReader in(headers_.data() + start, static_cast<size_t>(end - start));
   Chunk chunk;
   PFI_ASSIGN_OR_RETURN(int8_t version, in.ReadI8("chunk version"));
-  if (version > kMaxVersion) return Bad(where, "unsupported version ", version);
+  if (version > kMaxVersion) return bad("unsupported version ", version);
   if (spec_.kind == KeyKind::kString) {
     PFI_ASSIGN_OR_RETURN(uint32_t length, in.ReadLength("chunk head key length"));
     PFI_ASSIGN_OR_RETURN(io::ByteSpan head, in.ReadBytes(length, "chunk head key"));
@@ -99,21 +100,21 @@ Result<DictionaryReader::Chunk> DictionaryReader::ParseChunk(int32_t index) cons
     PFI_ASSIGN_OR_RETURN(keys_length, in.ReadI32BE("chunk keys length"));
     offsets_length = length;
     if (size < 0 || offsets_length < 4 * int64_t{size}) {
-      return Bad(where, size, " keys with offsets length ",
+      return bad(size, " keys with offsets length ",
                  length);
     }
   } else {
     PFI_ASSIGN_OR_RETURN(keys_length, in.ReadI32BE("chunk keys length"));
     PFI_ASSIGN_OR_RETURN(int32_t width, in.ReadI32BE("chunk key width"));
     if (width != spec_.width || size < 0 || int64_t{size} * width > keys_length) {
-      return Bad(where, size, " keys of width ", width, " in ",
+      return bad(size, " keys of width ", width, " in ",
                  keys_length, " bytes (column keys have width ",
                  spec_.width, ")");
     }
   }
   if (code < 0 || int64_t{code} + size >= cardinality_ || offset < 0 || keys_length < 0 ||
       int64_t{offset} + offsets_length + keys_length > static_cast<int64_t>(keys_.size())) {
-    return Bad(where, "codes [", code, ", ",
+    return bad("codes [", code, ", ",
                int64_t{code} + size, "] of ", cardinality_,
                " or key area [", offset, ", +",
                offsets_length + keys_length, ") outside ",

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "index/keys/batch_keys.h"
 #include "index/range_bitmap/tuning.h"
 #include "memory/return_pages.h"
 #include "roaring/block_ops.h"
@@ -227,23 +228,17 @@ void IdBlockIngest::InternKeys(const ColumnBatch& batch, int64_t begin, int64_t 
       });
       return;
     case KeyKind::kInt64: {
-      if (!spec_.is_timestamp()) {
+      const column::TimeUnit unit = batch.timestamp_unit;
+      if (!spec_.is_timestamp() || keys::TimestampsAreKeys(spec_, unit)) {
         InternMapped<int64_t>(batch, begin, n, ids, &in_.keys64, &scratch64_, true,
                               [](int64_t v) { return OrderedFromSigned(v); });
         return;
       }
       // CheckKeys has refused batches that overflow.
-      const column::TimeUnit unit = batch.timestamp_unit;
       bool overflow = false;
-      if (spec_.micros()) {
-        InternMapped<int64_t>(batch, begin, n, ids, &in_.keys64, &scratch64_, true, [&](int64_t v) {
-          return OrderedFromSigned(column::ToEpochMicros(v, unit, &overflow));
-        });
-      } else {
-        InternMapped<int64_t>(batch, begin, n, ids, &in_.keys64, &scratch64_, true, [&](int64_t v) {
-          return OrderedFromSigned(column::ToEpochMillis(v, unit, &overflow));
-        });
-      }
+      InternMapped<int64_t>(batch, begin, n, ids, &in_.keys64, &scratch64_, true, [&](int64_t v) {
+        return OrderedFromSigned(keys::TimestampKey(spec_, v, unit, &overflow));
+      });
       return;
     }
     case KeyKind::kString:

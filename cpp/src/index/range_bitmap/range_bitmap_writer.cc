@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "index/keys/batch_keys.h"
+
 namespace pyfileindex::index::range_bitmap {
 
 namespace {
@@ -14,31 +16,6 @@ using column::PhysicalName;
 
 constexpr uint64_t kMaxRows = std::numeric_limits<int32_t>::max();  // Java's int row counter
 constexpr size_t kMaxStringBytes = static_cast<size_t>(std::numeric_limits<int32_t>::max() - 4);
-
-Physical ExpectedPhysical(const KeySpec& spec) {
-  switch (spec.kind) {
-    case KeyKind::kBool:
-      return Physical::kBool;
-    case KeyKind::kInt8:
-      return Physical::kInt8;
-    case KeyKind::kInt16:
-      return Physical::kInt16;
-    case KeyKind::kInt32:
-      return Physical::kInt32;
-    case KeyKind::kInt64:
-      if (spec.is_decimal()) return Physical::kDecimal;
-      if (spec.is_timestamp()) return Physical::kTimestamp;
-      return Physical::kInt64;
-    case KeyKind::kFloat:
-      return Physical::kFloat;
-    case KeyKind::kDouble:
-      return Physical::kDouble;
-    case KeyKind::kString:
-    case KeyKind::kBinary:
-      return Physical::kBytes;
-  }
-  return Physical::kInt32;
-}
 
 }  // namespace
 
@@ -54,16 +31,15 @@ Result<std::unique_ptr<ColumnIndexWriter>> RangeBitmapWriter::Make(const DataTyp
 
 Status RangeBitmapWriter::CheckBatch(const ColumnBatch& batch) const {
   if (ingest_ == nullptr) return Status::InvalidArgument("range-bitmap: Write after Serialize");
-  const Physical expected = ExpectedPhysical(spec_);
+  const Physical expected = keys::PhysicalFor(spec_);
   if (batch.physical != expected) {
-    return Status::InvalidArgument("range-bitmap: a " + std::string(PhysicalName(batch.physical)) +
-                                   " batch cannot feed a column of type " + type_.ToString() +
-                                   " (expected " + PhysicalName(expected) + ")");
+    return Status::InvalidArgument("range-bitmap: a ", PhysicalName(batch.physical),
+                                   " batch cannot feed a column of type ", type_.ToString(),
+                                   " (expected ", PhysicalName(expected), ")");
   }
   if (batch.length < 0 || batch.null_count < 0 || batch.null_count > batch.length) {
-    return Status::InvalidArgument("range-bitmap: malformed batch (length " +
-                                   std::to_string(batch.length) + ", null count " +
-                                   std::to_string(batch.null_count) + ")");
+    return Status::InvalidArgument("range-bitmap: malformed batch (length ", batch.length,
+                                   ", null count ", batch.null_count, ")");
   }
   const bool has_strings = batch.strings != nullptr ||
                            (batch.dictionary != nullptr && batch.dictionary_indices != nullptr &&
@@ -112,21 +88,18 @@ Status RangeBitmapWriter::CheckKeys(const ColumnBatch& batch) const {
     }
     return Status::OK();
   }
-  if (spec_.kind != KeyKind::kInt64 || !spec_.is_timestamp()) return Status::OK();
-  bool overflow = false;
-  const int64_t* values = batch.values_as<int64_t>();
+  // Keys in the batch's own unit cannot overflow: only a conversion is checked.
   const column::TimeUnit unit = batch.timestamp_unit;
+  if (!spec_.is_timestamp() || keys::TimestampsAreKeys(spec_, unit)) return Status::OK();
+  const int64_t* values = batch.values_as<int64_t>();
   for (int64_t i = 0; i < batch.length; ++i) {
     if (!batch.IsValid(i)) continue;
-    if (spec_.micros()) {
-      column::ToEpochMicros(values[i], unit, &overflow);
-    } else {
-      column::ToEpochMillis(values[i], unit, &overflow);
-    }
+    bool overflow = false;
+    keys::TimestampKey(spec_, values[i], unit, &overflow);
     if (overflow) {
-      return Status::InvalidArgument("range-bitmap: a timestamp of column type " +
-                                     type_.ToString() + " overflows epoch " +
-                                     (spec_.micros() ? "microseconds" : "milliseconds"));
+      return Status::InvalidArgument("range-bitmap: a timestamp of column type ",
+                                     type_.ToString(), " overflows epoch ",
+                                     keys::TimestampKeyUnitName(spec_));
     }
   }
   return Status::OK();
