@@ -32,6 +32,37 @@ int64_t IntegerFrom(FuzzInput& in) {
   }
 }
 
+// Text the pattern operators take: valid UTF-8 (they refuse other text as a caller's error,
+// which is not what the targets look for), of ASCII, multi-byte characters and wildcards,
+// with `escape` (when not 0) before a wildcard or itself as SQL allows.
+std::string PatternText(FuzzInput& in, size_t max_tokens, char escape) {
+  static const char* const kWide[] = {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
+  std::string out;
+  const size_t tokens = in.Byte() % (max_tokens + 1);
+  for (size_t i = 0; i < tokens && in.remaining() > 0; ++i) {
+    const uint8_t byte = in.Byte();
+    switch (byte % 8) {
+      case 0: out += '%'; break;
+      case 1: out += '_'; break;
+      case 2: out += kWide[(byte >> 3) % 3]; break;
+      case 3:
+        if (escape != 0) {
+          out += escape;
+          out += "%_"[(byte >> 3) % 2];
+          break;
+        }
+        [[fallthrough]];
+      default: {
+        const char ascii = static_cast<char>(0x20 + (byte >> 3) % 0x5f);  // printable
+        if (ascii == escape) out += escape;  // the escape character as itself
+        out += ascii;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<DataType>& ColumnTypes() {
@@ -102,11 +133,12 @@ std::vector<PredicatePtr> LeavesFor(const std::string& column, const DataType& t
   leaves.push_back(Predicate::Leaf(O::kBetween, column, {low, LiteralFor(type, in)}));
   if (type.IsString()) {  // string patterns walk and scan the dictionaries
     for (O op : {O::kStartsWith, O::kEndsWith, O::kContains}) {
-      leaves.push_back(Predicate::Leaf(op, column, {Literal::String(in.String(4))}));
+      leaves.push_back(Predicate::Leaf(op, column, {Literal::String(PatternText(in, 4, 0))}));
     }
     for (O op : {O::kLike, O::kNotLike}) {
-      std::vector<Literal> pattern = {Literal::String(in.String(8))};
-      if (in.Byte() % 2 == 0) pattern.push_back(Literal::String(in.String(1)));
+      const char escape = in.Byte() % 2 == 0 ? '!' : 0;
+      std::vector<Literal> pattern = {Literal::String(PatternText(in, 8, escape))};
+      if (escape != 0) pattern.push_back(Literal::String(std::string(1, escape)));
       leaves.push_back(Predicate::Leaf(op, column, std::move(pattern)));
     }
   }

@@ -7,7 +7,7 @@ escape character after it literal; without ESCAPE every other character stands f
 """
 
 import re
-from typing import Optional, Tuple
+from typing import Iterator, Optional, Tuple
 
 from .errors import PredicateError
 
@@ -61,22 +61,33 @@ def _regex_literal(char: str) -> str:
     return f"\\x{ord(char):02x}"
 
 
-def like_regex(pattern: str, escape: Optional[str]) -> str:
-    """An anchored regular expression (Python re and RE2 alike) matching what `pattern` does."""
-    parts = []
+# What each position of a checked pattern stands for.
+ANY_RUN = "%"     # any run of characters, also none
+ONE_CHAR = "_"    # exactly one character
+LITERAL = "lit"   # the character itself
+
+
+def pattern_tokens(pattern: str, escape: Optional[str]) -> Iterator[Tuple[str, str]]:
+    """(ANY_RUN | ONE_CHAR | LITERAL, character) for each position of a checked pattern, an
+    escaped character coming as the LITERAL it stands for."""
     position = 0
     while position < len(pattern):
         char = pattern[position]
         if escape is not None and char == escape:
             position += 1
-            parts.append(_regex_literal(pattern[position]))
-        elif char == "%":
-            parts.append(".*")
-        elif char == "_":
-            parts.append(".")
+            yield LITERAL, pattern[position]
+        elif char in (ANY_RUN, ONE_CHAR):
+            yield char, char
         else:
-            parts.append(_regex_literal(char))
+            yield LITERAL, char
         position += 1
+
+
+def like_regex(pattern: str, escape: Optional[str]) -> str:
+    """An anchored regular expression (Python re and RE2 alike) matching what `pattern` does."""
+    spelled = {ANY_RUN: ".*", ONE_CHAR: "."}
+    parts = [spelled[kind] if kind in spelled else _regex_literal(char)
+             for kind, char in pattern_tokens(pattern, escape)]
     return "(?s)^" + "".join(parts) + "$"
 
 
@@ -88,17 +99,8 @@ def like_matches(value: str, pattern: str, escape: Optional[str] = None) -> bool
 def literal_prefix(pattern: str, escape: Optional[str]) -> Tuple[str, bool]:
     """(the literal text every match starts with, whether the pattern is that text followed by
     `%`s only): what decides how an index's sorted dictionary answers the pattern."""
-    prefix = []
-    position = 0
-    while position < len(pattern):
-        char = pattern[position]
-        if escape is not None and char == escape:
-            position += 1
-            prefix.append(pattern[position])
-        elif char in "%_":
-            break
-        else:
-            prefix.append(char)
-        position += 1
-    rest = pattern[position:]
-    return "".join(prefix), bool(rest) and set(rest) == {"%"}
+    tokens = list(pattern_tokens(pattern, escape))
+    literal_run = next((n for n, (kind, _) in enumerate(tokens) if kind != LITERAL), len(tokens))
+    rest = {kind for kind, _ in tokens[literal_run:]}
+    prefix = "".join(char for _, char in tokens[:literal_run])
+    return prefix, rest == {ANY_RUN}

@@ -17,7 +17,7 @@ import numpy as np
 
 from pyfileindex.column_names import split_map_column
 from pyfileindex.predicate import And, Leaf, Or, Predicate, timestamp_nanos
-from pyfileindex.predicate.patterns import like_of
+from pyfileindex.predicate.patterns import LITERAL, like_of, pattern_tokens
 
 # Zero literals to add per operator, and the bound that replaces a zero one.
 _BOTH_ZEROS = (0.0, -0.0)
@@ -90,22 +90,8 @@ def _literal(value, data_type):
 def spark_like_pattern(pattern: str, escape) -> str:
     """A LIKE pattern (with its ESCAPE character or None) in Spark's spelling, whose escape is
     a backslash: literal %, _ and backslashes escaped with one, wildcards kept."""
-    out = []
-    position = 0
-    while position < len(pattern):
-        char = pattern[position]
-        if escape is not None and char == escape:
-            position += 1
-            literal = pattern[position]
-            out.append("\\" + literal if literal in "%_\\" else literal)
-        elif char in "%_":
-            out.append(char)
-        elif char == "\\":
-            out.append("\\\\")
-        else:
-            out.append(char)
-        position += 1
-    return "".join(out)
+    return "".join(char if kind != LITERAL else ("\\" + char if char in "%_\\" else char)
+                   for kind, char in pattern_tokens(pattern, escape))
 
 
 def _pattern_condition(column, predicate: Leaf):

@@ -372,8 +372,7 @@ Result<std::shared_ptr<FileIndexReader>> FileIndexReader::Open(
                        [&]() -> Result<std::shared_ptr<FileIndexReader>> {
     if (data == nullptr && size > 0) return Status::InvalidArgument("null data with a size");
     if (options.dictionary_scan_limit < 0) {
-      return Status::InvalidArgument("dictionary scan limit " +
-                                     std::to_string(options.dictionary_scan_limit) +
+      return Status::InvalidArgument("dictionary scan limit ", options.dictionary_scan_limit,
                                      " is negative");
     }
     if (options.row_count < -1) {
