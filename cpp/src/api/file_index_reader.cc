@@ -164,6 +164,7 @@ class ContainerReader final : public FileIndexReader {
       return Rows(std::move(acc));
     }
     PFI_RETURN_NOT_OK(CheckLeafArity(predicate));
+    PFI_ASSIGN_OR_RETURN(std::optional<pattern::LikePattern> like, LeafPattern(predicate));
     for (size_t i = 0; i < entries_.size(); ++i) {
       if (entries_[i].column != predicate.column) continue;
       if (entries_[i].empty()) {
@@ -172,12 +173,7 @@ class ContainerReader final : public FileIndexReader {
       }
       PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
       if (reader == nullptr) continue;
-      auto visited = reader->Visit(predicate);
-      if (!visited.ok()) {
-        return visited.status().WithContext("column '", predicate.column, "' index '",
-                                            entries_[i].index_type, "'");
-      }
-      const FileIndexResult& answer = *visited;
+      PFI_ASSIGN_OR_RETURN(FileIndexResult answer, VisitLeaf(*reader, i, predicate, like));
       if (!answer.remain()) return Rows(RowBitmap());
       if (!answer.is_rows() || !reader->ExactFor(predicate)) continue;
       RowBitmap rows = answer.rows();
@@ -227,10 +223,7 @@ class ContainerReader final : public FileIndexReader {
       return acc;
     }
     PFI_RETURN_NOT_OK(CheckLeafArity(predicate));
-    std::optional<pattern::LikePattern> like;
-    if (pattern::IsPatternOp(predicate.op)) {
-      PFI_ASSIGN_OR_RETURN(like, PatternOf(predicate));
-    }
+    PFI_ASSIGN_OR_RETURN(std::optional<pattern::LikePattern> like, LeafPattern(predicate));
     FileIndexResult acc = FileIndexResult::Remain();
     for (size_t i = 0; i < entries_.size(); ++i) {
       if (entries_[i].column != predicate.column) continue;
@@ -240,15 +233,7 @@ class ContainerReader final : public FileIndexReader {
       } else {
         PFI_ASSIGN_OR_RETURN(const index::ColumnIndexReader* reader, ReaderAt(i));
         if (reader != nullptr) {
-          auto visited = like ? reader->VisitPattern(*like,
-                                                     predicate.op == PredicateOp::kNotLike,
-                                                     options_.dictionary_scan_limit)
-                              : reader->Visit(predicate);
-          if (!visited.ok()) {
-            return visited.status().WithContext("column '", predicate.column, "' index '",
-                                                entries_[i].index_type, "'");
-          }
-          answer = std::move(visited).ValueOrDie();
+          PFI_ASSIGN_OR_RETURN(answer, VisitLeaf(*reader, i, predicate, like));
         }
       }
       acc = acc.And(answer);
@@ -257,16 +242,35 @@ class ContainerReader final : public FileIndexReader {
     return acc;
   }
 
-  // The pattern of a LIKE-family leaf; InvalidArgument on a column typed other than CHAR/VARCHAR
-  // (a column absent from the row type answers REMAIN, as for any leaf).
-  Result<pattern::LikePattern> PatternOf(const Predicate& leaf) const {
+  // One index's answer to a leaf: a LIKE-family leaf (its pattern made once per leaf, `like`)
+  // goes to VisitPattern, any other to Visit. Errors name the column and the index.
+  Result<FileIndexResult> VisitLeaf(const index::ColumnIndexReader& reader, size_t entry,
+                                    const Predicate& leaf,
+                                    const std::optional<pattern::LikePattern>& like) const {
+    Result<FileIndexResult> visited =
+        like ? reader.VisitPattern(*like, leaf.op == PredicateOp::kNotLike,
+                                   options_.dictionary_scan_limit)
+             : reader.Visit(leaf);
+    if (!visited.ok()) {
+      return visited.status().WithContext("column '", leaf.column, "' index '",
+                                          entries_[entry].index_type, "'");
+    }
+    return visited;
+  }
+
+  // The pattern of a LIKE-family leaf, nullopt for other leaves; InvalidArgument on a column
+  // typed other than CHAR/VARCHAR (a column absent from the row type answers REMAIN, as for
+  // any leaf).
+  Result<std::optional<pattern::LikePattern>> LeafPattern(const Predicate& leaf) const {
+    if (!pattern::IsPatternOp(leaf.op)) return std::optional<pattern::LikePattern>();
     const DataType* type = ColumnType(leaf.column);
     if (type != nullptr && !type->IsString()) {
       return Status::InvalidArgument(PredicateOpName(leaf.op), " on column '", leaf.column,
                                      "' of type ", type->ToString(),
                                      ": string patterns need a CHAR or VARCHAR column");
     }
-    return pattern::PatternOfLeaf(leaf);
+    PFI_ASSIGN_OR_RETURN(pattern::LikePattern like, pattern::PatternOfLeaf(leaf));
+    return std::optional<pattern::LikePattern>(std::move(like));
   }
 
   Result<FileIndexResult> EvaluateTopNUnguarded(const TopN& top_n,
