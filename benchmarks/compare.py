@@ -97,7 +97,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.from_json:
         results = json.loads(Path(args.from_json).read_text())
-        print(format_markdown(results) if args.markdown else format_table(results))
+        if args.markdown:
+            sizes = sorted({r["rows"] for r in results if r.get("rows") and not r.get("files")})
+            print(format_sweep_markdown(results, sizes) if len(sizes) > 1
+                  else format_markdown(results))
+        else:
+            print(format_table(results))
         print()
         print(targets.report(results))
         return 0
@@ -183,7 +188,8 @@ def parse_args(argv):
     parser.add_argument("--from-json", metavar="FILE",
                         help="print the table and targets of a saved --json run, measure nothing")
     parser.add_argument("--markdown", action="store_true",
-                        help="with --from-json: the table as Markdown")
+                        help="with --from-json: the table as Markdown (a sweep of sizes: one "
+                             "row per case and op, a column per size)")
     parser.add_argument("--spark", action="store_true",
                         help="also the Spark pipeline benchmarks (see spark_pipeline.py)")
     parser.add_argument("--spark-only", action="store_true",
@@ -372,6 +378,34 @@ def format_markdown(results: List[dict]) -> str:
              "|" + "|".join("---:" if i in RIGHT else "---"
                             for i in range(len(COLUMNS))) + "|"]
     lines += ["| " + " | ".join(cells) + " |" for cells in map(_row_cells, results)]
+    return "\n".join(lines)
+
+
+def format_sweep_markdown(results: List[dict], sizes: List[int]) -> str:
+    """A sweep as one Markdown row per case, index and op: ours and Java/ours at each size
+    (builds in ms, the rest in µs); the many-files rows follow in the plain layout."""
+    head = ["case", "index", "op"] + [f"{_short_rows(n)} rows: ours (Java/ours)" for n in sizes]
+    lines = ["| " + " | ".join(head) + " |",
+             "|" + "|".join(["---"] * 3 + ["---:"] * len(sizes)) + "|"]
+    by_key: Dict[tuple, Dict[int, dict]] = {}
+    for r in results:
+        if r.get("files") or r["index"] == spark_pipeline.INDEX or r.get("rows") not in sizes:
+            continue
+        by_key.setdefault((r["case"], r["index"], r["op"]), {})[r["rows"]] = r
+    for (case, index, op), at in by_key.items():
+        cells = [case, index, op]
+        for n in sizes:
+            r = at.get(n)
+            if r is None or r.get("ours_us") is None:
+                cells.append("-")
+                continue
+            build_like = op in ("build", "serialize")
+            ours = f"{r['ours_us'] / 1e3:,.2f} ms" if build_like else f"{r['ours_us']:,.1f} µs"
+            cells.append(f"{ours} ({_fmt_ratio(r.get('ratio'))})")
+        lines.append("| " + " | ".join(cells) + " |")
+    rest = [r for r in results if r.get("files")]
+    if rest:
+        lines += ["", format_markdown(rest)]
     return "\n".join(lines)
 
 
