@@ -24,7 +24,7 @@ from __future__ import annotations
 import shutil
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import cases
 from timing import load_average, progress
@@ -51,8 +51,15 @@ def options(index_type: str) -> Dict[str, str]:
     return out
 
 
-def rows(count: int, work: Path, java, passes: int = 3, warmup_passes: int = 1,
+# Untimed file visits before the timed passes (at least one pass): the JIT needs thousands
+# of calls, however few files a quick run has.
+WARMUP_VISITS = 5_000
+
+
+def rows(count: int, work: Path, java, passes: int = 3, warmup_passes: Optional[int] = None,
          index_types=INDEX_TYPES) -> List[dict]:
+    if warmup_passes is None:
+        warmup_passes = max(1, -(-WARMUP_VISITS // count))
     out = []
     for index_type in index_types:
         progress(f"many files: {count:,} x {FILE_ROWS:,}-row {index_type} indexes")
