@@ -5,6 +5,8 @@
     python benchmarks/compare.py --quick         # 200k rows, base columns: under two minutes
     python benchmarks/compare.py --matrix full --json results.json
     python benchmarks/compare.py --only 'INT c=1k' --rows 1000000
+    python benchmarks/compare.py --quick --rows 10000,200000,2000000   # a file-size sweep
+    python benchmarks/compare.py --files-only --files 10000   # the many-files case alone
     python benchmarks/compare.py --spark-only --rows 2000000   # the Spark pipeline alone
 
 For every case (a generated column + an index type) a fresh worker process measures
@@ -13,7 +15,12 @@ warmed JVM measures Paimon 2.0's own DataFileIndexWriter / FileIndexPredicate on
 values (tests/java harness, timed in-JVM). Both write their index bytes to files, which must be
 equal; query answers (kind + row count) must agree too.
 
-Output: one table (case, index, op, Java time, our time, Java/ours, our ns/row, our peak
+--rows takes a comma-separated list: every case is then measured at each size (a sweep; the
+JVM is warmed once). The many-files case (benchmarks/many_files.py) plans one predicate over
+--files index files of 20,000 rows each, embedded and sidecar, and reports the cost per file
+(default 10,000 files, 1,000 with --quick; --files 0 leaves it out, --files-only runs it alone).
+
+Output: one table (case, rows, index, op, Java time, our time, Java/ours, our ns/row, our peak
 memory during the build, index bytes, equal) and the issue's targets, met or missed.
 --json FILE writes the same rows as a list of objects (keys: case, index, op, rows,
 java_ns_per_row / ours_ns_per_row (build, serialize), java_us / ours_us (every op), ratio
@@ -48,6 +55,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import cases  # noqa: E402
+import many_files  # noqa: E402
 import spark_pipeline  # noqa: E402
 import targets  # noqa: E402
 from timing import Budget, load_average, progress  # noqa: E402
@@ -89,37 +97,50 @@ def main(argv: Optional[List[str]] = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.from_json:
         results = json.loads(Path(args.from_json).read_text())
-        print(format_markdown(results) if args.markdown else format_table(results))
+        if args.markdown:
+            sizes = sorted({r["rows"] for r in results if r.get("rows") and not r.get("files")})
+            print(format_sweep_markdown(results, sizes) if len(sizes) > 1
+                  else format_markdown(results))
+        else:
+            print(format_table(results))
         print()
         print(targets.report(results))
         return 0
-    rows = args.rows or (cases.QUICK_ROWS if args.quick else cases.rows_from_env())
+    sizes = args.rows or [cases.QUICK_ROWS if args.quick else cases.rows_from_env()]
     matrix_name = args.matrix or ("quick" if args.quick else "standard")
-    plan = QUICK_PLAN if args.quick or rows <= 1_000_000 else FULL_PLAN
     if args.spark_only:
         args.spark = True
-    selected = [] if args.spark_only else [
+    files = args.files
+    if files is None:
+        files = 0 if args.spark_only else (
+            many_files.QUICK_FILES if args.quick else many_files.DEFAULT_FILES)
+    selected = [] if args.spark_only or args.files_only else [
         c for c in cases.matrix(matrix_name) if not args.only or re.search(args.only, c.name)]
-    if not selected and not args.spark:
+    if not selected and not args.spark and not files:
         print("no case matches --only", file=sys.stderr)
         return 2
 
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="pyfileindex-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     java = None
-    if not args.no_java and selected:
+    if not args.no_java and (selected or files):
         from java_side import JavaBench
 
         java = JavaBench().start()
     try:
-        print(environment(rows, matrix_name, len(selected), java), file=sys.stderr)
+        print(environment(sizes, matrix_name, len(selected), java), file=sys.stderr)
         if java is not None:
             warm_up_java(java, selected, work)
         results: List[dict] = []
         began = time.monotonic()
-        for number, case in enumerate(selected, 1):
-            progress(f"[{number}/{len(selected)}] {case.name} ({rows:,} rows)")
-            results += run_case(case, rows, plan, work, java)
+        for rows in sizes:
+            plan = QUICK_PLAN if args.quick or rows <= 1_000_000 else FULL_PLAN
+            for number, case in enumerate(selected, 1):
+                progress(f"[{number}/{len(selected)}] {case.name} ({rows:,} rows)")
+                results += run_case(case, rows, plan, work, java)
+        if files:
+            results += many_files.rows(files, work, java)
+        args.rows = args.rows[0] if args.rows else None  # the Spark pipeline takes one size
         results += spark_pipeline.rows(args)
         elapsed = time.monotonic() - began
     finally:
@@ -131,7 +152,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(format_table(results))
     print()
     print(targets.report(results))
-    measured = f"{len(selected)} cases, {rows:,} rows each" if selected else "no index cases"
+    measured = (f"{len(selected)} cases at {_sizes_text(sizes)} rows" if selected
+                else "no index cases")
+    if files:
+        measured += f" + {files:,} files x {many_files.FILE_ROWS:,} rows"
     if args.spark:
         measured += " + the Spark pipeline"
     print(f"\n{measured}, {elapsed:.0f} s; load average now {load_average()}")
@@ -147,9 +171,16 @@ def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"{cases.QUICK_ROWS:,} rows, base columns, short budgets")
-    parser.add_argument("--rows", type=lambda s: int(s.replace("_", "")),
-                        help=f"rows per column (default: BENCH_ROWS or {cases.FULL_ROWS:,})")
+    parser.add_argument("--rows", type=_row_counts, metavar="N[,N...]",
+                        help=f"rows per column, or a comma-separated list of sizes to sweep "
+                             f"(default: BENCH_ROWS or {cases.FULL_ROWS:,})")
     parser.add_argument("--matrix", choices=("quick", "standard", "full"))
+    parser.add_argument("--files", type=int, metavar="N",
+                        help=f"index files in the many-files case (default "
+                             f"{many_files.DEFAULT_FILES:,}, {many_files.QUICK_FILES:,} with "
+                             f"--quick; 0: leave it out)")
+    parser.add_argument("--files-only", action="store_true",
+                        help="only the many-files case")
     parser.add_argument("--only", metavar="REGEX", help="cases whose name matches")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     parser.add_argument("--keep", metavar="DIR", help="keep dumps and index bytes in DIR")
@@ -157,7 +188,8 @@ def parse_args(argv):
     parser.add_argument("--from-json", metavar="FILE",
                         help="print the table and targets of a saved --json run, measure nothing")
     parser.add_argument("--markdown", action="store_true",
-                        help="with --from-json: the table as Markdown")
+                        help="with --from-json: the table as Markdown (a sweep of sizes: one "
+                             "row per case and op, a column per size)")
     parser.add_argument("--spark", action="store_true",
                         help="also the Spark pipeline benchmarks (see spark_pipeline.py)")
     parser.add_argument("--spark-only", action="store_true",
@@ -169,6 +201,17 @@ def parse_args(argv):
                         help=f"timed runs per Spark side, after one warm-up "
                              f"(default {spark_pipeline.DEFAULT_REPEAT})")
     return parser.parse_args(argv)
+
+
+def _row_counts(text: str) -> List[int]:
+    sizes = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
+    if not sizes or min(sizes) < 1:
+        raise argparse.ArgumentTypeError(f"rows must be positive integers, got {text!r}")
+    return sizes
+
+
+def _sizes_text(sizes: List[int]) -> str:
+    return ", ".join(f"{n:,}" for n in sizes)
 
 
 # ------------------------------------------------------------------------------ one case
@@ -305,15 +348,16 @@ def run_worker(request: dict) -> dict:
 
 # ---------------------------------------------------------------------------- reporting
 
-COLUMNS = ("case", "index", "op", "Java", "ours", "Java/ours", "ns/row", "peak Δ",
+COLUMNS = ("case", "rows", "index", "op", "Java", "ours", "Java/ours", "ns/row", "peak Δ",
            "index bytes", "equal")
+RIGHT = {1, 4, 5, 6, 7, 8, 9}
 
 
 def format_table(results: List[dict]) -> str:
     lines = [_row_cells(r) for r in results]
     widths = [max(len(COLUMNS[i]), *(len(cells[i]) for cells in lines))
               for i in range(len(COLUMNS))]
-    right = {3, 4, 5, 6, 7, 8}
+    right = RIGHT
 
     def fmt(cells):
         return "  ".join(c.rjust(w) if i in right else c.ljust(w)
@@ -322,6 +366,8 @@ def format_table(results: List[dict]) -> str:
     notes = ("Java, ours: build/serialize in ms, open/queries in µs (median); ns/row: ours; "
              "peak Δ: ours, highest sampled resident set above the input column during one build; "
              "equal: index bytes (build/serialize/open) or answers (queries) equal to Java's; "
+             "ops files-*/plan-*: the many-files case, in µs per file (files: open + evaluate, "
+             "plan: the table layer's per-file path; index bytes: one file's); "
              "index spark: Java = plain Spark (scan / filter scan), ours = the pipeline, in ms")
     return "\n".join([fmt(COLUMNS), fmt(["-" * w for w in widths]), *map(fmt, lines),
                       "", notes])
@@ -329,16 +375,45 @@ def format_table(results: List[dict]) -> str:
 
 def format_markdown(results: List[dict]) -> str:
     lines = ["| " + " | ".join(COLUMNS) + " |",
-             "|" + "|".join("---:" if i in (3, 4, 5, 6, 7, 8) else "---"
+             "|" + "|".join("---:" if i in RIGHT else "---"
                             for i in range(len(COLUMNS))) + "|"]
     lines += ["| " + " | ".join(cells) + " |" for cells in map(_row_cells, results)]
+    return "\n".join(lines)
+
+
+def format_sweep_markdown(results: List[dict], sizes: List[int]) -> str:
+    """A sweep as one Markdown row per case, index and op: ours and Java/ours at each size
+    (builds in ms, the rest in µs); the many-files rows follow in the plain layout."""
+    head = ["case", "index", "op"] + [f"{_short_rows(n)} rows: ours (Java/ours)" for n in sizes]
+    lines = ["| " + " | ".join(head) + " |",
+             "|" + "|".join(["---"] * 3 + ["---:"] * len(sizes)) + "|"]
+    by_key: Dict[tuple, Dict[int, dict]] = {}
+    for r in results:
+        if r.get("files") or r["index"] == spark_pipeline.INDEX or r.get("rows") not in sizes:
+            continue
+        by_key.setdefault((r["case"], r["index"], r["op"]), {})[r["rows"]] = r
+    for (case, index, op), at in by_key.items():
+        cells = [case, index, op]
+        for n in sizes:
+            r = at.get(n)
+            if r is None or r.get("ours_us") is None:
+                cells.append("-")
+                continue
+            build_like = op in ("build", "serialize")
+            ours = f"{r['ours_us'] / 1e3:,.2f} ms" if build_like else f"{r['ours_us']:,.1f} µs"
+            cells.append(f"{ours} ({_fmt_ratio(r.get('ratio'))})")
+        lines.append("| " + " | ".join(cells) + " |")
+    rest = [r for r in results if r.get("files")]
+    if rest:
+        lines += ["", format_markdown(rest)]
     return "\n".join(lines)
 
 
 def _row_cells(r: dict) -> List[str]:
     build_like = r["op"] in ("build", "serialize") or r["index"] == spark_pipeline.INDEX
     if r.get("error") and r.get("ours_us") is None:
-        return [r["case"], r["index"], r["op"], "error", "", "", "", "", "", r["error"][:40]]
+        return [r["case"], _short_rows(r.get("rows")), r["index"], r["op"], "error", "", "",
+                "", "", "", r["error"][:40]]
 
     def time_text(us):
         if us is None:
@@ -348,14 +423,23 @@ def _row_cells(r: dict) -> List[str]:
     equal = r.get("answers_equal") if r["op"] not in ("build", "serialize", "open") \
         else r.get("bytes_equal")
     return [
-        r["case"], r["index"], r["op"],
+        r["case"], _short_rows(r.get("rows")), r["index"], r["op"],
         time_text(r.get("java_us")), time_text(r.get("ours_us")),
         _fmt_ratio(r.get("ratio")),
         f"{r['ours_ns_per_row']:.2f}" if build_like and r.get("ours_ns_per_row") else "",
         _mib(r.get("peak_delta_bytes")) if r["op"] == "build" else "",
-        f"{r['index_bytes']:,}" if r["op"] == "build" else "",
+        f"{r['index_bytes']:,}" if r["op"] == "build" or r.get("files") else "",
         {True: "yes", False: "NO", None: "-"}[equal],
     ]
+
+
+def _short_rows(n) -> str:
+    if not n:
+        return "-"
+    for unit, size in (("M", 1_000_000), ("k", 1_000)):
+        if n >= size and n % (size // 10) == 0:
+            return f"{n / size:g}{unit}"
+    return str(n)
 
 
 def _fmt_ratio(ratio) -> str:
@@ -366,7 +450,7 @@ def _mib(n) -> str:
     return "-" if n is None else f"{n / 2 ** 20:,.1f} MiB"
 
 
-def environment(rows: int, matrix_name: str, count: int, java) -> str:
+def environment(sizes: List[int], matrix_name: str, count: int, java) -> str:
     import pyfileindex
 
     cpu = platform.processor() or "?"
@@ -380,7 +464,7 @@ def environment(rows: int, matrix_name: str, count: int, java) -> str:
     java_text = "not measured" if java is None else f"Paimon {java.version()}"
     return (f"pyfileindex {pyfileindex.__version__} (CRoaring {pyfileindex.croaring_version()}), "
             f"Java {java_text}; {cpu}, {os.cpu_count()} cores; load {load_average()}\n"
-            + (f"matrix {matrix_name}: {count} cases x {rows:,} rows" if count
+            + (f"matrix {matrix_name}: {count} cases x {_sizes_text(sizes)} rows" if count
                else "no index cases"))
 
 

@@ -1,4 +1,4 @@
-"""The performance targets of issue 8, checked against compare.py's result rows."""
+"""The performance targets (issues 8 and 46), checked against compare.py's result rows."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ class Target:
 def _is(index: str, op: str, case: Optional[str] = None):
     return lambda r: (r["index"] == index and r["op"] == op
                       and (case is None or r["case"] == case))
+
+
+def _is_op(op: str):
+    return lambda r: r["op"] == op
 
 
 def _ratio(r):
@@ -56,6 +60,19 @@ def _ratio_if_selective(r):
     return r.get("ratio")
 
 
+QUERY_OPS = ("point", "point_absent", "in2", "in", "range", "topn", "is_null")
+# Issue 46's targets hold at every file size from this many rows up.
+SIZED_FROM_ROWS = 200_000
+
+
+def _sized(applies):
+    return lambda r: (r.get("rows") or 0) >= SIZED_FROM_ROWS and applies(r)
+
+
+def _is_query(r):
+    return r["op"] in QUERY_OPS and r["index"] != spark_pipeline.INDEX
+
+
 TARGETS = (
     Target("bitmap V2 build, INT c=1k: <= 5 ns/row", _is("bitmap", "build", "INT c=1k"),
            _ns_per_row, 5, True, "ns/row"),
@@ -75,6 +92,15 @@ TARGETS = (
            _is("bitmap", "point", "INT c=1M"), _ratio, 5, False, "x"),
     Target("peak build memory <= input + 2 x index (peak above input / index size <= 2)",
            lambda r: r["op"] == "build", _peak_over_index, 2, True, "x index"),
+    Target("every query op, from 200k rows: >= 3x Java", _sized(_is_query), _ratio, 3, False,
+           "x"),
+    Target("opening an index, from 200k rows: no slower than Java", _sized(_is_op("open")),
+           _ratio, 1, False, "x"),
+    Target("every index build, from 200k rows: >= 5x Java",
+           _sized(lambda r: r["op"] == "build" and r["index"] != spark_pipeline.INDEX),
+           _ratio, 5, False, "x"),
+    Target("bitmap builds, from 200k rows: >= 10x Java", _sized(_is("bitmap", "build")),
+           _ratio, 10, False, "x"),
     Target("Spark: index build adds <= 10% to a scan of the indexed columns",
            _is(spark_pipeline.INDEX, spark_pipeline.BUILD_OP), _build_overhead_pct, 10, True,
            "%"),

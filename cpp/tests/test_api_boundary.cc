@@ -275,6 +275,28 @@ TEST(ApiBoundary, RowTypesNameEachFieldOnce) {
   EXPECT_NE(reader.status().message().find("field 'x' appears more than once"), std::string::npos);
 }
 
+TEST(ApiBoundary, WideRowTypesNameTheFirstRepeatedField) {
+  // Narrow and wide row types are checked in different ways; both name the first field (in
+  // field order) whose name came before.
+  for (size_t width : {5, 40, 300}) {
+    std::vector<Field> fields;
+    for (size_t i = 0; i < width; ++i) {
+      fields.push_back({"f" + std::to_string(width - i), *ParseDataType("INT")});
+    }
+    const uint8_t empty[1] = {0};
+    auto unique = FileIndexReader::Open(empty, 0, fields);
+    EXPECT_NE(unique.status().message().find("magic"), std::string::npos)
+        << width << ": " << unique.status().ToString();  // past the row type check
+    fields.push_back({"f3", *ParseDataType("STRING")});
+    fields.push_back({"f2", *ParseDataType("STRING")});
+    auto reader = FileIndexReader::Open(empty, 0, fields);
+    ASSERT_FALSE(reader.ok()) << width;
+    EXPECT_NE(reader.status().message().find("field 'f3' appears more than once"),
+              std::string::npos)
+        << width << ": " << reader.status().message();
+  }
+}
+
 TEST(ApiBoundary, DoubleLiteralsPrintAsDoublesThatReadBack) {
   // Messages name literals; a double prints with a point (never the locale's comma), as the
   // shortest text that reads back, and never as an integer would.

@@ -102,6 +102,9 @@ def _ask_index(reader: IndexReader, row_count: int, dv: Optional[DeletionVector]
         if result.kind == REMAIN:
             return IndexAnswer(REMAIN)
         rows = result.row_ids()
+        if dv is None or dv.cardinality == 0:
+            # Every row is live: no [0, rows) array to build and intersect with.
+            return _collapse(rows, row_count)
         live = live_rows(row_count, dv)  # only now: most files of a selective query skip
         if live.size != row_count:
             rows = np.intersect1d(rows, live, assume_unique=True)

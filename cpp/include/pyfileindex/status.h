@@ -133,7 +133,9 @@ template <typename T>
 class [[nodiscard]] Result {
  public:
   /// An unassigned Result reports an error (bindings need default-constructible values).
-  Result() : status_(Status::Internal("Result was never assigned a value")) {}
+  /// Its message is short enough to be stored inline: Cython makes such a Result on every
+  /// call that receives one, so making it must not allocate.
+  Result() : status_(Status::Internal("Result unset")) {}
   /// A successful result holding `value`.
   Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
   /// A failed result; `status` must be an error (an OK status becomes an Internal error).

@@ -140,10 +140,23 @@ PFI_INLINE uint32_t AndFlippedAtBody(const uint8_t* s, uint64_t flip, const uint
 // value; the variable shift is where the ISA matters: x86-64's `shl %cl` is three micro-ops,
 // BMI2's `shlx` one.
 PFI_INLINE void SetValuesBody(uint64_t* words, const uint8_t* values, uint32_t count) {
+  if (count == 0) return;
+  // An array container's values ascend: a word's bits are gathered in a register and stored
+  // once, rather than read, modified and written per value (each such write waits for the
+  // previous one to the same word). Any order still sets every bit.
+  uint32_t current = io::LoadU16LE(values) >> 6;
+  uint64_t bits = 0;
   for (uint32_t j = 0; j < count; ++j) {
     const uint32_t v = io::LoadU16LE(values + 2 * j);
-    words[v >> 6] |= uint64_t{1} << (v & 63);
+    const uint32_t word = v >> 6;
+    if (word != current) {
+      words[current] |= bits;
+      current = word;
+      bits = 0;
+    }
+    bits |= uint64_t{1} << (v & 63);
   }
+  words[current] |= bits;
 }
 
 // Baseline variant.

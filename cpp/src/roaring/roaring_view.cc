@@ -159,6 +159,10 @@ const uint8_t* RoaringView::Words(size_t i, uint64_t* scratch) const {
   if (c.kind == Kind::kArray) {
     Ops().set_values(scratch, c.data, c.count);
   } else {
+    // Runs ascend, and short ones share words: a word's bits are gathered in a register and
+    // stored when the runs move on to another word, not read, modified and written per run.
+    uint32_t current = 0;
+    uint64_t bits = 0;
     for (uint32_t r = 0; r < c.count; ++r) {
       const uint32_t start = io::LoadU16LE(c.data + 4 * r);
       // Exclusive; cut at the container's end (reached only by an unchecked damaged run).
@@ -168,10 +172,16 @@ const uint8_t* RoaringView::Words(size_t i, uint64_t* scratch) const {
         const uint32_t bit = v & 63;
         const uint32_t take = std::min<uint32_t>(64 - bit, end - v);
         const uint64_t mask = take == 64 ? ~uint64_t{0} : (((uint64_t{1} << take) - 1) << bit);
-        scratch[v >> 6] |= mask;
+        if ((v >> 6) != current) {
+          scratch[current] |= bits;
+          current = v >> 6;
+          bits = 0;
+        }
+        bits |= mask;
         v += take;
       }
     }
+    scratch[current] |= bits;
   }
   // Little-endian bytes, as the caller reads them.
   if (!io::endian_internal::kHostIsLittleEndian) {

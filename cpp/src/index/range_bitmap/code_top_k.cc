@@ -16,6 +16,7 @@
 namespace pyfileindex::index::range_bitmap {
 
 using slice_scan::IntervalRows;
+using slice_scan::ReadAsWords;
 using slice_scan::Intervals;
 using slice_scan::RowsInside;
 using slice_scan::SetIntervals;
@@ -115,7 +116,7 @@ void Retire(Block* b) {
   }
 }
 
-// From intervals to words (a slice's bitmap container meets the block).
+// From intervals to words (a slice container meets the block that is cheaper read as words).
 void MoveToWords(Block* b) {
   b->e = NewZeroWords();
   SetIntervals(b->e_runs, b->e.get());
@@ -285,9 +286,10 @@ Result<Bitmap32> TopKWalk(const RoaringView& ebm, const RoaringView* const* slic
     for (Block* b : active) {
       at = slice.Seek(b->key, at);
       const bool present = at < slice.container_count() && slice.key(at) == b->key;
-      const bool bitmap = present && slice.kind(at) == RoaringView::Kind::kBitmap;
+      const bool words = present && !b->on_words &&
+                         ReadAsWords(slice, at, (b->e_runs.size() + b->g_runs.size()) / 2);
       if (present) runs_read.Note(slice, at);
-      if (!b->on_words && bitmap) MoveToWords(b);
+      if (words) MoveToWords(b);
       if (b->on_words) {
         const uint8_t* s = present ? slice.Words(at, scratch.get())
                                    : reinterpret_cast<const uint8_t*>(roaring::kZeroBlock);

@@ -35,6 +35,13 @@ class RunsRead {
 // (a bitmap container is not read: callers expand those into words).
 void ToIntervals(const RoaringView& view, size_t i, Intervals* out);
 
+// Whether a walk on intervals should go on to words at container i of `slice`, with
+// `tie_intervals` intervals in its ties so far. A step on intervals costs per interval, a
+// step on words per word of the block: a bitmap container, or an array or run container (or
+// ties) of more intervals than a word step touches under sparse ties, is read as words. (The
+// shuffled rows of a small file give array containers of thousands of single-row intervals.)
+bool ReadAsWords(const RoaringView& slice, size_t i, size_t tie_intervals);
+
 // x split by s into the parts inside and outside s (either output may be null). Sorted,
 // disjoint inputs give sorted, disjoint outputs; any input stays within bounds and linear.
 void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Intervals* outside);

@@ -149,7 +149,8 @@ class Walker {
     for (size_t k = 0; k < steps_.size(); ++k) {
       const CodeRangeScan::Step& st = steps_[k];
       const long c = Find(st.slice, e);
-      if (c >= 0 && slices_[st.slice]->kind(static_cast<size_t>(c)) == RoaringView::Kind::kBitmap) {
+      if (c >= 0 && ReadAsWords(*slices_[st.slice], static_cast<size_t>(c),
+                                (ia_.size() + ib_.size()) / 2)) {
         ToDense(st.split || st.b_live);
         DenseBlock(e, k);
         return;

@@ -111,6 +111,8 @@ public final class Main {
         return BenchOps.query(request);
       case "bench_topn":
         return BenchOps.topN(request);
+      case "bench_files":
+        return ManyFiles.run(request);
       case "shutdown":
         ObjectNode bye = Json.object();
         bye.put("shutdown", true);
