@@ -45,12 +45,16 @@ def container() -> bytes:
     return _container(ROWS)
 
 
+def _answer(result):
+    rows = result.row_ids()
+    return result.kind, None if rows is None else rows.tolist()
+
+
 def test_the_data_files_row_count_answers_as_an_unknown_one(container):
     for predicate in (col("i") == 2, col("i") != 2, col("b") > 200, col("s") == "v3"):
         unknown = pfi.IndexReader(container, FIELDS).evaluate(predicate)
         given = pfi.IndexReader(container, FIELDS, row_count=ROWS).evaluate(predicate)
-        assert (given.kind, given.row_ids().tolist() if given.row_ids() is not None else None) \
-            == (unknown.kind, unknown.row_ids().tolist() if unknown.row_ids() is not None else None)
+        assert _answer(given) == _answer(unknown)
     assert pfi.IndexReader(container, FIELDS, row_count=ROWS).top_n("i", 3).row_ids().size == 3
 
 

@@ -7,8 +7,6 @@
 // InvalidArgument naming the problem.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -17,9 +15,9 @@
 
 #include "fuzz_input.h"
 #include "index/index_type.h"
-#include "memory_meter.h"
 #include "pyfileindex/arrow_c_abi.h"
 #include "pyfileindex/writer.h"
+#include "target_support.h"
 
 namespace pyfileindex::fuzz {
 namespace {
@@ -83,18 +81,6 @@ std::unique_ptr<uint8_t[]> Offsets(int64_t count, FuzzInput& in, int64_t* last) 
   return block;
 }
 
-[[noreturn]] void Fail(const std::string& why) {
-  std::fprintf(stderr, "fuzz target arrow: %s\n", why.c_str());
-  std::abort();
-}
-
-void CheckWriteStatus(const Status& status, const char* call) {
-  if (status.ok()) return;
-  if (status.code() != StatusCode::kInvalidArgument || status.message().empty()) {
-    Fail(std::string(call) + ": " + status.ToString());
-  }
-}
-
 void Run(const uint8_t* data, size_t size) {
   FuzzInput in(data, size);
   const Format& format = kFormats[in.Byte() % (sizeof kFormats / sizeof kFormats[0])];
@@ -153,14 +139,14 @@ void Run(const uint8_t* data, size_t size) {
     if (name == "bloom-filter") options.Set("file-index.bloom-filter.c.items", "100");
   }
   auto writer = FileIndexWriter::Make({{"c", column_type}}, options);
-  if (!writer.ok()) Fail("Make: " + writer.status().ToString());
+  if (!writer.ok()) Fail("Make", writer.status().ToString());
   const Status written = (shape & 32) != 0
                              ? (*writer)->WriteColumn("c", column_schema, column_array)
                              : (*writer)->Write(batch_schema, batch_array);
-  CheckWriteStatus(written, "Write");
+  CheckRefusal(written, "Write", {StatusCode::kInvalidArgument});
   if (!written.ok()) return;
   auto finished = (*writer)->Finish();
-  if (!finished.ok()) Fail("Finish after an accepted Write: " + finished.status().ToString());
+  if (!finished.ok()) Fail("Finish after an accepted Write", finished.status().ToString());
 }
 
 }  // namespace

@@ -4,31 +4,21 @@
 // naming them; every typed getter and ParseMemorySize take every value without crashing.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "pyfileindex/options.h"
 #include "pyfileindex/writer.h"
+#include "target_support.h"
 
 namespace pyfileindex::fuzz {
 namespace {
 
-[[noreturn]] void Fail(const std::string& why) {
-  std::fprintf(stderr, "fuzz target options: %s\n", why.c_str());
-  std::abort();
-}
-
+// What refusing an option may give.
 void CheckRefusal(const Status& status, const char* call) {
-  if (status.ok()) return;
-  const StatusCode code = status.code();
-  if ((code != StatusCode::kInvalidArgument && code != StatusCode::kNotSupported &&
-       code != StatusCode::kNotFound) ||
-      status.message().empty()) {
-    Fail(std::string(call) + ": " + status.ToString());
-  }
+  fuzz::CheckRefusal(status, call, {StatusCode::kInvalidArgument, StatusCode::kNotSupported,
+                                    StatusCode::kNotFound});
 }
 
 const char* const kPrefixes[] = {"file-index.bitmap.", "file-index.bloom-filter.",
@@ -68,7 +58,7 @@ void Run(const uint8_t* data, size_t size) {
   CheckRefusal(writer.status(), "FileIndexWriter::Make");
   if (!writer.ok()) return;
   auto finished = (*writer)->Finish();
-  if (!finished.ok()) Fail("Finish of an empty file: " + finished.status().ToString());
+  if (!finished.ok()) Fail("Finish of an empty file", finished.status().ToString());
 }
 
 }  // namespace

@@ -11,12 +11,13 @@
 #include <map>
 #include <random>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
-#include "arrow_batch.h"
 #include "container/container_format.h"
+#include "keyed_container.h"
 #include "pyfileindex/reader.h"
-#include "pyfileindex/writer.h"
 #include "target_support.h"
 
 namespace fs = std::filesystem;
@@ -64,32 +65,14 @@ void SaveContainer(const std::string& name, const std::vector<uint8_t>& bytes,
   }
 }
 
+// A container over `rows` rows of keys drawn from `cardinality` values.
 std::vector<uint8_t> Generated(int64_t rows, uint64_t cardinality, int64_t null_every,
                                const std::map<std::string, std::string>& options) {
   std::mt19937_64 rng(static_cast<uint64_t>(rows) * 7 + cardinality);
-  test_arrow::OwnedColumn id("id", "l", rows), score("score", "i", rows), name("name", "u", rows),
-      price("price", "g", rows);
-  int64_t nulls = 0;
-  for (int64_t row = 0; row < rows; ++row) {
-    const uint64_t key = rng() % cardinality;
-    id.int64_values.push_back(static_cast<int64_t>(key) * 1000003 - 77);
-    score.int32_values.push_back(static_cast<int32_t>(key) - 3);
-    name.AppendString("n" + std::to_string(key));
-    price.double_values.push_back(static_cast<double>(key) / 7);
-    if (null_every > 0 && row % null_every == 0) {
-      for (auto* column : {&id, &score, &name, &price}) column->SetNull(row);
-      ++nulls;
-    }
-  }
-  for (auto* column : {&id, &score, &name, &price}) column->Finish(rows, nulls);
-  test_arrow::OwnedBatch batch({&id, &score, &name, &price}, rows);
-  auto type = [](const char* t) { return ParseDataType(t).ValueOrDie(); };
-  auto writer = FileIndexWriter::Make({{"id", type("BIGINT")}, {"score", type("INT")},
-                                       {"name", type("STRING")}, {"price", type("DOUBLE")}},
-                                      Options(options));
-  if (!writer.ok() || !(*writer)->Write(batch.schema, batch.array).ok()) return {};
-  auto finished = (*writer)->Finish();
-  return finished.ok() && finished->has_value() ? **finished : std::vector<uint8_t>{};
+  std::vector<uint64_t> keys(static_cast<size_t>(rows));
+  for (auto& key : keys) key = rng() % cardinality;
+  auto container = test_arrow::KeyedContainer(keys, null_every, Options(options));
+  return container.ok() ? std::move(container).ValueOrDie() : std::vector<uint8_t>{};
 }
 
 }  // namespace
@@ -147,25 +130,27 @@ int main(int argc, char** argv) {
     bytes[0] = static_cast<uint8_t>(i);
     Save("arrow", "random-" + std::to_string(i), bytes);
   }
-  const char* const option_texts[] = {
-      "\x04" "bitmap.columns=a,b\n\x00" "a.version=1\n\x00" "b.index-block-size=16kb",
-      "\x04" "bloom-filter.columns=b,c\n\x01" "b.fpp=0.001\n\x01" "c.items=300",
-      "\x04" "bsi.columns=a,c\n\x04" "in-manifest-threshold=1 mb",
-      "\x04" "range-bitmap.columns=a,d,b\n\x03" "d.chunk-size=64b\n\x04" "read.enabled=true",
-      "\x04" "bitmap.columns=m[k]\n\x04" "bloom-filter.columns=m[x],a",
+  // string_view literals: the "\x00" prefix bytes are part of the text (a const char*
+  // would end there).
+  using namespace std::string_view_literals;
+  const std::string_view option_texts[] = {
+      "\x04" "bitmap.columns=a,b\n\x00" "a.version=1\n\x00" "b.index-block-size=16kb"sv,
+      "\x04" "bloom-filter.columns=b,c\n\x01" "b.fpp=0.001\n\x01" "c.items=300"sv,
+      "\x04" "bsi.columns=a,c\n\x04" "in-manifest-threshold=1 mb"sv,
+      "\x04" "range-bitmap.columns=a,d,b\n\x03" "d.chunk-size=64b\n\x04" "read.enabled=true"sv,
+      "\x04" "bitmap.columns=m[k]\n\x04" "bloom-filter.columns=m[x],a"sv,
   };
-  for (int i = 0; i < 5; ++i) {
-    const std::string text = option_texts[i];
-    Save("options", "text-" + std::to_string(i), std::vector<uint8_t>(text.begin(), text.end()));
+  int o = 0;
+  for (std::string_view text : option_texts) {
+    Save("options", "text-" + std::to_string(o++), std::vector<uint8_t>(text.begin(), text.end()));
   }
   const char* const type_texts[] = {
       "INT", "BIGINT NOT NULL", "VARCHAR(10)", "DECIMAL(10, 2)", "TIMESTAMP(9)",
       "TIMESTAMP(6) WITH LOCAL TIME ZONE", "TIMESTAMP_LTZ(3)", "MAP<STRING, INT>",
       "ARRAY<MAP<INT, ROW<a INT, b STRING>>>", "CHAR(3) NOT NULL", "BINARY(4)", "TIME(3)"};
   int t = 0;
-  for (const char* text : type_texts) {
-    const std::string s = text;
-    Save("data_type", "type-" + std::to_string(t++), std::vector<uint8_t>(s.begin(), s.end()));
+  for (std::string_view text : type_texts) {
+    Save("data_type", "type-" + std::to_string(t++), std::vector<uint8_t>(text.begin(), text.end()));
   }
   std::printf("wrote %d seeds into %s\n", written, out_dir.c_str());
   return 0;

@@ -17,13 +17,13 @@ size_t PeakBytesSinceStart();
 // kMemorySlack, naming `what`.
 void CheckMemoryBound(size_t input_size, const char* what);
 
-// Bytes a reader may hold per input byte, and a constant for what does not grow with the input
-// (tables of fixed size, a result over the 2^31 rows a file may claim: about 16 bytes for each
-// of its 2^15 roaring containers).
 // The counters the allocation hooks feed.
 void CountAllocated(size_t bytes);
 void CountFreed(size_t bytes);
 
+// Bytes a reader may hold per input byte, and a constant for what does not grow with the input
+// (tables of fixed size, a result over the 2^31 rows a file may claim: about 16 bytes for each
+// of its 2^15 roaring containers).
 inline constexpr size_t kMemoryPerInputByte = 32;
 inline constexpr size_t kMemorySlack = size_t{16} << 20;
 

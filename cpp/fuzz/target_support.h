@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,8 +33,13 @@ TopN TopNFor(const std::string& column, FuzzInput& in);
 // No selection, or a few rows taken from `in`.
 bool SelectionFor(FuzzInput& in, RowBitmap* selection);
 
-// Aborts unless `status` is OK or one of the codes damaged bytes may give: Corrupt,
-// NotSupported (a version from the future), and NotFound where `not_found_allowed`.
+// Aborts (a crash the fuzzer keeps), naming the call that went wrong and why.
+[[noreturn]] void Fail(const char* call, const std::string& why);
+// Aborts unless `status` is OK or a refusal: one of the `allowed` codes, with a message.
+void CheckRefusal(const Status& status, const char* call,
+                  std::initializer_list<StatusCode> allowed);
+// CheckRefusal with the codes damaged bytes may give: Corrupt, NotSupported (a version from
+// the future), and NotFound where `not_found_allowed`.
 void CheckStatus(const Status& status, const char* call, bool not_found_allowed = false);
 // CheckStatus, and a row answer must be a consistent set: its ranges hold as many rows as its
 // cardinality says.

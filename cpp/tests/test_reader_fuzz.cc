@@ -15,22 +15,17 @@
 #include <string>
 #include <vector>
 
-#include "arrow_batch.h"
+#include "keyed_container.h"
 #include "pyfileindex/file_index_result.h"
 #include "pyfileindex/reader.h"
 #include "pyfileindex/writer.h"
-#include "test_support.h"
 
 namespace pyfileindex {
 namespace {
 
 using O = PredicateOp;
 
-std::vector<Field> Fields() {
-  using test_support::Type;
-  return {{"id", Type("BIGINT")}, {"score", Type("INT")}, {"name", Type("STRING")},
-          {"price", Type("DOUBLE")}};
-}
+std::vector<Field> Fields() { return test_arrow::KeyedFields(); }
 
 // `rows` rows of keys drawn from `cardinality` values (ascending when `sorted`), nulls every
 // `null_every` rows (0: none), indexed as `options` say.
@@ -40,29 +35,9 @@ std::vector<uint8_t> Container(int64_t rows, uint64_t cardinality, bool sorted,
   std::vector<uint64_t> keys(static_cast<size_t>(rows));
   for (auto& key : keys) key = rng() % cardinality;
   if (sorted) std::sort(keys.begin(), keys.end());
-  test_arrow::OwnedColumn id("id", "l", rows), score("score", "i", rows), name("name", "u", rows),
-      price("price", "g", rows);
-  int64_t nulls = 0;
-  for (int64_t row = 0; row < rows; ++row) {
-    const uint64_t key = keys[static_cast<size_t>(row)];
-    id.int64_values.push_back(static_cast<int64_t>(key) * 1000003 - 77);
-    score.int32_values.push_back(static_cast<int32_t>(key));
-    name.AppendString("name-" + std::to_string(key));
-    price.double_values.push_back(static_cast<double>(key) / 7);
-    if (null_every > 0 && row % null_every == 0) {
-      for (auto* column : {&id, &score, &name, &price}) column->SetNull(row);
-      ++nulls;
-    }
-  }
-  for (auto* column : {&id, &score, &name, &price}) column->Finish(rows, nulls);
-  test_arrow::OwnedBatch batch({&id, &score, &name, &price}, rows);
-  auto writer = FileIndexWriter::Make(Fields(), options);
-  EXPECT_TRUE(writer.ok()) << writer.status().ToString();
-  if (!writer.ok()) return {};
-  EXPECT_TRUE((*writer)->Write(batch.schema, batch.array).ok());
-  auto finished = (*writer)->Finish();
-  EXPECT_TRUE(finished.ok() && finished->has_value());
-  return finished.ok() && finished->has_value() ? **finished : std::vector<uint8_t>{};
+  auto container = test_arrow::KeyedContainer(keys, null_every, options);
+  EXPECT_TRUE(container.ok()) << container.status().ToString();
+  return container.ok() ? *container : std::vector<uint8_t>{};
 }
 
 Options EveryIndexType() {

@@ -19,8 +19,12 @@ def warehouse(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def flink(warehouse) -> FlinkPaimon:
-    return FlinkPaimon(warehouse)
+def flink(warehouse):
+    """The session's Flink; its JVM logs (and thread dumps of hung statements) go to a
+    `flink-logs` folder next to the warehouse."""
+    engine = FlinkPaimon(warehouse, log_dir=warehouse.parent / "flink-logs")
+    yield engine
+    engine.close()
 
 
 @pytest.fixture(scope="session")

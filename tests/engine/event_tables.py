@@ -10,6 +10,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
+from pyfileindex.paimon import plan_read, read_plan
+
 BASE_TIME = datetime.datetime(2023, 11, 14, 22, 13, 20)
 
 # (name, Flink SQL type, Flink SQL expression of `id` giving the value, arrow type)
@@ -27,6 +29,8 @@ COLUMNS = [
      "CASE WHEN id % 3 = 0 THEN CAST(NULL AS STRING) "
      "ELSE CONCAT('t', CAST(id % 13 AS STRING)) END", pa.string()),
 ]
+# The columns every suite compares answers on.
+FIELDS = ("id", "level", "tag")
 PARTITION = ("dt", "STRING", "CONCAT('d', CAST(id % 2 AS STRING))", pa.string())
 
 
@@ -34,12 +38,13 @@ def columns(partitioned: bool):
     return COLUMNS + [PARTITION] if partitioned else list(COLUMNS)
 
 
-def row_values(i: int) -> Dict[str, object]:
+def row_values(i: int, level_shift: int = 0) -> Dict[str, object]:
+    """Row `i`; `level_shift` as in `flink_insert_sequence`."""
     return {
         "id": i,
         "category": f"c{i % 5}",
         "score": None if i % 11 == 0 else float(i % 97) / 3,
-        "level": i % 7,
+        "level": (i + level_shift) % 7,
         "ts": BASE_TIME + datetime.timedelta(seconds=i),
         "tag": None if i % 3 == 0 else f"t{i % 13}",
         "dt": f"d{i % 2}",
@@ -55,6 +60,17 @@ def arrow_rows(ids: Iterable[int], partitioned: bool) -> pa.Table:
                     schema=pa.schema([(name, arrow) for name, _, _, arrow in cols]))
 
 
+def updated_rows(count: int, updated: int) -> List[dict]:
+    """Rows 0 .. count-1 after rows 0 .. updated-1 were written again with level_shift 1
+    (a primary-key table's latest values)."""
+    return [row_values(i, 1 if i < updated else 0) for i in range(count)]
+
+
+def with_options(options: Dict[str, str]) -> str:
+    """Table options as the list inside Flink SQL's WITH (...) or SET (...)."""
+    return ", ".join(f"'{k}' = '{v}'" for k, v in options.items())
+
+
 def create_table(flink, name: str, options: Dict[str, str], partitioned: bool = False,
                  primary_key: bool = False) -> None:
     """CREATE TABLE through Flink SQL."""
@@ -64,9 +80,8 @@ def create_table(flink, name: str, options: Dict[str, str], partitioned: bool = 
         keys = "id, dt" if partitioned else "id"
         fields.append(f"PRIMARY KEY ({keys}) NOT ENFORCED")
     parts = " PARTITIONED BY (dt)" if partitioned else ""
-    props = ", ".join(f"'{k}' = '{v}'" for k, v in options.items())
     flink.execute(f"DROP TABLE IF EXISTS {name}")
-    flink.execute(f"CREATE TABLE {name} ({', '.join(fields)}){parts} WITH ({props})")
+    flink.execute(f"CREATE TABLE {name} ({', '.join(fields)}){parts} WITH ({with_options(options)})")
 
 
 def flink_insert_sequence(flink, name: str, first: int, count: int, partitioned: bool,
@@ -141,13 +156,6 @@ def brute_force(rows: Sequence[dict], test: Callable[[dict], bool],
     return sorted((tuple(r[f] for f in fields) for r in rows if test(r)), key=repr)
 
 
-def table_rows(pypaimon_table) -> List[dict]:
-    """Every row of the latest snapshot through pypaimon's own reader (no pyfileindex)."""
-    builder = pypaimon_table.new_read_builder()
-    data = builder.new_read().to_arrow(builder.new_scan().plan().splits())
-    return data.to_pylist()
-
-
 def plain(value):
     """Flink's and Arrow's values as comparable Python values."""
     if isinstance(value, datetime.datetime) and value.tzinfo is not None:
@@ -157,6 +165,13 @@ def plain(value):
 
 def plain_rows(rows: Iterable[Sequence]) -> List[tuple]:
     return sorted((tuple(plain(v) for v in row) for row in rows), key=repr)
+
+
+def pyfileindex_rows(table, sql: str, fields: Sequence[str] = FIELDS) -> List[tuple]:
+    """pyfileindex's answer to `SELECT fields FROM table WHERE sql` (its plan, then its read),
+    as `plain_rows`."""
+    got = read_plan(plan_read(table, sql)).select(list(fields)).to_pylist()
+    return plain_rows(tuple(r[f] for f in fields) for r in got)
 
 
 def index_options(bloom: str = "id,tag", bitmap: str = "category,level",

@@ -13,19 +13,20 @@ from __future__ import annotations
 import pytest
 
 from event_tables import (
+    FIELDS,
     arrow_rows,
     brute_force,
     create_table,
     index_options,
-    plain_rows,
     predicates,
+    pyfileindex_rows,
+    with_options,
 )
 import pyfileindex as pfi
-from pyfileindex.paimon import PaimonTableMetadata, build_file_index, plan_read, read_plan, write_table
+from pyfileindex.paimon import PaimonTableMetadata, build_file_index, plan_read, write_table
 
 pytestmark = pytest.mark.engine
 
-FIELDS = ("id", "level", "tag")
 INDEX_KINDS = [("bloom-filter", "file-index.bloom-filter.columns"),
                ("bitmap", "file-index.bitmap.columns"),
                ("range-bitmap", "file-index.range-bitmap.columns"),
@@ -66,8 +67,7 @@ def test_paimon_rewrite_procedure_on_a_table_pyfileindex_indexed(flink, catalog,
     # same sections from the same data and options, and plans with Paimon's indexes.
     options = index_options(extra={"file-index.in-manifest-threshold": "1 b"} if partitioned
                             else None)
-    flink.execute(f"ALTER TABLE {name} SET ("
-                  + ", ".join(f"'{k}' = '{v}'" for k, v in options.items()) + ")")
+    flink.execute(f"ALTER TABLE {name} SET ({with_options(options)})")
     flink.execute(f"CALL sys.rewrite_file_index('{name}')")
     table = catalog.get_table(name)
     meta = PaimonTableMetadata(table=table)
@@ -87,7 +87,5 @@ def test_paimon_rewrite_procedure_on_a_table_pyfileindex_indexed(flink, catalog,
 
     rows = arrow_rows(range(COMMITS[-1][0] + COMMITS[-1][1]), partitioned).to_pylist()
     for sql, test in predicates(partitioned):
-        got = read_plan(plan_read(table, sql)).select(list(FIELDS)).to_pylist()
-        assert plain_rows(tuple(r[f] for f in FIELDS) for r in got) == \
-            brute_force(rows, test, FIELDS), sql
+        assert pyfileindex_rows(table, sql) == brute_force(rows, test, FIELDS), sql
     assert plan_read(table, "id = 17").files_skipped == len(files) - 1
