@@ -16,8 +16,8 @@ GOLDEN_DIR = SHARED_DIR / "golden"
 
 # tests/smoke runs against an installed wheel in its own venv (`./dev wheel-smoke`), never here.
 collect_ignore = ["smoke"]
-# tests/engine runs in its own venv with PyFlink (build/engine-venv): `./dev engine-test`
-# (not part of `./dev test`) sets PYFILEINDEX_ENGINE_SUITE there.
+# tests/engine runs in its own venv with PyFlink (build/engine-venv): `./dev engine-test` and
+# the last step of `./dev test` set PYFILEINDEX_ENGINE_SUITE there.
 if not os.environ.get("PYFILEINDEX_ENGINE_SUITE"):
     collect_ignore.append("engine")
 
