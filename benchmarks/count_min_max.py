@@ -15,7 +15,6 @@ answer is checked equal to the pyarrow one.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
 import time
@@ -24,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from timing import median_seconds
 
 SCHEMA = pa.schema([("id", pa.int64()), ("tag", pa.string()), ("x", pa.float64()),
                     ("note", pa.string())])
@@ -52,16 +52,6 @@ def build(warehouse: str, files: int, rows: int):
     for file in range(files):
         write_table(catalog.get_table("db.counts"), piece(file, rows, rng))
     return catalog.get_table("db.counts")
-
-
-def _timed(function, repeat: int):
-    function()  # warm the cache
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def pyarrow_read(table, columns):
@@ -100,8 +90,8 @@ def run(table, files: int, rows: int, repeat: int) -> int:
                 return data.num_rows
             return pc.sum(predicate_mask(data, bound)).as_py() or 0
 
-        ours_s, ours = _timed(lambda: count_rows(table, text), repeat)
-        plain_s, plain = _timed(today, repeat)
+        ours_s, ours = median_seconds(lambda: count_rows(table, text), repeat)
+        plain_s, plain = median_seconds(today, repeat)
         bad += ours.count != plain
         print(f"{label:<36} {ours_s:>10.4f} {f'{ours.files_read}/{ours.files_total}':>11} "
               f"{plain_s:>10.4f}  {plain_s / ours_s:>6.1f}x"
@@ -111,8 +101,8 @@ def run(table, files: int, rows: int, repeat: int) -> int:
         found = pc.min_max(pyarrow_read(table, ["id"]).column("id"))
         return found["min"].as_py(), found["max"].as_py()
 
-    ours_s, ours = _timed(lambda: min_max(table, "id"), repeat)
-    plain_s, plain = _timed(today_min_max, repeat)
+    ours_s, ours = median_seconds(lambda: min_max(table, "id"), repeat)
+    plain_s, plain = median_seconds(today_min_max, repeat)
     bad += (ours.min, ours.max) != plain
     print(f"{'min(id), max(id) (range bitmap)':<36} {ours_s:>10.4f} "
           f"{f'{ours.files_read}/{ours.files_total}':>11} {plain_s:>10.4f}  "

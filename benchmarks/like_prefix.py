@@ -16,10 +16,8 @@ and runs pyarrow.compute.starts_with.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +27,7 @@ import pyarrow.parquet as pq
 
 import pyfileindex as pfi
 from pyfileindex.predicate import col
+from timing import median_seconds
 
 FIELDS = [("s", "STRING")]
 INDEXES = {"bitmap": {"file-index.bitmap.columns": "s"},
@@ -44,16 +43,6 @@ def make_column(rows: int, cardinality: int, seed: int = 44) -> pa.Array:
     values = np.array(pool, dtype=object)[picks]
     values[rng.random(rows) < 0.1] = None
     return pa.array(values, pa.string())
-
-
-def median_seconds(action, repeat: int) -> float:
-    action()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main(argv=None) -> int:
@@ -86,7 +75,7 @@ def main(argv=None) -> int:
                 return np.flatnonzero(mask.to_numpy(zero_copy_only=False))
 
             expected = pyarrow_route()
-            baseline = median_seconds(pyarrow_route, args.repeat)
+            baseline, _ = median_seconds(pyarrow_route, args.repeat)
             print(f"{text:<18} {'pyarrow (read + filter)':<28} {baseline * 1e3:>10.2f} "
                   f"{'1.00x':>11} {len(expected):>8,}")
             for name, data in indexes.items():
@@ -97,7 +86,7 @@ def main(argv=None) -> int:
                 if not np.array_equal(np.asarray(got, dtype=np.int64), expected):
                     print(f"{name}: DIFFERENT rows for {text}", file=sys.stderr)
                     return 1
-                seconds = median_seconds(index_route, args.repeat)
+                seconds, _ = median_seconds(index_route, args.repeat)
                 print(f"{'':<18} {name + ' index':<28} {seconds * 1e3:>10.2f} "
                       f"{baseline / seconds:>10.1f}x {len(got):>8,}")
     return 0

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import statistics
 import sys
 import tempfile
 import time
@@ -28,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from timing import median_seconds
 
 SCHEMA = pa.schema([("id", pa.int64()), ("tag", pa.string()), ("score", pa.float64()),
                     ("note", pa.string())])
@@ -95,16 +95,6 @@ def queries(data: Data):
     ]
 
 
-def _timed(function, repeat: int):
-    function()  # warm
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
-
-
 def _files_in(splits) -> int:
     return sum(len(s.files) for s in splits)
 
@@ -138,16 +128,16 @@ def run(table, data: Data, repeat: int, native_table, only=None) -> None:
             splits = prune(b)
             return b.new_read().to_arrow(splits), splits
 
-        plain_s, (want, plain_splits) = _timed(lambda: plain(table), repeat)
-        pruned_s, (got, splits) = _timed(lambda: pruned(table), repeat)
-        plan_s, _ = _timed(lambda: prune(builder(table)), repeat)
+        plain_s, (want, plain_splits) = median_seconds(lambda: plain(table), repeat)
+        pruned_s, (got, splits) = median_seconds(lambda: pruned(table), repeat)
+        plan_s, _ = median_seconds(lambda: prune(builder(table)), repeat)
         results = [got]
         native = both = "-"
         ours = pruned_s
         peer = plain_s
         if native_table is not None:
-            native_s, (native_rows, _) = _timed(lambda: plain(native_table), repeat)
-            both_s, (both_rows, _) = _timed(lambda: pruned(native_table), repeat)
+            native_s, (native_rows, _) = median_seconds(lambda: plain(native_table), repeat)
+            both_s, (both_rows, _) = median_seconds(lambda: pruned(native_table), repeat)
             results += [native_rows, both_rows]
             native, both = f"{native_s:.3f}", f"{both_s:.3f}"
             peer, ours = min(plain_s, native_s), min(pruned_s, both_s)
@@ -168,8 +158,8 @@ def run(table, data: Data, repeat: int, native_table, only=None) -> None:
         return read_plan(plan_read(table, None, top_n=("score", 10, True)),
                          columns=["id", "score"])
 
-    plain_s, want = _timed(plain_top, repeat)
-    ours_s, got = _timed(ours_top, repeat)
+    plain_s, want = median_seconds(plain_top, repeat)
+    ours_s, got = median_seconds(ours_top, repeat)
     plan = plan_read(table, None, top_n=("score", 10, True))
     print(f"{'TopN score DESC LIMIT 10 (plan_read)':36} {want.num_rows:>7} {plain_s:>10.3f} "
           f"{data.files:>6} {'-':>9} {ours_s:>9.3f} {'-':>9} {plan.files_read:>6} {'':>7}  "

@@ -81,3 +81,15 @@ def load_average() -> str:
 def progress(text: str) -> None:
     """Progress lines go to stderr: stdout carries the result table."""
     print(text, file=sys.stderr, flush=True)
+
+
+def median_seconds(action: Callable[[], object], repeat: int):
+    """(median wall seconds of `repeat` timed calls after one warm-up call, the last call's
+    result): for the whole-table routes, each call far longer than the clock's resolution."""
+    action()
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = action()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
