@@ -5,6 +5,7 @@
 #include <numeric>
 #include <utility>
 
+#include "index/bitmap/ids_by_sort_key.h"
 #include "java/hash_codes.h"
 #include "memory/return_pages.h"
 
@@ -165,14 +166,11 @@ std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
     std::iota(ids.begin(), ids.end(), 0u);
     return ids;
   }
-  std::vector<std::pair<uint64_t, uint32_t>> tagged(keys_.size());
+  std::vector<uint64_t> sort_keys(keys_.size());
   for (uint32_t id = 0; id < keys_.size(); ++id) {
-    tagged[id] = {NumericSortKey(kind_, keys_[id]), id};
+    sort_keys[id] = NumericSortKey(kind_, keys_[id]);
   }
-  std::sort(tagged.begin(), tagged.end());
-  std::vector<uint32_t> ids(tagged.size());
-  for (size_t i = 0; i < tagged.size(); ++i) ids[i] = tagged[i].second;
-  return ids;
+  return IdsBySortKey(std::move(sort_keys));
 }
 
 // ---- strings --------------------------------------------------------------------------------
