@@ -1,5 +1,6 @@
 // IdsBySortKey against a comparison sort of (key, id): both sides of the radix threshold,
-// ties, keys sharing high or low digits, and the extremes of the key range.
+// ties, keys sharing high or low digits, and the extremes of the key range; and the string
+// dictionary's order (prefixes radix-sorted, shared prefixes compared whole).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "index/bitmap/ids_by_sort_key.h"
+#include "index/bitmap/key_dictionary.h"
+#include "java/hash_codes.h"
 
 namespace pyfileindex::index::bitmap {
 namespace {
@@ -42,6 +45,34 @@ TEST(IdsBySortKeyTest, MatchesAComparisonSort) {
       EXPECT_EQ(IdsBySortKey(keys), Expected(keys));
     }
   }
+}
+
+TEST(IdsBySortKeyTest, StringDictionaryOrdersAsBinaryStringCompareTo) {
+  std::mt19937_64 rng(22);
+  std::vector<std::string> keys = {"", std::string(1, '\0'), "ab", std::string("ab\0", 3),
+                                   std::string("ab\0\0\0\0\0\0", 8),
+                                   std::string("ab\0\0\0\0\0\0\0", 9), "\xff", "\x80abc"};
+  for (uint32_t i = 0; i < 6000; ++i) {
+    std::string key;
+    const size_t length = rng() % 14;
+    // Most share an 8-byte head with others, so tied prefixes are common.
+    for (size_t k = 0; k < length; ++k) {
+      key += static_cast<char>(k < 7 ? "prefixe"[k] : static_cast<char>(rng() % 256));
+    }
+    if (i % 3 == 0) key = std::to_string(rng());
+    keys.push_back(key);
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::shuffle(keys.begin(), keys.end(), rng);
+  StringKeyDictionary dictionary(/*expect_ascending=*/false);
+  for (uint32_t i = 0; i < keys.size(); ++i) ASSERT_EQ(dictionary.Intern(keys[i]), i);
+  std::vector<uint32_t> expected(keys.size());
+  for (uint32_t i = 0; i < keys.size(); ++i) expected[i] = i;
+  std::sort(expected.begin(), expected.end(), [&keys](uint32_t a, uint32_t b) {
+    return java::BinaryStringCompareTo(keys[a], keys[b]) < 0;
+  });
+  EXPECT_EQ(dictionary.SortedIds(), expected);
 }
 
 }  // namespace
