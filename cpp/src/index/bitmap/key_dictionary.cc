@@ -5,6 +5,8 @@
 #include <numeric>
 #include <utility>
 
+#include "index/bitmap/ids_by_sort_key.h"
+#include "io/endian.h"
 #include "java/hash_codes.h"
 #include "memory/return_pages.h"
 
@@ -165,14 +167,11 @@ std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
     std::iota(ids.begin(), ids.end(), 0u);
     return ids;
   }
-  std::vector<std::pair<uint64_t, uint32_t>> tagged(keys_.size());
+  std::vector<uint64_t> sort_keys(keys_.size());
   for (uint32_t id = 0; id < keys_.size(); ++id) {
-    tagged[id] = {NumericSortKey(kind_, keys_[id]), id};
+    sort_keys[id] = NumericSortKey(kind_, keys_[id]);
   }
-  std::sort(tagged.begin(), tagged.end());
-  std::vector<uint32_t> ids(tagged.size());
-  for (size_t i = 0; i < tagged.size(); ++i) ids[i] = tagged[i].second;
-  return ids;
+  return IdsBySortKey(std::move(sort_keys));
 }
 
 // ---- strings --------------------------------------------------------------------------------
@@ -254,13 +253,42 @@ size_t StringKeyDictionary::MemoryBytes() const {
   return HeapBytes(slots_) + HeapBytes(arena_) + HeapBytes(offsets_) + order_.MemoryBytes();
 }
 
+namespace {
+
+// A string's first 8 bytes as a big-endian number, zero-padded: ordered as the strings are
+// (BinaryString compares unsigned bytes, then lengths), with ties only between strings that
+// share those bytes.
+uint64_t PrefixKey(std::string_view bytes) {
+  uint8_t head[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  if (!bytes.empty()) std::memcpy(head, bytes.data(), std::min<size_t>(bytes.size(), 8));
+  return io::LoadU64BE(head);
+}
+
+}  // namespace
+
 std::vector<uint32_t> StringKeyDictionary::SortedIds() const {
-  std::vector<uint32_t> ids(size());
-  for (uint32_t id = 0; id < ids.size(); ++id) ids[id] = id;
-  if (ascending_) return ids;  // every key came above the one before
-  std::sort(ids.begin(), ids.end(), [this](uint32_t a, uint32_t b) {
-    return java::BinaryStringCompareTo(View(a), View(b)) < 0;
-  });
+  const uint32_t n = static_cast<uint32_t>(size());
+  if (ascending_) {  // every key came above the one before
+    std::vector<uint32_t> ids(n);
+    std::iota(ids.begin(), ids.end(), 0u);
+    return ids;
+  }
+  // Ordered by the prefixes first (a radix sort), then only the ids of a shared prefix by
+  // comparing whole strings: keys are distinct, so the order is the comparison sort's.
+  std::vector<uint64_t> prefixes(n);
+  for (uint32_t id = 0; id < n; ++id) prefixes[id] = PrefixKey(View(id));
+  std::vector<uint32_t> ids = IdsBySortKey(prefixes);
+  for (uint32_t i = 0; i < n;) {
+    const uint64_t prefix = prefixes[ids[i]];
+    uint32_t j = i + 1;
+    while (j < n && prefixes[ids[j]] == prefix) ++j;
+    if (j - i > 1) {
+      std::sort(ids.begin() + i, ids.begin() + j, [this](uint32_t a, uint32_t b) {
+        return java::BinaryStringCompareTo(View(a), View(b)) < 0;
+      });
+    }
+    i = j;
+  }
   return ids;
 }
 

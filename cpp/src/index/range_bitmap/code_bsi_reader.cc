@@ -6,12 +6,14 @@
 
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "index/slice_scan/code_range_scan.h"
+#include "index/slice_scan/code_set_scan.h"
 #include "index/range_bitmap/code_top_k.h"
 #include "io/byte_reader.h"
 
 namespace pyfileindex::index::range_bitmap {
 
 using slice_scan::CodeRangeScan;
+using slice_scan::CodeSetScan;
 
 namespace {
 constexpr int8_t kMaxVersion = 1;
@@ -144,6 +146,32 @@ Result<Bitmap32> CodeBsiReader::CodesBetween(int64_t low, int64_t high) const {
     PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
   }
   PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
+  Result<Bitmap32> rows = scan.Run(*ebm, slices.data());
+  if (!rows.ok()) return rows.status().WithContext("range-bitmap");
+  return rows;
+}
+
+Result<Bitmap32> CodeBsiReader::CodesIn(const std::vector<int64_t>& codes) const {
+  std::vector<uint64_t> wanted;
+  wanted.reserve(codes.size());
+  for (int64_t code : codes) {
+    if (code >= 0 && code < cardinality_) wanted.push_back(static_cast<uint64_t>(code));
+  }
+  if (wanted.empty()) return Bitmap32();
+  if (wanted.size() == 1) {
+    const int64_t code = static_cast<int64_t>(wanted[0]);
+    return CodesBetween(code, code);
+  }
+  if (static_cast<int64_t>(wanted.size()) == cardinality_) {
+    PFI_ASSIGN_OR_RETURN(const Bitmap32* ebm, Ebm());
+    return *ebm;
+  }
+  std::vector<const RoaringView*> slices(static_cast<size_t>(slice_count_), nullptr);
+  for (int i = 0; i < slice_count_; ++i) {
+    PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
+  }
+  PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
+  const CodeSetScan scan(slice_count_, std::move(wanted));
   Result<Bitmap32> rows = scan.Run(*ebm, slices.data());
   if (!rows.ok()) return rows.status().WithContext("range-bitmap");
   return rows;

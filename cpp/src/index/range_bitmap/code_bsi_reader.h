@@ -40,6 +40,10 @@ class CodeBsiReader {
   // Equal to Java's eq / gt / gte and not(...) compositions over the slices.
   Result<Bitmap32> CodesBetween(int64_t low, int64_t high) const;
 
+  // Rows whose code is one of `codes` (ascending, distinct; codes outside the dictionary
+  // match nothing), in one walk over the slices for all of them (code_set_scan.h).
+  Result<Bitmap32> CodesIn(const std::vector<int64_t>& codes) const;
+
   // Rows whose code c has wanted[c] (codes beyond `wanted` are not wanted), read by decoding
   // every row's code from all slices: the way to select many scattered codes, where one
   // CodesBetween per run of codes would walk the slices again for each run.

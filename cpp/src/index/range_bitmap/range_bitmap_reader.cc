@@ -13,6 +13,10 @@ namespace {
 
 constexpr int8_t kMaxVersion = 1;
 
+// Consecutive codes of an IN list from which a range scan beats a tie per code in the
+// shared walk: the range scan keeps at most two ties whatever the run's length.
+constexpr size_t kRangeScanRun = 4;
+
 template <typename... Pieces>
 Status Bad(const Pieces&... what) {
   return Status::Corrupt("range-bitmap: ", what...);
@@ -193,15 +197,24 @@ Result<Bitmap32> RangeBitmapReader::Evaluate(const Predicate& leaf) const {
       }
       std::sort(codes.begin(), codes.end());
       codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
-      // Consecutive codes are one scan of the slices, not one each: IN of every value of a
-      // low-cardinality column is the not-null rows, read from the EBM.
+      // A long run of consecutive codes is one range scan (IN of every value of a
+      // low-cardinality column reads the EBM alone); the other codes share one walk.
       std::vector<Bitmap32> matches;
+      std::vector<int64_t> scattered;
       for (size_t i = 0; i < codes.size();) {
         size_t j = i + 1;
         while (j < codes.size() && codes[j] == codes[j - 1] + 1) ++j;
-        PFI_ASSIGN_OR_RETURN(Bitmap32 rows, CodesBetween(codes[i], codes[j - 1]));
-        if (!rows.IsEmpty()) matches.push_back(std::move(rows));
+        if (j - i >= kRangeScanRun) {
+          PFI_ASSIGN_OR_RETURN(Bitmap32 rows, CodesBetween(codes[i], codes[j - 1]));
+          if (!rows.IsEmpty()) matches.push_back(std::move(rows));
+        } else {
+          scattered.insert(scattered.end(), codes.begin() + i, codes.begin() + j);
+        }
         i = j;
+      }
+      if (!scattered.empty()) {
+        PFI_ASSIGN_OR_RETURN(Bitmap32 rows, bsi_->CodesIn(scattered));
+        if (!rows.IsEmpty()) matches.push_back(std::move(rows));
       }
       Bitmap32 any = Bitmap32::FastUnion(matches);
       if (leaf.op == PredicateOp::kIn) return any;

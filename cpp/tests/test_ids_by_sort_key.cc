@@ -1,0 +1,79 @@
+// IdsBySortKey against a comparison sort of (key, id): both sides of the radix threshold,
+// ties, keys sharing high or low digits, and the extremes of the key range; and the string
+// dictionary's order (prefixes radix-sorted, shared prefixes compared whole).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "index/bitmap/ids_by_sort_key.h"
+#include "index/bitmap/key_dictionary.h"
+#include "java/hash_codes.h"
+
+namespace pyfileindex::index::bitmap {
+namespace {
+
+std::vector<uint32_t> Expected(const std::vector<uint64_t>& keys) {
+  std::vector<std::pair<uint64_t, uint32_t>> tagged;
+  for (uint32_t id = 0; id < keys.size(); ++id) tagged.emplace_back(keys[id], id);
+  std::sort(tagged.begin(), tagged.end());
+  std::vector<uint32_t> ids;
+  for (const auto& t : tagged) ids.push_back(t.second);
+  return ids;
+}
+
+TEST(IdsBySortKeyTest, MatchesAComparisonSort) {
+  std::mt19937_64 rng(21);
+  for (size_t n : {0, 1, 2, 100, 2047, 2048, 2049, 50000, 200000}) {
+    for (int shape = 0; shape < 5; ++shape) {
+      SCOPED_TRACE("n " + std::to_string(n) + " shape " + std::to_string(shape));
+      std::vector<uint64_t> keys(n);
+      for (uint64_t& key : keys) {
+        const uint64_t r = rng();
+        switch (shape) {
+          case 0: key = r; break;                                      // every digit varies
+          case 1: key = (uint64_t{1} << 63) ^ (r & 0xFFFFFFFFu); break;  // a widened int
+          case 2: key = r % 97; break;                                 // many ties
+          case 3: key = r & 0xFFFF000000000000u; break;                // only high digits
+          default: key = (r & 1) ? ~uint64_t{0} : 0; break;            // the extremes
+        }
+      }
+      EXPECT_EQ(IdsBySortKey(keys), Expected(keys));
+    }
+  }
+}
+
+TEST(IdsBySortKeyTest, StringDictionaryOrdersAsBinaryStringCompareTo) {
+  std::mt19937_64 rng(22);
+  std::vector<std::string> keys = {"", std::string(1, '\0'), "ab", std::string("ab\0", 3),
+                                   std::string("ab\0\0\0\0\0\0", 8),
+                                   std::string("ab\0\0\0\0\0\0\0", 9), "\xff", "\x80abc"};
+  for (uint32_t i = 0; i < 6000; ++i) {
+    std::string key;
+    const size_t length = rng() % 14;
+    // Most share an 8-byte head with others, so tied prefixes are common.
+    for (size_t k = 0; k < length; ++k) {
+      key += static_cast<char>(k < 7 ? "prefixe"[k] : static_cast<char>(rng() % 256));
+    }
+    if (i % 3 == 0) key = std::to_string(rng());
+    keys.push_back(key);
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::shuffle(keys.begin(), keys.end(), rng);
+  StringKeyDictionary dictionary(/*expect_ascending=*/false);
+  for (uint32_t i = 0; i < keys.size(); ++i) ASSERT_EQ(dictionary.Intern(keys[i]), i);
+  std::vector<uint32_t> expected(keys.size());
+  for (uint32_t i = 0; i < keys.size(); ++i) expected[i] = i;
+  std::sort(expected.begin(), expected.end(), [&keys](uint32_t a, uint32_t b) {
+    return java::BinaryStringCompareTo(keys[a], keys[b]) < 0;
+  });
+  EXPECT_EQ(dictionary.SortedIds(), expected);
+}
+
+}  // namespace
+}  // namespace pyfileindex::index::bitmap
