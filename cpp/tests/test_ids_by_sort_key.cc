@@ -51,7 +51,7 @@ TEST(IdsBySortKeyTest, StringDictionaryOrdersAsBinaryStringCompareTo) {
   std::mt19937_64 rng(22);
   std::vector<std::string> keys = {"", std::string(1, '\0'), "ab", std::string("ab\0", 3),
                                    std::string("ab\0\0\0\0\0\0", 8),
-                                   std::string("ab\0\0\0\0\0\0\0", 9), "\xff", "\x80abc"};
+                                   std::string("ab\0\0\0\0\0\0\0", 9), "\xff", "\x80" "abc"};
   for (uint32_t i = 0; i < 6000; ++i) {
     std::string key;
     const size_t length = rng() % 14;
