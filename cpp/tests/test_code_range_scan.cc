@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "code_column.h"
 #include "index/range_bitmap/code_bsi_reader.h"
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "index/slice_scan/block_intervals.h"
@@ -27,46 +28,20 @@ using slice_scan::CodeRangeScan;
 
 namespace {
 
-constexpr uint32_t kNull = UINT32_MAX;
+using test_codes::kNull;
+using test_codes::MixedLayouts;
+using test_codes::Shuffled;
+using Column = test_codes::CodeColumn;
 
-// A column of codes (kNull: no key) and its BSI section.
-struct Column {
-  int64_t cardinality = 0;
-  std::vector<uint32_t> codes;  // by row
-  std::vector<uint8_t> bsi;
-  std::unique_ptr<CodeBsiReader> reader;
-
-  void Build() {
-    const uint32_t rows = static_cast<uint32_t>(codes.size());
-    constexpr size_t kRows = 65536;
-    const size_t blocks = (size_t{rows} + kRows - 1) / kRows;
-    std::vector<uint64_t> validity(blocks * roaring::kBlockWords, 0);
-    std::vector<uint32_t> block_codes(blocks * kRows, 0);  // rows without a key: ignored
-    for (uint32_t r = 0; r < rows; ++r) {
-      if (codes[r] == kNull) continue;
-      validity[r / 64] |= uint64_t{1} << (r % 64);
-      block_codes[r] = codes[r];
-    }
-    CodeBsi writer(cardinality, blocks);
-    for (size_t b = 0; b < blocks; ++b) {
-      writer.AddBlock(static_cast<uint16_t>(b), validity.data() + b * roaring::kBlockWords,
-                      block_codes.data() + b * kRows);
-    }
-    bsi.assign(writer.size(), 0);
-    writer.WriteTo(bsi.data());
-    auto opened = CodeBsiReader::Open(io::ByteSpan(bsi.data(), bsi.size()), cardinality, rows);
-    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-    reader = std::move(*opened);
+// The rows whose codes lie in [low, high].
+std::vector<uint32_t> Expected(const Column& column, int64_t low, int64_t high) {
+  std::vector<uint32_t> rows;
+  for (uint32_t r = 0; r < column.codes.size(); ++r) {
+    const uint32_t code = column.codes[r];
+    if (code != kNull && code >= low && code <= high) rows.push_back(r);
   }
-
-  std::vector<uint32_t> Expected(int64_t low, int64_t high) const {
-    std::vector<uint32_t> rows;
-    for (uint32_t r = 0; r < codes.size(); ++r) {
-      if (codes[r] != kNull && codes[r] >= low && codes[r] <= high) rows.push_back(r);
-    }
-    return rows;
-  }
-};
+  return rows;
+}
 
 void ExpectRange(const Column& column, int64_t low, int64_t high) {
   SCOPED_TRACE("codes [" + std::to_string(low) + ", " + std::to_string(high) + "] of " +
@@ -75,7 +50,7 @@ void ExpectRange(const Column& column, int64_t low, int64_t high) {
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   const char* reason = nullptr;
   EXPECT_TRUE(roaring_bitmap_internal_validate(rows->raw(), &reason)) << reason;
-  EXPECT_EQ(rows->ToVector(), column.Expected(low, high));
+  EXPECT_EQ(rows->ToVector(), Expected(column, low, high));
 }
 
 // Codes where the slices' bits turn over, and the dictionary's ends.
@@ -109,17 +84,6 @@ void ExpectRanges(const Column& column, std::mt19937_64& rng, size_t random_pair
     if (i % 5 == 0) std::swap(lo, hi);  // some empty ranges
     ExpectRange(column, lo, hi);
   }
-}
-
-Column Shuffled(std::mt19937_64& rng, uint32_t rows, int64_t card, double nulls) {
-  Column c;
-  c.cardinality = card;
-  c.codes.resize(rows);
-  for (uint32_t r = 0; r < rows; ++r) {
-    c.codes[r] = (rng() % 10000) < nulls * 10000 ? kNull
-                                                 : static_cast<uint32_t>(rng() % static_cast<uint64_t>(card));
-  }
-  return c;
 }
 
 Column Sorted(std::mt19937_64& rng, uint32_t rows, int64_t card, double nulls) {
@@ -174,27 +138,9 @@ TEST(CodeRangeScanTest, SortedAndRunHeavyCodes) {
 
 TEST(CodeRangeScanTest, ClusteredRunsNullBlocksAndMixedLayouts) {
   std::mt19937_64 rng(4);
-  const uint32_t rows = 200000;
   for (int64_t card : {7, 300, 5000}) {
     SCOPED_TRACE("card " + std::to_string(card));
-    Column c;
-    c.cardinality = card;
-    c.codes.resize(rows);
-    for (uint32_t r = 0; r < rows; ++r) {
-      if (r < 65536) {
-        c.codes[r] = static_cast<uint32_t>((r / 37) % card);  // periodic runs
-      } else if (r < 100000) {
-        c.codes[r] = kNull;  // a NULL stretch: an EBM gap inside a block
-      } else if (r < 131072) {
-        c.codes[r] = static_cast<uint32_t>(rng() % card);  // bitmap slices under a run EBM
-      } else if (r < 140000) {
-        c.codes[r] = static_cast<uint32_t>(card - 1 - (r % 3));  // a few codes near the top
-      } else {
-        c.codes[r] = static_cast<uint32_t>(((r - 140000) * card) / (rows - 140000));  // sorted
-      }
-    }
-    // A few single values and short runs: array containers in the slices.
-    for (int i = 0; i < 50; ++i) c.codes[65536 + 1000 * i] = static_cast<uint32_t>(rng() % card);
+    Column c = MixedLayouts(rng, card);
     c.Build();
     ExpectRanges(c, rng, 60);
   }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "code_column.h"
 #include "index/range_bitmap/code_bsi_reader.h"
 #include "index/range_bitmap/code_bsi_writer.h"
 #include "io/byte_span.h"
@@ -24,42 +25,10 @@ namespace pyfileindex::index::range_bitmap {
 
 namespace {
 
-constexpr uint32_t kNull = UINT32_MAX;
-
-struct Column {
-  int64_t cardinality = 0;
-  std::vector<uint32_t> codes;  // by row; kNull: no key
-  std::vector<uint8_t> bsi;
-  std::unique_ptr<CodeBsiReader> reader;
-
-  void Build() {
-    const uint32_t rows = static_cast<uint32_t>(codes.size());
-    constexpr size_t kRows = 65536;
-    const size_t blocks = (size_t{rows} + kRows - 1) / kRows;
-    std::vector<uint64_t> validity(blocks * roaring::kBlockWords, 0);
-    std::vector<uint32_t> block_codes(blocks * kRows, 0);
-    for (uint32_t r = 0; r < rows; ++r) {
-      if (codes[r] == kNull) continue;
-      validity[r / 64] |= uint64_t{1} << (r % 64);
-      block_codes[r] = codes[r];
-    }
-    CodeBsi writer(cardinality, blocks);
-    for (size_t b = 0; b < blocks; ++b) {
-      writer.AddBlock(static_cast<uint16_t>(b), validity.data() + b * roaring::kBlockWords,
-                      block_codes.data() + b * kRows);
-    }
-    bsi.assign(writer.size(), 0);
-    writer.WriteTo(bsi.data());
-    Reopen();
-  }
-
-  void Reopen() {
-    auto opened = CodeBsiReader::Open(io::ByteSpan(bsi.data(), bsi.size()), cardinality,
-                                      static_cast<uint32_t>(codes.size()));
-    ASSERT_TRUE(opened.ok()) << opened.status().ToString();
-    reader = std::move(*opened);
-  }
-};
+using test_codes::kNull;
+using test_codes::MixedLayouts;
+using test_codes::Shuffled;
+using Column = test_codes::CodeColumn;
 
 void ExpectCodesIn(const Column& column, std::vector<int64_t> wanted) {
   std::sort(wanted.begin(), wanted.end());
@@ -104,18 +73,6 @@ void ExpectSets(const Column& column, std::mt19937_64& rng, size_t random_sets) 
   }
 }
 
-Column Shuffled(std::mt19937_64& rng, uint32_t rows, int64_t card, double nulls) {
-  Column c;
-  c.cardinality = card;
-  c.codes.resize(rows);
-  for (uint32_t r = 0; r < rows; ++r) {
-    c.codes[r] = (rng() % 10000) < nulls * 10000
-                     ? kNull
-                     : static_cast<uint32_t>(rng() % static_cast<uint64_t>(card));
-  }
-  return c;
-}
-
 TEST(CodeSetScanTest, SmallDictionariesEverySubset) {
   std::mt19937_64 rng(11);
   for (int64_t card : {1, 2, 3, 5, 8}) {
@@ -145,26 +102,9 @@ TEST(CodeSetScanTest, ShuffledCodesDenseAndSparseTies) {
 
 TEST(CodeSetScanTest, SortedClusteredAndMixedLayouts) {
   std::mt19937_64 rng(13);
-  const uint32_t rows = 200000;
   for (int64_t card : {7, 300, 5000}) {
     SCOPED_TRACE("card " + std::to_string(card));
-    Column c;
-    c.cardinality = card;
-    c.codes.resize(rows);
-    for (uint32_t r = 0; r < rows; ++r) {
-      if (r < 65536) {
-        c.codes[r] = static_cast<uint32_t>((r / 37) % card);  // periodic runs
-      } else if (r < 100000) {
-        c.codes[r] = kNull;  // an EBM gap inside a block
-      } else if (r < 131072) {
-        c.codes[r] = static_cast<uint32_t>(rng() % card);  // bitmap slices under a run EBM
-      } else if (r < 140000) {
-        c.codes[r] = static_cast<uint32_t>(card - 1 - (r % 3));
-      } else {
-        c.codes[r] = static_cast<uint32_t>(((r - 140000) * card) / (rows - 140000));  // sorted
-      }
-    }
-    for (int i = 0; i < 50; ++i) c.codes[65536 + 1000 * i] = static_cast<uint32_t>(rng() % card);
+    Column c = MixedLayouts(rng, card);
     // A whole block of NULLs: an EBM without that block.
     Column gap;
     gap.cardinality = card;

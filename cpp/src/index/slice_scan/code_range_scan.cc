@@ -21,9 +21,6 @@ using roaring::BlockBuilder;
 using roaring::kBlockWords;
 using roaring::kZeroBlock;
 
-// Below this many live words a block reads only the slice words under its ties.
-constexpr uint32_t kSparseWords = kBlockWords / 8;
-
 uint64_t BitsBelow(int i) { return i >= 64 ? ~uint64_t{0} : (uint64_t{1} << i) - 1; }
 uint64_t Mask(bool set) { return set ? ~uint64_t{0} : 0; }
 

@@ -21,9 +21,6 @@ using roaring::BlockBuilder;
 using roaring::kBlockWords;
 using roaring::kZeroBlock;
 
-// At or below this many live words a tie reads only the slice words under it.
-constexpr uint32_t kSparseWords = kBlockWords / 8;
-
 // The scan steps that update one set (A) and add nothing to an answer.
 const int kKeepA = StepKind(true, false, false);
 

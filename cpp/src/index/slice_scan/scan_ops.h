@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+#include "roaring/container_span.h"
+
 namespace pyfileindex::index::slice_scan {
 
 struct StepMasks {
@@ -36,6 +38,10 @@ struct ScanOps {
 
 // The fastest variant this CPU runs.
 const ScanOps& ScanOpsForCpu();
+
+// At or below this many live words of a block a scan switches to the step_sparse
+// variants, which read only the slice words under the listed words.
+inline constexpr uint32_t kSparseWords = roaring::kBlockWords / 8;
 
 namespace detail {
 // Each variant on its own, for tests to hold them to one another: the portable one, and the
