@@ -21,6 +21,7 @@ import argparse
 import multiprocessing
 import resource
 import statistics
+import shutil
 import sys
 import tempfile
 import time
@@ -197,6 +198,7 @@ def main() -> int:
                       f"{before:>10.0f} {peak:>8.0f} {peak - before:>10.0f}")
     finally:
         server.stop()
+        shutil.rmtree(work, ignore_errors=True)
     return 0
 
 

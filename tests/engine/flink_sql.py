@@ -9,6 +9,7 @@ classes every Paimon job loads even on a file:// warehouse.
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,10 +68,15 @@ class FlinkPaimon:
     statement starts a new JVM on the same warehouse."""
 
     def __init__(self, warehouse: Path, log_dir: Path, parallelism: int = 1,
-                 statement_seconds: Optional[float] = None):
+                 statement_seconds: Optional[float] = None,
+                 scratch_dir: Optional[Path] = None):
         self.warehouse = Path(warehouse)
         self.log_dir = Path(log_dir)
         self.log_dir.mkdir(parents=True, exist_ok=True)
+        # The JVM's java.io.tmpdir: Flink unpacks its planner and RPC jars and keeps each
+        # mini-cluster's blobs there (about 160 MB a JVM), and leaves them behind in /tmp
+        # when the JVM is killed; close() removes this folder.
+        self.scratch_dir = Path(scratch_dir or self.log_dir.parent / "flink-scratch")
         self.parallelism = parallelism
         self.statement_seconds = statement_seconds or float(
             os.environ.get(STATEMENT_SECONDS_VARIABLE) or DEFAULT_STATEMENT_SECONDS)
@@ -90,6 +96,8 @@ class FlinkPaimon:
         # package, is overwritten by the next JVM).
         os.environ["FLINK_LOG_DIR"] = str(self.log_dir)
         os.environ["FLINK_IDENT_STRING"] = f"engine-suite-jvm{self.jvm_starts}"
+        self.scratch_dir.mkdir(parents=True, exist_ok=True)
+        os.environ["JVM_ARGS"] = f"-Djava.io.tmpdir={self.scratch_dir}"
         self.env = TableEnvironment.create(EnvironmentSettings.in_batch_mode())
         self.jvm_pid = gateway_jvm.gateway_jvm_pid()
         config = self.env.get_config()
@@ -134,11 +142,17 @@ class FlinkPaimon:
                            f"Flink log in {self.log_dir}")
 
     def close(self) -> None:
-        """Ends the gateway JVM (at the end of the session)."""
+        """Ends the gateway JVM (at the end of the session) and removes its scratch files."""
         if self.jvm_pid is not None and self._killed_by is None:
             gateway_jvm.kill(self.jvm_pid)
             _forget_gateway_connection()
         self._killed_by = "the session's end"
+        shutil.rmtree(self.scratch_dir, ignore_errors=True)
+
+    def jvm_temp_dir(self) -> str:
+        """The running JVM's java.io.tmpdir."""
+        from pyflink.java_gateway import get_gateway
+        return str(get_gateway().jvm.java.lang.System.getProperty("java.io.tmpdir"))
 
     @contextmanager
     def _bounded(self, statement: str, seconds: Optional[float]) -> Iterator[None]:

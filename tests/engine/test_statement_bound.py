@@ -35,3 +35,8 @@ def test_a_statement_past_its_bound_fails_and_the_next_runs_on_a_new_jvm(flink, 
     # A new JVM, the same warehouse: the table and its row are still there.
     assert flink.rows("SELECT id FROM bound_check.kept") == [(7,)]
     assert flink.jvm_starts == starts + 1 and flink.jvm_pid not in (None, killed_pid)
+
+    # Each JVM, the killed one's successor too, keeps its scratch files (unpacked planner and
+    # RPC jars, mini-cluster blobs) in the session's scratch folder that close() removes.
+    assert flink.jvm_temp_dir() == str(flink.scratch_dir)
+    assert any(flink.scratch_dir.glob("minicluster_*"))
