@@ -21,6 +21,11 @@ collect_ignore = ["smoke"]
 if not os.environ.get("PYFILEINDEX_ENGINE_SUITE"):
     collect_ignore.append("engine")
 
+# `./dev test` runs the tests that start threads once more under ThreadSanitizer, against the
+# extension of its TSan tree: tests/tsan_run.py checks that build is the one imported.
+if os.environ.get("PYFILEINDEX_TSAN_PACKAGE"):
+    from tsan_run import pytest_configure, pytest_sessionfinish  # noqa: F401
+
 # `python -m pytest` run from the project root puts the source tree first on sys.path, and its
 # pyfileindex/ has no compiled extension. The tests must import the installed package.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != PROJECT_ROOT]
