@@ -3,6 +3,8 @@ r"""Differential tests against Apache Paimon 2.0's own Java code: generated case
 For every index type of differential/index_kinds.py and every data type family it supports,
 seeded-random packs (several columns = several cases per container) and hypothesis packs go
 through both writers and both readers (tests/differential/runner.py says what is compared).
+Some of their questions are negated: NOT over leaves, over AND / OR trees and inside them, NOT
+NOT, and negated ranges that Java turns into a NotBetween (differential/negation.py).
 Fixed edge cases are in test_java_differential_edges.py, large columns in the row layouts the
 writers' fast paths are made for in test_java_differential_layouts.py.
 

@@ -9,8 +9,10 @@ asks about a column and for random AND/OR trees of them:
 * ours equals Java's answer wherever Java is sound, except under a NOT BETWEEN: Java turns
   it into a NotBetween leaf that no 2.0 index answers (REMAIN), ours into `< low OR > high`,
   which the indexes answer. There ours must select no row Java's answer drops. Java's
-  PredicateBuilder.and also makes a Between of `c >= a AND c <= b`, so its negation is
-  REMAIN in Java too.
+  PredicateBuilder.and also makes a Between of `c >= a AND c <= b` when a < b, so its
+  negation is REMAIN in Java too (Java's tree: differential/negation.py).
+
+The generated differential packs (test_java_differential.py) ask negated questions too.
 """
 
 from __future__ import annotations
@@ -26,39 +28,20 @@ import pyfileindex as pfi
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # also under --import-mode=importlib
 from differential import fixed, oracle  # noqa: E402
-from differential.cases import PLeaf, PNode, to_java, to_ours, truth  # noqa: E402
+from differential.cases import (  # noqa: E402
+    PNode,
+    PNot,
+    java_tree,
+    ours_model,
+    to_java,
+    to_ours,
+    truth,
+)
 from differential.column_types import decimal_of  # noqa: E402
+from differential.negation import contains_not_between  # noqa: E402
 from java_harness import java_harness  # noqa: E402,F401  (the session fixture)
 
 pytestmark = pytest.mark.java
-
-_NEGATED_OP = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "le": "gt", "gt": "le",
-               "in": "not_in", "not_in": "in", "is_null": "is_not_null",
-               "is_not_null": "is_null"}
-
-
-def negation(pred):
-    """NOT pred pushed down to the leaves, for the brute-force truth."""
-    if isinstance(pred, PNode):
-        return PNode("or" if pred.op == "and" else "and",
-                     tuple(negation(c) for c in pred.children))
-    if pred.op == "between":
-        low, high = pred.literals
-        return PNode("or", (PLeaf("lt", pred.column, (low,)), PLeaf("gt", pred.column, (high,))))
-    return PLeaf(_NEGATED_OP[pred.op], pred.column, pred.literals, pred.form,
-                 pred.literal_forms)
-
-
-def has_between(pred) -> bool:
-    """A BETWEEN leaf, or what Java's PredicateBuilder.and makes one of: an AND holding
-    `c >= a` and `c <= b` on one column."""
-    if not isinstance(pred, PNode):
-        return pred.op == "between"
-    if pred.op == "and":
-        bounds = {(c.op, c.column) for c in pred.children if isinstance(c, PLeaf)}
-        if any(("le", column) in bounds for op, column in bounds if op == "ge"):
-            return True
-    return any(has_between(c) for c in pred.children)
 
 
 def random_trees(leaves, rnd: random.Random, count: int):
@@ -83,15 +66,15 @@ def check_negations(harness, pack, rnd: random.Random, trees: int = 40):
         leaves += fixed.sweep(column, rnd, max_values=6)
     predicates = leaves + random_trees(leaves, rnd, trees)
     java_answers = harness.read(ours_bytes, pack.fields,
-                                [{"op": "not", "child": to_java(p)} for p in predicates])
+                                [to_java(PNot(p)) for p in predicates])
     reader = pfi.IndexReader(java_bytes, pack.fields)
     counts = {"equal": 0, "more precise": 0, "java unsound": 0}
     for predicate, raw in zip(predicates, java_answers):
-        negated = negation(predicate)
+        negated = PNot(predicate)
         true_rows = truth(negated, pack)
         ours = oracle.from_ours(reader.evaluate(~to_ours(predicate, pack)))
         java = oracle.from_java(raw)
-        where = (f"NOT {predicate}\n  ours: {oracle.describe(ours)}\n  Java: "
+        where = (f"{negated}\n  ours: {oracle.describe(ours)}\n  Java: "
                  f"{oracle.describe(java)}\n  truth: {oracle.describe(oracle.rows(true_rows))}"
                  f"\n{pack.describe()}")
         assert oracle.sound(ours, true_rows), "ours drops rows that match: " + where
@@ -101,7 +84,9 @@ def check_negations(harness, pack, rnd: random.Random, trees: int = 40):
                        for c in pack.columns if c.name in predicate.columns()), \
                 "Java drops rows that match: " + where
             counts["java unsound"] += 1
-        elif has_between(predicate):
+        elif contains_not_between(java_tree(negated, pack)):
+            # Java's NotBetween: ours answers `< a OR > b`, selecting no row Java's drops.
+            assert ours == ours_model(negated, pack), where
             assert oracle.at_least_as_precise(ours, java, pack.rows), where
             counts["more precise" if ours != java else "equal"] += 1
         else:

@@ -17,6 +17,8 @@ from pyfileindex.predicate import And, Leaf, Or
 from differential import oracle
 from differential.column_types import ColumnType
 from differential.index_kinds import KINDS
+from differential.negation import has_not, java_form, pushed_down
+from differential.trees import PLeaf, PNode, PNot  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -40,38 +42,6 @@ class ColumnCase:
         shown = ", ".join(repr(v) for v in self.values[:limit])
         more = f", ... ({len(self.values)} rows)" if len(self.values) > limit else ""
         return f"{self.name}: {self.ctype.text} {self.indexes} [{shown}{more}]"
-
-
-@dataclass(frozen=True)
-class PLeaf:
-    op: str
-    column: str
-    literals: Tuple[Any, ...] = ()
-    form: Optional[str] = None  # "leaf": Java builds one In/NotIn leaf, not OR/AND of =/<>
-    literal_forms: Tuple[int, ...] = ()  # which Python spelling each literal uses on our side
-
-    def columns(self):
-        return {self.column}
-
-    def __str__(self):
-        if self.op in ("is_null", "is_not_null"):
-            return f"{self.column} {self.op}"
-        return f"{self.column} {self.op} {list(self.literals)!r}"
-
-
-@dataclass(frozen=True)
-class PNode:
-    op: str  # and / or
-    children: Tuple[Any, ...]
-
-    def columns(self):
-        out = set()
-        for c in self.children:
-            out |= c.columns()
-        return out
-
-    def __str__(self):
-        return "(" + f" {self.op.upper()} ".join(str(c) for c in self.children) + ")"
 
 
 @dataclass(frozen=True)
@@ -180,6 +150,8 @@ class Pack:
 
 
 def to_java(pred) -> dict:
+    if isinstance(pred, PNot):
+        return {"op": "not", "child": to_java(pred.child)}
     if isinstance(pred, PNode):
         return {"op": pred.op, "children": [to_java(c) for c in pred.children]}
     out = {"op": pred.op, "column": pred.column}
@@ -191,6 +163,8 @@ def to_java(pred) -> dict:
 
 
 def to_ours(pred, pack: Pack):
+    if isinstance(pred, PNot):
+        return ~to_ours(pred.child, pack)
     if isinstance(pred, PNode):
         children = [to_ours(c, pack) for c in pred.children]
         return And(children) if pred.op == "and" else Or(children)
@@ -202,53 +176,78 @@ def to_ours(pred, pack: Pack):
 # --------------------------------------------------------------------- expected answers
 
 
-def java_answer(pred, pack: Pack) -> oracle.Answer:
-    """What Java 2.0 answers: per leaf the AND of every index on the column, then the tree
-    folded with FileIndexResult's and/or."""
-    if isinstance(pred, PNode):
-        combine = oracle.both if pred.op == "and" else oracle.either
+def _fold(tree, pack: Pack, leaf_answer) -> oracle.Answer:
+    """A NOT-free tree folded with FileIndexResult's and/or over leaf_answer(leaf, pack)."""
+    if isinstance(tree, PNode):
+        combine = oracle.both if tree.op == "and" else oracle.either
         result = None
-        for child in pred.children:
-            answer = java_answer(child, pack)
+        for child in tree.children:
+            answer = _fold(child, pack, leaf_answer)
             result = answer if result is None else combine(result, answer)
-            if pred.op == "and" and result in (oracle.SKIP, oracle.ERROR):
+            if tree.op == "and" and result in (oracle.SKIP, oracle.ERROR):
                 break  # Java's AND stops at the first child that does not remain
         return oracle.REMAIN if result is None else result
-    column = pack.column(pred.column)
+    return leaf_answer(tree, pack)
+
+
+def _java_leaf(leaf: PLeaf, pack: Pack) -> oracle.Answer:
+    """Per leaf the AND of every index on the column; NotBetween is FileIndexReader's
+    default REMAIN in every 2.0 index."""
+    if leaf.op == "not_between":
+        return oracle.REMAIN
+    column = pack.column(leaf.column)
     result = oracle.REMAIN
     for kind, opts in column.indexes.items():
-        result = oracle.both(result, KINDS[kind].answer(column.data, pred.op, pred.literals,
+        result = oracle.both(result, KINDS[kind].answer(column.data, leaf.op, leaf.literals,
                                                         opts))
     return result
+
+
+def java_tree(pred, pack: Pack):
+    """The NOT-free tree Java 2.0 evaluates (negation.java_form); `pred` when it has no NOT."""
+    if not has_not(pred):
+        return pred
+    return java_form(pred, lambda name: pack.column(name).ctype.order_key)
+
+
+def java_answer(pred, pack: Pack) -> oracle.Answer:
+    """What Java 2.0 answers: per leaf the AND of every index on the column, then Java's
+    tree folded with FileIndexResult's and/or."""
+    return _fold(java_tree(pred, pack), pack, _java_leaf)
+
+
+def ours_model(pred, pack: Pack) -> oracle.Answer:
+    """Java's index answers over the tree ours evaluates (NOT pushed down to the leaves, a
+    negated BETWEEN as `< low OR > high`): equal to java_answer unless Java's tree holds a
+    NotBetween."""
+    return _fold(pushed_down(pred), pack, _java_leaf)
 
 
 def bound_answer(pred, pack: Pack) -> oracle.Answer:
     """The least a right answer must keep: Java's answer for the leaves where Java is right
     and exact, the key-level over-approximation (IndexKind.bound) for the others."""
-    if isinstance(pred, PNode):
-        combine = oracle.both if pred.op == "and" else oracle.either
-        result = None
-        for child in pred.children:
-            answer = bound_answer(child, pack)
-            result = answer if result is None else combine(result, answer)
-            if pred.op == "and" and result in (oracle.SKIP, oracle.ERROR):
-                break
-        return oracle.REMAIN if result is None else result
-    column = pack.column(pred.column)
-    leaf_lossy = lossy(pred, pack)
-    leaf_truth = truth(pred, pack)
+    return _fold(pushed_down(pred), pack, _bound_leaf)
+
+
+def _bound_leaf(leaf: PLeaf, pack: Pack) -> oracle.Answer:
+    column = pack.column(leaf.column)
+    leaf_lossy = lossy(leaf, pack)
+    leaf_truth = truth(leaf, pack)
     result = oracle.REMAIN
     for kind, opts in column.indexes.items():
         index = KINDS[kind]
-        answer = index.answer(column.data, pred.op, pred.literals, opts)
+        answer = index.answer(column.data, leaf.op, leaf.literals, opts)
         if leaf_lossy or not oracle.sound(answer, leaf_truth):
-            answer = index.bound(column.data, pred.op, pred.literals, opts)
+            answer = index.bound(column.data, leaf.op, leaf.literals, opts)
         result = oracle.both(result, answer)
     return result
 
 
 def truth(pred, pack: Pack) -> FrozenSet[int]:
-    """Rows for which the predicate is TRUE (SQL: NULL matches only IS NULL)."""
+    """Rows for which the predicate is TRUE (SQL's three values: NULL matches only IS NULL,
+    NOT x holds where x is FALSE, not where x is unknown)."""
+    if isinstance(pred, PNot):
+        return _falsity(pred.child, pack)
     if isinstance(pred, PNode):
         sets = [truth(c, pack) for c in pred.children]
         out = sets[0]
@@ -258,24 +257,45 @@ def truth(pred, pack: Pack) -> FrozenSet[int]:
     return oracle.truth_leaf(pack.column(pred.column).data, pred.op, pred.literals)
 
 
+def _falsity(pred, pack: Pack) -> FrozenSet[int]:
+    """Rows for which the predicate is FALSE."""
+    if isinstance(pred, PNot):
+        return truth(pred.child, pack)
+    if isinstance(pred, PNode):
+        sets = [_falsity(c, pack) for c in pred.children]
+        out = sets[0]
+        for s in sets[1:]:
+            out = (out | s) if pred.op == "and" else (out & s)
+        return out
+    return oracle.falsity_leaf(pack.column(pred.column).data, pred.op, pred.literals)
+
+
 def lossy(pred, pack: Pack) -> bool:
     """True when a leaf touches an indexed timestamp whose index key is coarser than its
     values or literals: there Java (and any index) can only approximate."""
-    if isinstance(pred, PNode):
-        return any(lossy(c, pack) for c in pred.children)
-    column = pack.column(pred.column)
+    return any(_lossy_leaf(leaf, pack) for leaf in leaves(pred))
+
+
+def _lossy_leaf(leaf: PLeaf, pack: Pack) -> bool:
+    column = pack.column(leaf.column)
     if not column.indexes or column.ctype.kind != "timestamp":
         return False
-    if pred.op in ("is_null", "is_not_null"):
+    if leaf.op in ("is_null", "is_not_null"):
         return False
     return column.ctype.precision > 6 or any(column.ctype.lossy_literal(v)
-                                             for v in pred.literals)
+                                             for v in leaf.literals)
 
 
 def leaves(pred) -> Sequence[PLeaf]:
-    if isinstance(pred, PNode):
-        out: List[PLeaf] = []
-        for c in pred.children:
-            out.extend(leaves(c))
-        return out
-    return [pred]
+    """The leaves of the tree ours evaluates (NOT pushed down)."""
+    out: List[PLeaf] = []
+    _collect_leaves(pushed_down(pred), out)
+    return out
+
+
+def _collect_leaves(tree, out: List[PLeaf]) -> None:
+    if isinstance(tree, PNode):
+        for c in tree.children:
+            _collect_leaves(c, out)
+    else:
+        out.append(tree)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Optional
 
-from differential.cases import ColumnCase, Pack, PLeaf, PNode, TopNRequest
+from differential.cases import ColumnCase, Pack, PLeaf, PNode, PNot, TopNRequest
 from differential.column_types import parse_type
 from differential.index_kinds import FAMILIES, KINDS, IndexKind, kinds_for_family
 from differential.values import (
@@ -184,6 +184,59 @@ def make_predicates(rnd: random.Random, pack: Pack, per_column: tuple = (3, 7)) 
     return predicates
 
 
+def negate_some(rnd: random.Random, pack: Pack, predicates: List[Any]) -> List[Any]:
+    """The same number of questions with NOT in some: over leaves (twice, now and then), over
+    AND / OR trees and over one subtree inside them, and - in half of the packs - one
+    `NOT (c >= a AND c <= b ...)` in place of a leaf: Java's PredicateBuilder.and makes a
+    Between of that, so its negation is Java's NotBetween (docs/DIFFERENCES.md)."""
+    out = []
+    for predicate in predicates:
+        r = rnd.random()
+        if isinstance(predicate, PLeaf):
+            if r < 0.03:
+                predicate = PNot(PNot(predicate))
+            elif r < 0.25:
+                predicate = PNot(predicate)
+        elif r < 0.6:
+            if r >= 0.2:
+                predicate = _negate_one_child(rnd, predicate)
+            if r < 0.4:
+                predicate = PNot(predicate)
+        out.append(predicate)
+    indexed = [c for c in pack.columns if c.indexes]
+    slots = [i for i, p in enumerate(out) if isinstance(p, PLeaf)]
+    if indexed and slots and rnd.random() < 0.5:
+        out[rnd.choice(slots)] = PNot(_range(rnd, rnd.choice(indexed), out))
+    return out
+
+
+def _negate_one_child(rnd: random.Random, node: PNode) -> PNode:
+    children = list(node.children)
+    i = rnd.randrange(len(children))
+    children[i] = PNot(children[i])
+    return PNode(node.op, tuple(children))
+
+
+def _range(rnd: random.Random, column: ColumnCase, others: List[Any]):
+    """`c >= a AND c <= b` (a below b mostly), the lower bound at times spelled NOT (c < a),
+    with another question next to it at times, in an AND or under an OR."""
+    low, high = pick_literal(rnd, column), pick_literal(rnd, column)
+    if rnd.random() < 0.8:
+        low, high = sorted((low, high), key=column.ctype.order_key)
+    lower = PLeaf("ge", column.name, (low,), None, (rnd.randrange(6),))
+    if rnd.random() < 0.3:
+        lower = PNot(PLeaf("lt", column.name, (low,), None, (rnd.randrange(6),)))
+    parts = [lower, PLeaf("le", column.name, (high,), None, (rnd.randrange(6),))]
+    rnd.shuffle(parts)
+    r = rnd.random()
+    if r < 0.3:
+        parts.append(rnd.choice(others))
+    node = PNode("and", tuple(parts))
+    if r > 0.85:
+        node = PNode("or", (node, rnd.choice(others)))
+    return node
+
+
 def make_top_n(rnd: random.Random, pack: Pack, per_column: tuple = (0, 2)) -> List[TopNRequest]:
     requests = []
     for column in pack.columns:
@@ -240,5 +293,8 @@ def generate_pack(kind_name: str, seed: int, number: int, family: Optional[str] 
         rnd.shuffle(order)
         pack.option_order = order
     pack.predicates = make_predicates(rnd, pack)
+    # A stream of its own: the packs' data and questions stay what they were without NOT.
+    pack.predicates = negate_some(random.Random(f"pyfileindex-diff/{seed}/{tag}/{number}/not"),
+                                  pack, pack.predicates)
     pack.top_n = make_top_n(rnd, pack)
     return pack

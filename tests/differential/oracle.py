@@ -245,6 +245,16 @@ def truth_leaf(col: ColumnData, op: str, literals: Sequence[Any]) -> FrozenSet[i
     return _leaf_rows(col, op, literals, keyed_by_index=False)
 
 
+def falsity_leaf(col: ColumnData, op: str, literals: Sequence[Any]) -> FrozenSet[int]:
+    """Rows for which a leaf is FALSE (SQL's three values: on a NULL a comparison is neither
+    TRUE nor FALSE; IS [NOT] NULL is never unknown). NOT x holds where x is FALSE."""
+    if op == "is_null":
+        return col.nonnull
+    if op == "is_not_null":
+        return col.nulls
+    return col.nonnull - truth_leaf(col, op, literals)
+
+
 # ------------------------------------------------------------- Java 2.0 per index type
 
 

@@ -8,6 +8,9 @@ values or literals, apache/paimon#9140) or throws: there ours must keep every tr
 stay within what the index keys allow (oracle.bound_*), and the cases are counted. TopN: ours
 == the brute-force TopN of the sorted values (strict, or WITH TIES: every row tied with the
 limit-th), and == Java where Java is right (not #9140, not the tied NULLs of #9280).
+Negated predicates: Java's tree is modelled as the harness builds and negates it
+(negation.java_form); where it holds a NotBetween (REMAIN in 2.0, docs/DIFFERENCES.md) ours is
+judged against its `< a OR > b` answer instead, and Java's may only be looser than that.
 
 Nothing is asserted here: problems are collected as Mismatch records in Stats, so one run
 reports all of them; the tests assert that none were found.
@@ -28,13 +31,16 @@ from differential.cases import (
     Pack,
     bound_answer,
     java_answer,
+    java_tree,
     leaves,
     lossy,
+    ours_model,
     to_java,
     to_ours,
     truth,
 )
 from differential.index_kinds import KINDS
+from differential.negation import contains_not_between, has_not
 
 MAX_RECORDED = 60
 
@@ -61,6 +67,8 @@ class Stats:
     ours_differs_where_java_wrong: int = 0
     lossy_checked: int = 0
     ours_more_precise: int = 0
+    negated: int = 0  # predicates with a NOT
+    java_not_between_looser: int = 0  # ... where Java's NotBetween keeps more (DIFFERENCES.md)
     seconds: Counter = field(default_factory=collections.Counter)
     mismatches: List[Mismatch] = field(default_factory=list)
     mismatch_count: int = 0
@@ -80,6 +88,8 @@ class Stats:
                  f"{self.ours_differs_where_java_wrong}",
                  f"lossy timestamp keys: {self.lossy_checked} answers checked for soundness, "
                  f"ours more precise than Java in {self.ours_more_precise}",
+                 f"negated predicates: {self.negated}, Java's NOT BETWEEN looser than ours in "
+                 f"{self.java_not_between_looser}",
                  "time: " + ", ".join(f"{k} {v:.1f}s" for k, v in sorted(self.seconds.items())),
                  f"mismatches: {self.mismatch_count}"]
         by_kind = collections.defaultdict(dict)
@@ -282,25 +292,36 @@ class PackRunner:
 
         if not oracle.same(java, model):
             problem("model", "Java's answer differs from the modelled Java 2.0 answer")
-        if oracle.is_error(model):  # Java throws: ours may refuse too, or answer soundly
+        reference, reference_model = java, model  # what ours is judged against
+        if has_not(predicate):
+            stats.negated += 1
+            expected = ours_model(predicate, pack)
+            if not oracle.same(expected, model):
+                self._judge_not_between(pack, predicate, model, expected, problem)
+                reference, reference_model = expected, expected
+        if oracle.is_error(reference_model):  # Java throws: ours may refuse, or answer soundly
             if not (oracle.is_error(ours) or oracle.sound(ours, true_rows)):
                 problem("answer", "Java throws; ours answers and drops true matches")
             stats.java_throws += 1
             return
         # A tree can come out sound although a leaf drops true matches (an AND with a leaf
         # that leaves nothing to drop); ours answers that leaf rightly, so judge by leaves too.
-        java_sound = oracle.sound(model, true_rows) and not self._wrong_leaves(predicate, pack)
+        java_sound = (oracle.sound(reference_model, true_rows)
+                      and not self._wrong_leaves(predicate, pack))
         if java_sound and not lossy(predicate, pack):
-            if ours != java:
-                problem("answer", "ours differs from Java")
+            if ours != reference:
+                problem("answer", "ours differs from Java" if reference is java else
+                        "ours differs from the `< a OR > b` answer of its NOT BETWEEN")
+            elif not oracle.at_least_as_precise(ours, java, pack.rows):
+                problem("answer", "ours selects rows that Java's answer drops")
             return
         if not java_sound:
             stats.java_wrong[self._why_java_wrong(predicate, pack)] += 1
-            if ours != java:
+            if ours != reference:
                 stats.ours_differs_where_java_wrong += 1
         else:
             stats.lossy_checked += 1
-            if ours != java:
+            if ours != reference:
                 stats.ours_more_precise += 1
         bound = bound_answer(predicate, pack)
         if not oracle.sound(bound, true_rows):
@@ -311,6 +332,22 @@ class PackRunner:
         elif not oracle.at_least_as_precise(ours, bound, pack.rows):
             problem("answer", "ours selects rows that the index keys rule out: "
                     f"{oracle.describe(bound)} would do")
+
+    def _judge_not_between(self, pack: Pack, predicate, model, expected, problem) -> None:
+        """Where Java's tree and ours answer differently. The one difference allowed: a negated
+        BETWEEN (also a `>= a AND <= b` that Java's PredicateBuilder.and merges into one) is a
+        NotBetween leaf in Java, which 2.0's indexes answer REMAIN, and `< a OR > b` in ours
+        (DIFFERENCES.md). There Java may be looser than ours, never stricter; ours is then
+        judged against the `< a OR > b` answer."""
+        if not contains_not_between(java_tree(predicate, pack)):
+            problem("model", "the tree ours answers and Java's differ without a NotBetween "
+                    f"(ours modelled: {oracle.describe(expected)})")
+            return
+        if not oracle.at_least_as_precise(expected, model, pack.rows):
+            problem("model", "Java's NotBetween answer is stricter than `< a OR > b` "
+                    f"(ours modelled: {oracle.describe(expected)})")
+            return
+        self.stats.java_not_between_looser += 1
 
     @staticmethod
     def _wrong_leaves(predicate, pack: Pack) -> list:

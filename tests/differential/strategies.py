@@ -1,7 +1,8 @@
 """Hypothesis strategies for packs: the same shapes as generate.py, but shrinkable.
 
 A drawn pack has 1..4 columns of the index type's families, values drawn from a small pool
-(so keys repeat), nulls anywhere, and leaves whose literals come from the pool or anywhere.
+(so keys repeat), nulls anywhere, and leaves whose literals come from the pool or anywhere;
+some leaves, AND / OR nodes and their children under NOT.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import math
 
 from hypothesis import strategies as st
 
-from differential.cases import ColumnCase, Pack, PLeaf, PNode, TopNRequest
+from differential.cases import ColumnCase, Pack, PLeaf, PNode, PNot, TopNRequest
 from differential.column_types import (
     DATE_OBJECT_DAYS,
     MS_PER_DAY,
@@ -95,6 +96,12 @@ def leaf(draw, column: ColumnCase, kind_name: str) -> PLeaf:
                                                         for _ in literals))
 
 
+def maybe_negated(predicate) -> st.SearchStrategy:
+    """The predicate, NOT of it, or (rarely) NOT NOT of it."""
+    return st.sampled_from([predicate, predicate, predicate, PNot(predicate), PNot(predicate),
+                            PNot(PNot(predicate))])
+
+
 @st.composite
 def pack(draw, kind_name: str) -> Pack:
     rows = draw(st.integers(0, 40))
@@ -104,10 +111,12 @@ def pack(draw, kind_name: str) -> Pack:
     columns = [draw(column_case(kind_name, name, rows)) for name in names]
     result = Pack(f"{kind_name} hypothesis", rows, columns)
     leaves = [draw(leaf(c, kind_name)) for c in columns for _ in range(draw(st.integers(1, 4)))]
-    predicates = list(leaves)
+    predicates = [draw(maybe_negated(p)) for p in leaves]
     if len(leaves) >= 2 and draw(st.booleans()):
-        children = tuple(draw(st.lists(st.sampled_from(leaves), min_size=2, max_size=3)))
-        predicates.append(PNode(draw(st.sampled_from(["and", "or"])), children))
+        children = tuple(draw(st.lists(st.sampled_from(leaves).flatmap(maybe_negated),
+                                       min_size=2, max_size=3)))
+        node = draw(maybe_negated(PNode(draw(st.sampled_from(["and", "or"])), children)))
+        predicates.append(node)
     result.predicates = predicates
     if KINDS[kind_name].top_n:
         for c in columns:
