@@ -209,6 +209,30 @@ def test_sidecar_indexes_are_read_concurrently_with_same_answers():
     assert serial.files[0].index_source == "sidecar"
 
 
+def test_local_sidecars_are_planned_in_the_calling_thread(tmp_path, monkeypatch):
+    """A thread pool pays off against a remote store's latency only: local sidecars and
+    embedded indexes are read and evaluated without one."""
+    from types import SimpleNamespace
+
+    from pyfileindex.paimon import planner
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("local sidecars were handed to a thread pool")
+
+    table = _table_with_sidecars(tmp_path, "local_pool")
+    write_table(table, events(40, 40))
+    files = PaimonTableMetadata(table=table).data_files()
+    assert len(files) == 2 and all(f.index_file_paths for f in files)
+    assert planner._index_workers(files, 8) == 1
+    remote = [SimpleNamespace(index_file_paths=("s3://bucket/t/bucket-0/a.parquet.index",))]
+    embedded = [SimpleNamespace(index_file_paths=())]
+    assert planner._index_workers(files + remote, 8) == 8
+    assert planner._index_workers(embedded, 8) == 1
+    monkeypatch.setattr(planner, "ThreadPoolExecutor", no_pool)
+    plan = plan_read(table, "category = 'c2'", max_workers=8)
+    assert len(plan.files) == 2 and all(f.answer == "ROWS" for f in plan.files)
+
+
 # ---- primary keys with deletion vectors
 
 

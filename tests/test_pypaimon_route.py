@@ -8,8 +8,10 @@ rows, and pypaimon's own unpruned read of the same read builder.
 from __future__ import annotations
 
 import datetime
+import os
 import random
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -570,6 +572,57 @@ def test_to_duckdb_on_pruned_splits_equals_brute_force(events_table, method, arg
     assert (count, total) == (len(want), sum(want))
     if (method, args) in POINT_LEAVES:
         assert splits.files_skipped == 2, splits.summary()
+
+
+# Ray must stay inside the test: no usage reporting, no auth token in the home directory, one
+# CPU, no dashboard, its session directory under pytest's temporary directory (not /tmp/ray).
+RAY_ENV = {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}
+RAY_OBJECT_STORE_BYTES = 80 * 1024 * 1024  # Ray's minimum is 75 MiB
+
+
+@pytest.fixture(scope="module")
+def local_ray(tmp_path_factory):
+    """A one-CPU Ray on loopback for this module's tests, shut down and its session directory
+    removed afterwards."""
+    saved = {key: os.environ.get(key) for key in RAY_ENV}
+    os.environ.update(RAY_ENV)
+    import ray
+    temp_dir = tmp_path_factory.mktemp("ray")
+    ray.init(num_cpus=1, include_dashboard=False, _node_ip_address="127.0.0.1",
+             object_store_memory=RAY_OBJECT_STORE_BYTES, _temp_dir=str(temp_dir),
+             log_to_driver=False, configure_logging=False)
+    try:
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        yield ray
+    finally:
+        ray.shutdown()
+        shutil.rmtree(temp_dir, ignore_errors=True)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+RAY_LEAVES = [("equal", ("id", 17)), ("between", ("id", 100, 120)),
+              ("and_predicates", ([("startswith", ("tag", "t1")), ("between", ("id", 610, 700))],))]
+
+
+def test_to_ray_reads_pruned_splits_like_the_unpruned_read(events_table, local_ray):
+    """pypaimon's to_ray reads the pruned splits (IndexedSplits with row ranges) in Ray's
+    read tasks: the dataset holds the unpruned read's rows, and files were skipped."""
+    for method, args in RAY_LEAVES:
+        builder = events_table.new_read_builder().with_projection(["id", "category", "tag"])
+        builder.with_filter(_build(builder.new_predicate_builder(), method, args))
+        splits = prune(builder)
+        assert splits.files_skipped == 2, (method, splits.summary())
+        assert {type(s).__name__ for s in splits} == {"IndexedSplit"}, splits.summary()
+        dataset = builder.new_read().to_ray(splits)
+        got = pa.concat_tables(local_ray.get(dataset.to_arrow_refs()))
+        want = unpruned(builder)
+        assert want.num_rows > 0, method
+        assert got.column_names == want.column_names
+        assert _text_rows(got) == _text_rows(want), (method, splits.summary())
 
 
 @pytest.fixture

@@ -34,6 +34,13 @@ def is_data_split(split) -> bool:
     return type(split) is DataSplit
 
 
+def resolved_file_path(file_meta) -> Optional[str]:
+    """Where the split's data file lives as pypaimon's scan resolved it (its external path,
+    else the bucket directory), the path pypaimon's reader opens; None when unset."""
+    path = getattr(file_meta, "file_path", None)
+    return str(path) if path else None
+
+
 def deletion_files(split) -> List[Optional[Any]]:
     """One DeletionFile (or None) per file of the split."""
     files = split.data_deletion_files

@@ -70,11 +70,13 @@ def _data_file_from_entry(table, entry) -> DataFile:
 
 
 def data_file_from_meta(table, partition_row, bucket: int, total_buckets: int,
-                        meta) -> DataFile:
+                        meta, path: Optional[str] = None) -> DataFile:
     """A DataFile (no deletion vector) from a pypaimon DataFileMeta and where it lives
-    (a manifest entry's, or a split's, partition row and bucket)."""
+    (a manifest entry's, or a split's, partition row and bucket); `path`: the data file's
+    location when already resolved (pypaimon's scan resolves it for its splits)."""
     partition = _pypaimon.partition_dict(partition_row)
-    path = _pypaimon.resolve_data_file_path(table, tuple(partition.values()), bucket, meta)
+    if path is None:
+        path = _pypaimon.resolve_data_file_path(table, tuple(partition.values()), bucket, meta)
     extra_files = tuple(meta.extra_files or ())
     write_cols = _pypaimon.optional_list(meta.write_cols)
     return DataFile(

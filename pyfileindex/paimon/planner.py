@@ -16,7 +16,8 @@ Per table kind:
 
 Index bytes come from the manifest when embedded, else from the sidecar (on an object
 store by ranged reads: the header, then only the bodies of the queried columns); sidecars
-of many files are read and evaluated on a thread pool (native evaluation releases the GIL).
+of many files on a remote store are read and evaluated on a thread pool (native evaluation
+releases the GIL).
 """
 
 import dataclasses
@@ -42,6 +43,7 @@ from .predicates import (
     translate_to_file,
 )
 from .schema import SchemaInfo
+from .store import is_local
 from .table import PaimonTableMetadata, open_metadata
 
 DEFAULT_MAX_WORKERS = 8
@@ -220,7 +222,16 @@ def _plan_files(meta, files, current, schemas, bound, top, limit, use_index, max
         return FilePlan(data_file, skipped, selection, answer.kind, meta.index_source(data_file),
                         index_fetch=fetches[0] if fetches else None)
 
-    return _map(plan_one, files, max_workers)
+    return _map(plan_one, files, _index_workers(files, max_workers))
+
+
+def _index_workers(files: Sequence[DataFile], max_workers: int) -> int:
+    """Threads for reading and evaluating the files' indexes: the pool overlaps the latency
+    of sidecars on a remote store; local sidecars and embedded indexes are read and
+    evaluated in the calling thread, where handing each file to a thread costs more than
+    the file's read."""
+    remote = any(not is_local(path) for f in files for path in f.index_file_paths)
+    return max_workers if remote else 1
 
 
 def _cut_after_limit(plans: List[FilePlan], limit: int) -> None:

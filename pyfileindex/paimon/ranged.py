@@ -1,24 +1,21 @@
 """Reading only the parts of a sidecar a query needs, by ranged reads.
 
 A file-index container is a header (magic, version, head length, then per column its
-indexes with their byte ranges) followed by the index bodies. The native reader opens
-the header only and parses a body the first time a predicate on its column asks
-(FileIndexReader's lazily opened readers), so a buffer holding the header and the bodies
-of the queried columns answers exactly as the whole container would.
-
-On an object store a sidecar is fetched as: its size (opening it), one ranged read of
-the first HEADER_PROBE bytes (the header, usually whole), a second one only when the
-header is longer, then one ranged read per run of adjacent bodies of the queried
-columns. The bytes land at their offsets in an anonymous memory map of the sidecar's
-size: the pages of bodies never fetched are never touched, so planning many files
-never holds their unread bodies in memory.
+indexes with their byte ranges) followed by the index bodies. A query on some columns
+needs the header and the bodies of those columns' indexes only, so a sidecar is read as:
+its size (opening it), one ranged read of the first HEADER_PROBE bytes (the header,
+usually whole), a second one only when the header is longer, then one ranged read per run
+of adjacent bodies of the queried columns. Those bodies are handed to the native reader
+as a container of their own (container_subset.py): no buffer of the sidecar's size is
+made, and the bodies of other columns are neither read nor held, on a local disk as on an
+object store.
 """
 
-import mmap
 import struct
 from dataclasses import dataclass
 from typing import Collection, List, Optional, Tuple
 
+from .container_subset import parse_head, subset_layout, wanted_entries
 from .store import open_input, store_error
 
 HEADER_PROBE = 4096  # bytes read first: magic, version, head length and, usually, the header
@@ -50,54 +47,74 @@ def _runs(ranges: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
 
 
 def fetch_index(file_io, path: str, columns: Optional[Collection[str]]):
-    """(buffer, IndexFetch): the sidecar at `path` with its header and the bodies of the
-    indexes on `columns` (file-side column names, map entries as `m[key]`) filled in; the
-    whole sidecar when `columns` is None. The buffer is bytes or a read-only-by-contract
-    memory map, for pyfileindex.IndexReader."""
-    from pyfileindex import IndexReader
-
+    """(buffer, IndexFetch): the sidecar at `path` as a container holding the indexes on
+    `columns` (file-side column names, map entries as `m[key]`), read by ranged reads; the
+    whole sidecar when `columns` is None or its header is not one to cut down (the native
+    reader then reports a corrupt container itself). The buffer is bytes or a bytearray
+    (read-only by contract), for pyfileindex.IndexReader."""
     source = open_input(file_io, path)
     requests, fetched = 1, 0  # opening asks the store for the size
     try:
         size = source.size()
         probe = min(size, HEADER_PROBE)
-        head = source.read_at(probe, 0) if probe else b""
+        head = bytes(source.read_at(probe, 0)) if probe else b""
         requests += 1 if probe else 0
         fetched += len(head)
         head_length = (struct.unpack(">i", head[_HEAD_LENGTH_AT:_HEAD_LENGTH_AT + 4])[0]
                        if len(head) >= _HEAD_LENGTH_AT + 4 else -1)
-        if size <= probe or columns is None or not 16 <= head_length <= size:
-            # Whole already, asked for whole, or not a header we can trust: the native
-            # reader gets every byte and reports a corrupt container itself.
+        entries = None
+        if columns is not None and size > probe and 16 <= head_length <= size:
+            if head_length > len(head):
+                rest = bytes(source.read_at(head_length - len(head), len(head)))
+                requests += 1
+                fetched += len(rest)
+                head += rest
+            entries = parse_head(head, size)
+        if entries is None:
             rest = source.read_at(size - len(head), len(head)) if size > len(head) else b""
             requests += 1 if rest else 0
             fetched += len(rest)
-            return bytes(head) + bytes(rest), IndexFetch(path, size, max(head_length, 0),
-                                                         requests, fetched, -1)
-        buffer = mmap.mmap(-1, size)
-        buffer[:len(head)] = head
+            return head + bytes(rest), IndexFetch(path, size, max(head_length, 0),
+                                                  requests, fetched, -1)
+        wanted = wanted_entries(entries, columns)
+        subset_head, where, subset_size = subset_layout(wanted)
+        buffer = bytearray(subset_size)  # filled in place: no copy of a body on the way
+        view = memoryview(buffer)
+        view[:len(subset_head)] = subset_head
         known = len(head)
-        if head_length > known:
-            buffer[known:head_length] = source.read_at(head_length - known, known)
-            requests += 1
-            fetched += head_length - known
-            known = head_length
-        wanted = set(columns)
-        entries = [e for e in IndexReader(buffer).entries
-                   if e.column in wanted and e.offset >= 0 and e.length > 0]
-        for offset, length in _runs([(e.offset, e.length) for e in entries]):
+        for offset, length in _runs(list(where)):
             end = offset + length
-            offset = max(offset, known)  # a body may start inside the probe already read
-            if offset >= end:
-                continue
-            chunk = source.read_at(end - offset, offset)
-            if len(chunk) != end - offset:
-                raise OSError(f"short read: {len(chunk)} of {end - offset} bytes at {offset}")
-            buffer[offset:end] = chunk
-            requests += 1
-            fetched += end - offset
-        return buffer, IndexFetch(path, size, head_length, requests, fetched, len(entries))
+            at = where[min(b for b in where if offset <= b[0] < end)]
+            if offset < known:  # a body may start inside the probe
+                inside = min(end, known) - offset
+                view[at:at + inside] = head[offset:offset + inside]
+                at, offset = at + inside, offset + inside
+            if offset < end:
+                _read_into(source, view[at:at + end - offset], offset)
+                requests += 1
+                fetched += end - offset
+        view.release()
+        return buffer, IndexFetch(path, size, head_length, requests, fetched, len(where))
     except OSError as exc:
         raise store_error(file_io, "read", path, exc) from None
     finally:
         source.close()
+
+
+def _read_into(source, target: memoryview, offset: int) -> None:
+    """Fill `target` with the bytes of `source` from `offset`: straight into it where the
+    source reads into a buffer (pyarrow's files), else through a copy."""
+    if hasattr(source, "readinto") and hasattr(source, "seek"):
+        source.seek(offset)
+        got = 0
+        while got < len(target):
+            n = source.readinto(target[got:])
+            if not n:
+                break
+            got += n
+    else:
+        chunk = source.read_at(len(target), offset)
+        got = len(chunk)
+        target[:got] = chunk
+    if got != len(target):
+        raise OSError(f"short read: {got} of {len(target)} bytes at {offset}")

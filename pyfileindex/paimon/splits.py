@@ -123,7 +123,8 @@ def _data_files(meta: PaimonTableMetadata, splits) -> Dict[FileKey, DataFile]:
         buckets = _pypaimon_read.total_buckets(split)
         for file_meta, deletion_file in zip(split.files, _pypaimon_read.deletion_files(split)):
             data_file = data_file_from_meta(table, split.partition, split.bucket, buckets,
-                                            file_meta)
+                                            file_meta,
+                                            _pypaimon_read.resolved_file_path(file_meta))
             if deletion_file is not None:
                 data_file.deletion_vector = _deletion_vector(table, deletion_file, buffers)
             files[_key_of(data_file)] = data_file

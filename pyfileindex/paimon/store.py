@@ -56,6 +56,11 @@ def is_object_store(path: str) -> bool:
     return scheme_of(path) in OBJECT_STORE_SCHEMES
 
 
+def is_local(path: str) -> bool:
+    """A path on this machine's file system (no scheme, or file:)."""
+    return scheme_of(path) in ("", "file")
+
+
 def describe(path: str) -> str:
     """`path` for a message: bucket and key on an object store, else the path itself."""
     parsed = urlparse(str(path))
