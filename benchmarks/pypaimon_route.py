@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import shutil
 import sys
 import tempfile
 import time
@@ -181,7 +182,16 @@ def main(argv=None) -> int:
     parser.add_argument("--queries", nargs="*",
                         help="only the queries whose label holds one of these words")
     args = parser.parse_args(argv)
-    warehouse = args.warehouse or tempfile.mkdtemp(prefix="pypaimon-route-")
+    if args.warehouse:
+        return bench(args, args.warehouse)
+    warehouse = tempfile.mkdtemp(prefix="pypaimon-route-")
+    try:
+        return bench(args, warehouse)
+    finally:
+        shutil.rmtree(warehouse, ignore_errors=True)
+
+
+def bench(args, warehouse: str) -> int:
     data = Data(args.files, args.rows_per_file)
     from importlib.metadata import version
     start = time.perf_counter()

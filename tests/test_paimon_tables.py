@@ -214,7 +214,7 @@ def test_local_sidecars_are_planned_in_the_calling_thread(tmp_path, monkeypatch)
     embedded indexes are read and evaluated without one."""
     from types import SimpleNamespace
 
-    from pyfileindex.paimon import planner
+    from pyfileindex.paimon import file_pool, planner
 
     def no_pool(*args, **kwargs):
         raise AssertionError("local sidecars were handed to a thread pool")
@@ -228,7 +228,7 @@ def test_local_sidecars_are_planned_in_the_calling_thread(tmp_path, monkeypatch)
     embedded = [SimpleNamespace(index_file_paths=())]
     assert planner._index_workers(files + remote, 8) == 8
     assert planner._index_workers(embedded, 8) == 1
-    monkeypatch.setattr(planner, "ThreadPoolExecutor", no_pool)
+    monkeypatch.setattr(file_pool, "ThreadPoolExecutor", no_pool)
     plan = plan_read(table, "category = 'c2'", max_workers=8)
     assert len(plan.files) == 2 and all(f.answer == "ROWS" for f in plan.files)
 

@@ -31,13 +31,13 @@ from pyfileindex.predicate import Leaf, Predicate
 from .evaluator import MAX_INT_ROWS
 from .index_bytes import load_index
 from .manifest import DataFile
+from .file_pool import map_files
 from .options import file_index_read_enabled
 from .planner import (
     DEFAULT_MAX_WORKERS,
-    _bind_any,
-    _fields_for,
-    _map,
-    _Schemas,
+    SchemaVersions,
+    bind_for_indexes,
+    columns_asked,
     plan_snapshot_files,
     table_mode,
 )
@@ -80,7 +80,7 @@ def _leaf_count(node: Optional[Predicate]) -> int:
     return sum(_leaf_count(child) for child in node.children)
 
 
-def _countable(data_file: DataFile, primary_keys: bool) -> bool:
+def countable_from_indexes(data_file: DataFile, primary_keys: bool) -> bool:
     """Can rows of this file be counted without reading it (given an exact index answer)?"""
     dv = data_file.deletion_vector
     if data_file.row_count > MAX_INT_ROWS or (dv is not None and dv.is_64bit):
@@ -121,18 +121,18 @@ def count_from_indexes(meta, current, bound: Optional[Predicate], exact_filter, 
     has_predicate = bound is not None or exact_filter is not None
 
     if not has_predicate:
-        answers = [(_live_count(f) if _countable(f, primary_keys) else None, False)
+        answers = [(_live_count(f) if countable_from_indexes(f, primary_keys) else None, False)
                    for f in files]
     elif bound is None or not file_index_read_enabled(current.options):
         answers = [(None, False)] * len(files)
     else:
-        schemas = _Schemas(meta, current)
+        schemas = SchemaVersions(meta, current)
         for f in files:
             schemas.get(f.schema_id)
         leaves = _leaf_count(bound)
 
         def ask(data_file: DataFile) -> Tuple[Optional[int], bool]:
-            if not _countable(data_file, primary_keys):
+            if not countable_from_indexes(data_file, primary_keys):
                 return None, False
             file_schema = schemas.get(data_file.schema_id)
             file_predicate = translate_to_file(bound, current, file_schema)
@@ -143,7 +143,7 @@ def count_from_indexes(meta, current, bound: Optional[Predicate], exact_filter, 
                 return None, False
             dv = data_file.deletion_vector
             try:
-                reader = IndexReader(data, _fields_for(file_schema, file_predicate),
+                reader = IndexReader(data, columns_asked(file_schema, file_predicate),
                                      data_file.row_count)
                 counted = reader.count(file_predicate,
                                        exclude=dv.bitmap if dv is not None and dv.cardinality
@@ -155,7 +155,7 @@ def count_from_indexes(meta, current, bound: Optional[Predicate], exact_filter, 
                 return None, False
             return counted, counted == 0
 
-        answers = _map(ask, files, max_workers)
+        answers = map_files(ask, files, max_workers)
 
     answered = [n for n, _ in answers if n is not None]
     return IndexCounts(count=sum(answered), files_total=len(files),
@@ -172,7 +172,7 @@ def count_rows(table, predicate: PredicateLike = None, snapshot_id: Optional[int
     schema), exact, reading only the data files no index or manifest count answers."""
     meta = open_metadata(table)
     current = meta.schema()
-    bound, exact_filter = _bind_any(predicate, current)
+    bound, exact_filter = bind_for_indexes(predicate, current)
     snapshot = meta.snapshot(snapshot_id)
     counts = count_from_indexes(meta, current, bound, exact_filter, snapshot, max_workers)
     read_count, read_skipped, files_read = _read_and_count(

@@ -27,11 +27,12 @@ import pyarrow.compute as pc
 
 from pyfileindex import IndexNotFoundError, IndexReader, RowCountMismatchError
 
-from .count import _countable
+from .count import countable_from_indexes
+from .file_pool import map_files
 from .index_bytes import load_index
 from .manifest import DataFile
 from .plan import FILES
-from .planner import DEFAULT_MAX_WORKERS, _map, _Schemas, plan_snapshot_files, table_mode
+from .planner import DEFAULT_MAX_WORKERS, SchemaVersions, plan_snapshot_files, table_mode
 from .table import open_metadata
 
 _UNKNOWN = object()  # a file the index cannot answer: read it
@@ -138,12 +139,12 @@ def min_max(table, column: str, snapshot_id: Optional[int] = None,
     primary_keys = bool(current.primary_keys)
     if mode == FILES and primary_keys:
         files = [f for f in files if f.level > 0]  # as plan_read: Java's batch scan
-    schemas = _Schemas(meta, current)
+    schemas = SchemaVersions(meta, current)
     for f in files:
         schemas.get(f.schema_id)
 
     def ask(data_file: DataFile):
-        if mode != FILES or not _countable(data_file, primary_keys):
+        if mode != FILES or not countable_from_indexes(data_file, primary_keys):
             return _UNKNOWN
         old = schemas.get(data_file.schema_id).field_by_id(now.field_id)
         if old is None:
@@ -159,7 +160,7 @@ def min_max(table, column: str, snapshot_id: Optional[int] = None,
         except (IndexNotFoundError, RowCountMismatchError):
             return _UNKNOWN
 
-    answers = _map(ask, files, max_workers)
+    answers = map_files(ask, files, max_workers)
     to_read = [f for f, answer in zip(files, answers) if answer is _UNKNOWN]
     pairs = [answer for answer in answers if answer is not _UNKNOWN]
     if to_read:

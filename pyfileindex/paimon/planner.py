@@ -21,7 +21,6 @@ releases the GIL).
 """
 
 import dataclasses
-from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -30,8 +29,8 @@ from pyfileindex.column_names import split_map_column
 from pyfileindex.predicate import Predicate
 from pyfileindex.top_n import TopN
 
-from . import _pypaimon
 from .evaluator import REMAIN, ROWS, SKIP, IndexAnswer, evaluate_file, live_rows
+from .file_pool import map_files
 from .index_bytes import load_index
 from .manifest import DataFile
 from .options import file_index_read_enabled
@@ -61,7 +60,7 @@ def table_mode(schema: SchemaInfo) -> str:
     return FILES
 
 
-class _Schemas:
+class SchemaVersions:
     """Schema versions by id, loaded once per plan."""
 
     def __init__(self, meta: PaimonTableMetadata, current: SchemaInfo):
@@ -74,8 +73,8 @@ class _Schemas:
         return self._by_id[schema_id]
 
 
-def _fields_for(file_schema: SchemaInfo, predicate: Optional[Predicate],
-                extra: Sequence[str] = ()) -> List[Tuple[str, str]]:
+def columns_asked(file_schema: SchemaInfo, predicate: Optional[Predicate],
+                  extra: Sequence[str] = ()) -> List[Tuple[str, str]]:
     """The file's (name, type) pairs of the columns a question reads."""
     wanted = set(extra)
     if predicate is not None:
@@ -131,7 +130,7 @@ def plan_read(table, predicate: PredicateLike = None, snapshot_id: Optional[int]
     """
     meta = open_metadata(table)
     current = meta.schema()
-    bound, exact_filter = _bind_any(predicate, current)
+    bound, exact_filter = bind_for_indexes(predicate, current)
     top = TopN.of(top_n)
     check_top_n_and_limit(current, top, limit)
     snapshot = meta.snapshot(snapshot_id)
@@ -147,7 +146,7 @@ def plan_read(table, predicate: PredicateLike = None, snapshot_id: Optional[int]
     return plan
 
 
-def _bind_any(predicate, current: SchemaInfo):
+def bind_for_indexes(predicate, current: SchemaInfo):
     """(bound tree for the indexes, exact pypaimon filter or None)."""
     from .pypaimon_predicates import index_predicate, is_exact, is_pypaimon_predicate
     if predicate is not None and is_pypaimon_predicate(predicate):
@@ -164,7 +163,7 @@ def plan_snapshot_files(meta, current, bound, top, limit, snapshot, files: List[
     """plan_read's plan for the live `files` of `snapshot` (already read by the caller),
     `bound` and `top` bound to the `current` schema."""
     mode = table_mode(current)
-    schemas = _Schemas(meta, current)
+    schemas = SchemaVersions(meta, current)
     use_index = file_index_read_enabled(current.options)
     if current.primary_keys and mode == FILES:
         files = [f for f in files if f.level > 0]  # Java's batch scan skips level 0 here
@@ -175,23 +174,18 @@ def plan_snapshot_files(meta, current, bound, top, limit, snapshot, files: List[
         plans = _plan_data_evolution(meta, files, current, schemas, bound, use_index,
                                      max_workers)
     else:
-        plans = _plan_files(meta, files, current, schemas, bound, top, limit, use_index,
+        plans = plan_files(meta, files, current, schemas, bound, top, limit, use_index,
                             max_workers)
         if bound is None and top is None and limit is not None:
-            _cut_after_limit(plans, int(limit))
+            cut_after_limit(plans, int(limit))
     return ReadPlan(table=meta.table, snapshot_id=snapshot.id, schema=current,
                     predicate=bound, top_n=top, limit=None if limit is None else int(limit),
                     mode=mode, files=plans)
 
 
-def _map(function, items, max_workers: int):
-    if len(items) <= 1 or max_workers <= 1:
-        return [function(item) for item in items]
-    with ThreadPoolExecutor(max_workers=min(max_workers, len(items))) as pool:
-        return list(pool.map(function, items))
-
-
-def _plan_files(meta, files, current, schemas, bound, top, limit, use_index, max_workers):
+def plan_files(meta, files, current, schemas, bound, top, limit, use_index, max_workers):
+    """A FilePlan per file of an append (or deletion-vector) table: its index answer to
+    `bound` and `top`, read through the table's file IO."""
     for f in files:
         schemas.get(f.schema_id)  # load schemas up front, outside the pool
 
@@ -211,7 +205,7 @@ def _plan_files(meta, files, current, schemas, bound, top, limit, use_index, max
 
         answer = evaluate_file(
             load,
-            _fields_for(file_schema, file_predicate, extra),
+            columns_asked(file_schema, file_predicate, extra),
             data_file.row_count, data_file.deletion_vector, file_predicate,
             top_n=file_top if bound is None else None,
             limit=limit, use_index=use_index, has_user_predicate=bound is not None,
@@ -222,7 +216,7 @@ def _plan_files(meta, files, current, schemas, bound, top, limit, use_index, max
         return FilePlan(data_file, skipped, selection, answer.kind, meta.index_source(data_file),
                         index_fetch=fetches[0] if fetches else None)
 
-    return _map(plan_one, files, _index_workers(files, max_workers))
+    return map_files(plan_one, files, _index_workers(files, max_workers))
 
 
 def _index_workers(files: Sequence[DataFile], max_workers: int) -> int:
@@ -234,7 +228,7 @@ def _index_workers(files: Sequence[DataFile], max_workers: int) -> int:
     return max_workers if remote else 1
 
 
-def _cut_after_limit(plans: List[FilePlan], limit: int) -> None:
+def cut_after_limit(plans: List[FilePlan], limit: int) -> None:
     """LIMIT without a predicate: files after the first `limit` rows are not read."""
     taken = 0
     for plan in plans:
@@ -303,7 +297,7 @@ def _plan_data_evolution(meta, files, current, schemas, bound, use_index, max_wo
                 if asked is None:
                     continue
                 answer = evaluate_file(lambda f=data_file: meta.index_bytes(f),
-                                       _fields_for(file_schema, asked), data_file.row_count,
+                                       columns_asked(file_schema, asked), data_file.row_count,
                                        None, asked, has_user_predicate=True,
                                        file_name=data_file.file_name)
                 if answer.kind == SKIP:
@@ -322,5 +316,5 @@ def _plan_data_evolution(meta, files, current, schemas, bound, use_index, max_wo
     for group in groups:
         for data_file in group:
             schemas.get(data_file.schema_id)
-    planned = _map(plan_group, list(range(len(groups))), max_workers)
+    planned = map_files(plan_group, list(range(len(groups))), max_workers)
     return [plan for group_plans in planned for plan in group_plans]

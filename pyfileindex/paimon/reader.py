@@ -10,16 +10,15 @@ Primary-key tables without deletion vectors are read through pypaimon's merge re
 (see planner.py); rows of primary-key files whose kind is a retraction are dropped.
 """
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, List, Optional, Sequence
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from . import _pypaimon, pypaimon_predicates
 from .arrow_filter import filter_table
 from .errors import PaimonMetadataError
+from .file_pool import map_files
 from .plan import DATA_EVOLUTION, MERGE, FilePlan, ReadPlan
 from .predicates import base_columns
 from .schema import SchemaInfo
@@ -58,7 +57,7 @@ def read_plan(plan: ReadPlan, columns: Optional[Sequence[str]] = None,
     else:
         targets = _arrow_fields(plan.schema)
         units = _read_units(plan)
-        pieces = _map(lambda unit: _read_unit(plan, unit, needed, targets), units, max_workers)
+        pieces = map_files(lambda unit: _read_unit(plan, unit, needed, targets), units, max_workers)
         schema = pa.schema([targets[n] for n in needed])
         pieces = [p for p in pieces if p is not None and p.num_rows]
         data = pa.concat_tables(pieces) if pieces else schema.empty_table()
@@ -76,13 +75,6 @@ def read_plan(plan: ReadPlan, columns: Optional[Sequence[str]] = None,
         data = data.slice(0, plan.limit)
     keep = list(columns) if columns is not None else [f.name for f in plan.schema.fields]
     return data.select(keep)
-
-
-def _map(function, items, max_workers):
-    if len(items) <= 1 or max_workers <= 1:
-        return [function(item) for item in items]
-    with ThreadPoolExecutor(max_workers=min(max_workers, len(items))) as pool:
-        return list(pool.map(function, items))
 
 
 def _read_units(plan: ReadPlan) -> List[List[FilePlan]]:

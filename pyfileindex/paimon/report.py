@@ -20,7 +20,7 @@ file IO, so tables on object stores work as local ones do.
 import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from pyfileindex.column_names import split_map_column
 

@@ -51,15 +51,15 @@ class ReadResult:
 def _plan_task(table_path: str, snapshot_id: int, groups_broadcast, bound, top, limit,
                catalog_options: tables.CatalogOptions = None):
     def task(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from pyfileindex.paimon.planner import _plan_files, _Schemas
+        from pyfileindex.paimon.planner import SchemaVersions, plan_files
         groups = pickle.loads(groups_broadcast.value)
         meta = tables.open_metadata(table_path, catalog_options)
         current = meta.schema()
-        schemas = _Schemas(meta, current)
+        schemas = SchemaVersions(meta, current)
         for batch in batches:
             for group in batch.column(0).to_pylist():
                 files = groups[group]
-                plans = _plan_files(meta, files, current, schemas, bound, top, limit,
+                plans = plan_files(meta, files, current, schemas, bound, top, limit,
                                     True, 4)
                 for plan in plans:  # the driver has the DataFile already
                     plan.file = None
@@ -77,7 +77,7 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
     from pyfileindex.top_n import TopN
     from pyfileindex.paimon.options import file_index_read_enabled
     from pyfileindex.paimon.plan import FILES, ReadPlan
-    from pyfileindex.paimon.planner import (_cut_after_limit, _plan_files, _Schemas,
+    from pyfileindex.paimon.planner import (SchemaVersions, cut_after_limit, plan_files,
                                             check_top_n_and_limit, plan_snapshot_files,
                                             table_mode)
     from pyfileindex.paimon.predicates import bind_to_schema
@@ -100,11 +100,11 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
     if len(sidecar) < distribute_min_sidecars:  # the driver's own threads: no Spark job
         return plan_snapshot_files(meta, current, bound, top, limit, snapshot, files)
     limit = None if limit is None else int(limit)
-    schemas = _Schemas(meta, current)
+    schemas = SchemaVersions(meta, current)
     with_sidecar = set(sidecar)
     on_driver = [i for i in range(len(files)) if i not in with_sidecar]
     plans = [None] * len(files)
-    for i, plan in zip(on_driver, _plan_files(meta, [files[i] for i in on_driver], current,
+    for i, plan in zip(on_driver, plan_files(meta, [files[i] for i in on_driver], current,
                                               schemas, bound, top, limit, True, 4)):
         plans[i] = plan
     sc = spark.sparkContext
@@ -123,7 +123,7 @@ def plan_table(spark, table_path: str, predicate=None, top_n=None, limit=None,
             plan.file = files[i]
             plans[i] = plan
     if bound is None and top is None and limit is not None:
-        _cut_after_limit(plans, limit)
+        cut_after_limit(plans, limit)
     return ReadPlan(table=meta.table, snapshot_id=snapshot.id, schema=current,
                     predicate=bound, top_n=top, limit=limit, mode=FILES, files=plans)
 
