@@ -61,11 +61,12 @@ void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count,
 // ---- numeric --------------------------------------------------------------------------------
 
 NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
-    : kind_(kind),
-      order_(java::JavaHashMapOrder::Mode::kComputeIfAbsent,
-             [this](uint32_t a, uint32_t b) {
-               return CompareKeys(kind_, key(a), key(b));
-             }) {}
+    : kind_(kind) {}
+
+std::vector<uint32_t> NumericKeyDictionary::JavaOrder() const {
+  return order_.IterationOrder(
+      [this](uint32_t a, uint32_t b) { return CompareKeys(kind_, key(a), key(b)); });
+}
 
 bool NumericKeyDictionary::InternAscending(uint64_t bits, uint32_t* id) {
   if (!keys_.empty()) {
@@ -90,7 +91,7 @@ uint32_t NumericKeyDictionary::Append(uint64_t bits) {
   NoteInWindow(bits, id);
   keys_.push_back(bits);
   order_.InsertNew(NumericJavaHash(kind_, bits));
-  touch_pending_ = order_.ResizePending();
+  touch_pending_ = order_.HitMatters();
   return id;
 }
 
@@ -147,7 +148,7 @@ void NumericKeyDictionary::OpenWindow() {
 }
 
 void NumericKeyDictionary::Touch() {
-  order_.TouchExisting();
+  order_.NoteHit();
   touch_pending_ = false;
 }
 
@@ -178,11 +179,14 @@ std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
 
 StringKeyDictionary::StringKeyDictionary(bool expect_ascending)
     : ascending_(expect_ascending),
-      offsets_{0},
-      order_(java::JavaHashMapOrder::Mode::kComputeIfAbsent, [this](uint32_t a, uint32_t b) {
-        return java::BinaryStringCompareTo(View(a), View(b));
-      }) {
+      offsets_{0} {
   if (!ascending_) BuildTable();
+}
+
+std::vector<uint32_t> StringKeyDictionary::JavaOrder() const {
+  return order_.IterationOrder([this](uint32_t a, uint32_t b) {
+    return java::BinaryStringCompareTo(View(a), View(b));
+  });
 }
 
 bool StringKeyDictionary::InternAscending(std::string_view bytes, uint32_t* id) {
@@ -209,7 +213,7 @@ uint32_t StringKeyDictionary::Append(std::string_view bytes) {
   arena_.insert(arena_.end(), bytes.begin(), bytes.end());
   offsets_.push_back(arena_.size());
   order_.InsertNew(java::BinaryStringHashCode(bytes));
-  touch_pending_ = order_.ResizePending();
+  touch_pending_ = order_.HitMatters();
   return id;
 }
 
@@ -233,7 +237,7 @@ void StringKeyDictionary::BuildTable() {
 }
 
 void StringKeyDictionary::Touch() {
-  order_.TouchExisting();
+  order_.NoteHit();
   touch_pending_ = false;
 }
 
@@ -246,7 +250,7 @@ void StringKeyDictionary::Grow() {
 void StringKeyDictionary::ReleaseLookup() {
   memory::ReleaseVector(&slots_);
   mask_ = 0;
-  order_ = java::JavaHashMapOrder(java::JavaHashMapOrder::Mode::kComputeIfAbsent, nullptr);
+  order_ = java::ComputeIfAbsentOrder();
 }
 
 size_t StringKeyDictionary::MemoryBytes() const {

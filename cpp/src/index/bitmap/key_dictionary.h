@@ -1,6 +1,7 @@
 // The writer's key dictionaries: distinct non-null keys -> dense ids (0, 1, ... in order of
-// first occurrence), while replaying the java.util.HashMap.computeIfAbsent call Java's writer
-// makes for every non-null row, so the final Java iteration order is known.
+// first occurrence), noting what the java.util.HashMap.computeIfAbsent call Java's writer makes
+// for every non-null row needs to know (the keys' hash codes, the hits that may resize), so the
+// final Java iteration order can be worked out (java/compute_if_absent_order.h).
 //
 // Own open-addressing tables keyed by the normalised key (no per-row allocation; strings are
 // copied once, on first occurrence, into an arena).
@@ -19,7 +20,7 @@
 #include "index/bitmap/tuning.h"
 #include "io/byte_writer.h"
 #include "io/endian.h"
-#include "java/java_hash_map.h"
+#include "java/compute_if_absent_order.h"
 #include "memory/growing_vector.h"
 #include "memory/zeroed_array.h"
 
@@ -38,7 +39,7 @@ class WriterKeys {
   virtual std::vector<uint32_t> SortedIds() const = 0;
   // Whether SortedIds() is 0, 1, ... (the keys came in ascending order).
   virtual bool IdsAreSorted() const { return false; }
-  // Heap bytes the dictionary holds (tables, keys, HashMap replay).
+  // Heap bytes the dictionary holds (tables, keys, their Java hash codes).
   virtual size_t MemoryBytes() const = 0;
 };
 
@@ -50,7 +51,7 @@ class WriterKeys {
 class NumericKeyDictionary final : public WriterKeys {
  public:
   explicit NumericKeyDictionary(KeyKind kind);
-  NumericKeyDictionary(const NumericKeyDictionary&) = delete;  // `order_` points back here
+  NumericKeyDictionary(const NumericKeyDictionary&) = delete;
   NumericKeyDictionary& operator=(const NumericKeyDictionary&) = delete;
 
   // The id of `bits`, added if new. Call once per non-null row, in row order.
@@ -63,7 +64,7 @@ class NumericKeyDictionary final : public WriterKeys {
     return InternHashed(bits);
   }
   // Ids of the keys key_of(from), key_of(from + 1), ... (each handed to take(j, id)) while
-  // they are already in and inside the direct window, with no HashMap replay pending (a hit
+  // they are already in and inside the direct window, with no HashMap hit pending (a hit
   // then changes nothing): returns the first j it did not take, or `count`. The window stays
   // in registers and the loop branches only on what a known key never does (Intern reloads the
   // window every row, as the stores of ids might change it).
@@ -110,7 +111,7 @@ class NumericKeyDictionary final : public WriterKeys {
   }
 
   // What Intern does for a key already in (callers that take a run of equal rows at once):
-  // the HashMap replay's part of Java's computeIfAbsent on a present key.
+  // noting Java's computeIfAbsent call on a present key.
   void NoteHit() {
     if (touch_pending_) Touch();
   }
@@ -126,7 +127,7 @@ class NumericKeyDictionary final : public WriterKeys {
     k.bits = keys_[id];
     return k;
   }
-  std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
+  std::vector<uint32_t> JavaOrder() const override;
   std::vector<uint32_t> SortedIds() const override;
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
@@ -206,9 +207,10 @@ class NumericKeyDictionary final : public WriterKeys {
   size_t mask_ = 0;
   unsigned shift_ = 0;
   memory::GrowingVector<uint64_t> keys_;  // by id
-  java::JavaHashMapOrder order_;
+  java::ComputeIfAbsentOrder order_;  // Java's computeIfAbsent calls
   // Java resizes at the top of the next call after an insertion crossed the threshold; only
-  // the first such call matters, so a hit pays for the replay only while this is set.
+  // the first such call after the last insertion matters, so a hit is noted only while this is
+  // set.
   bool touch_pending_ = false;
 };
 
@@ -249,8 +251,8 @@ class StringKeyDictionary final : public WriterKeys {
     }
   }
 
-  // What Intern does for a key already in (also for callers that remember ids): the HashMap
-  // replay's part of Java's computeIfAbsent on a present key.
+  // What Intern does for a key already in (also for callers that remember ids): noting Java's
+  // computeIfAbsent call on a present key.
   void NoteHit() {
     if (touch_pending_) Touch();
   }
@@ -272,11 +274,11 @@ class StringKeyDictionary final : public WriterKeys {
     k.bytes = View(id);
     return k;
   }
-  std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
+  std::vector<uint32_t> JavaOrder() const override;
   std::vector<uint32_t> SortedIds() const override;
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
-  // After the last Intern and JavaOrder: frees the lookup table and the HashMap replay, most
+  // After the last Intern and JavaOrder: frees the lookup table and the keys' hash codes, most
   // of the dictionary's memory, keeping the keys (key(), SortedIds()) for the meta.
   void ReleaseLookup();
 
@@ -322,7 +324,7 @@ class StringKeyDictionary final : public WriterKeys {
   unsigned shift_ = 0;
   memory::GrowingVector<char> arena_;       // all distinct keys' bytes, back to back
   memory::GrowingVector<uint64_t> offsets_; // key id -> start in arena_; one extra end offset
-  java::JavaHashMapOrder order_;
+  java::ComputeIfAbsentOrder order_;  // Java's computeIfAbsent calls
   bool touch_pending_ = false;
 };
 

@@ -24,10 +24,10 @@ Result<size_t> PayloadLayout::Plan() {
   // The meta lists keys in HashMap order (V1) or sorted (V2); keys that came in ascending
   // order are sorted by id already and need no list.
   if (options_.version == 2 && !keys.IdsAreSorted()) sorted_ids_ = keys.SortedIds();
-  // Numeric keys are taken out of their dictionary, which (slots, HashMap replay: many times
+  // Numeric keys are taken out of their dictionary, which (slots, Java hash codes: many times
   // the keys' own bytes) goes before they are put in meta order and the plan is built.
   // String keys stay in theirs until the meta is written (the meta's keys are read from it);
-  // only its lookup table and replay go now.
+  // only its lookup table and hash codes go now.
   if (rows_.numeric != nullptr) {
     memory::GrowingVector<uint64_t> by_id = rows_.numeric->TakeKeys();
     rows_.numeric.reset();
