@@ -226,7 +226,7 @@ uint32_t StringKeyDictionary::Insert(std::string_view bytes, uint64_t hash, size
 
 StringKeyDictionary::Slot StringKeyDictionary::SlotOf(uint32_t id, uint64_t hash) const {
   const uint64_t length = std::min<uint64_t>(offsets_[id + 1] - offsets_[id], kLongKey);
-  return Slot{static_cast<uint32_t>(hash), id, uint64_t{offsets_[id]} << 16 | length};
+  return Slot{TagOf(hash), id, uint64_t{offsets_[id]} << 16 | length};
 }
 
 void StringKeyDictionary::BuildTable() {
@@ -242,9 +242,10 @@ void StringKeyDictionary::Touch() {
 }
 
 void StringKeyDictionary::Grow() {
-  // Slots keep only the low half of each hash: the slot index is hashed again from the bytes.
-  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return HashBytes(View(s.id)) >> shift_; },
-         Slot{0, kEmpty, 0});
+  // The new slot index is the top bits of the tag (shift_ >= 32: at most 2^32 slots).
+  Rehash(
+      &slots_, &mask_, &shift_, [this](const Slot& s) { return size_t{s.tag} >> (shift_ - 32); },
+      Slot{0, kEmpty, 0});
 }
 
 void StringKeyDictionary::ReleaseLookup() {

@@ -37,6 +37,9 @@ class WriterKeys {
   virtual std::vector<uint32_t> JavaOrder() const = 0;
   // All key ids, sorted ascending by the key class's compareTo.
   virtual std::vector<uint32_t> SortedIds() const = 0;
+  // Starts loading what key(id) reads: `bytes` false its place, true (some keys later, once
+  // the place is cached) the key itself. Keys held by value need nothing.
+  virtual void PrefetchKey(uint32_t /*id*/, bool /*bytes*/) const {}
   // Whether SortedIds() is 0, 1, ... (the keys came in ascending order).
   virtual bool IdsAreSorted() const { return false; }
   // Heap bytes the dictionary holds (tables, keys, their Java hash codes).
@@ -239,7 +242,7 @@ class StringKeyDictionary final : public WriterKeys {
   }
   uint32_t InternHashed(std::string_view bytes, uint64_t h) {
     size_t slot = static_cast<size_t>(h >> shift_);
-    const uint32_t tag = static_cast<uint32_t>(h);
+    const uint32_t tag = TagOf(h);
     for (;;) {
       const Slot& s = slots_[slot];
       if (s.id == kEmpty) return Insert(bytes, h, slot);
@@ -274,6 +277,13 @@ class StringKeyDictionary final : public WriterKeys {
     k.bytes = View(id);
     return k;
   }
+  void PrefetchKey(uint32_t id, bool bytes) const override {
+    if (bytes) {
+      __builtin_prefetch(arena_.data() + offsets_[id]);
+    } else {
+      __builtin_prefetch(&offsets_[id]);
+    }
+  }
   std::vector<uint32_t> JavaOrder() const override;
   std::vector<uint32_t> SortedIds() const override;
   bool IdsAreSorted() const override { return ascending_; }
@@ -291,10 +301,15 @@ class StringKeyDictionary final : public WriterKeys {
   // touching offsets_: position << 16 | length, or kLongKey for keys of 0xFFFF+ bytes.
   static constexpr uint64_t kLongKey = 0xFFFF;
   struct Slot {
-    uint32_t tag;  // the low 32 bits of the key's hash (the slot comes from the high ones)
+    // The high 32 bits of the key's hash. The slot index is their top bits (tables have at most
+    // 2^32 slots), so a growing table places its keys without hashing their bytes again; the
+    // bits below the index still tell most keys of a probe sequence apart.
+    uint32_t tag;
     uint32_t id;
     uint64_t where;
   };
+
+  static uint32_t TagOf(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
 
   std::string_view KeyAt(const Slot& s) const {
     const uint64_t length = s.where & kLongKey;
