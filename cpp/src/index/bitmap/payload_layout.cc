@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "index/bitmap/tuning.h"
 #include "memory/huge_pages.h"
 #include "memory/return_pages.h"
 
@@ -58,7 +59,18 @@ Result<size_t> PayloadLayout::Plan() {
   const size_t null_bytes = rows_.nulls.SerializedSize();
   null_body_bytes_ = null_count >= 2 ? null_bytes : 0;
   size_t body = null_body_bytes_;
-  for (uint32_t id : java_order_) {
+  // Java's order visits the ids at random: each key's rows and plan entries are loaded a few
+  // keys ahead.
+  constexpr size_t kAhead = tuning::kPrefetchRows;
+  const size_t order_size = java_order_.size();
+  for (size_t k = 0; k < order_size; ++k) {
+    if (k + kAhead < order_size) {
+      const uint32_t ahead = java_order_[k + kAhead];
+      if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchList(ahead - rows_.first_rare_id);
+      __builtin_prefetch(&key_bytes_[ahead], 1);
+      __builtin_prefetch(&key_offsets_[ahead], 1);
+    }
+    const uint32_t id = java_order_[k];
     size_t size = 0;
     if (id < rows_.first_rare_id) {
       ContainerRows& rows = rows_.frequent[id];
@@ -175,7 +187,15 @@ void PayloadLayout::WriteRareKeys(uint8_t* body) {
   size_t at = 0;
   size_t k = 0;
   size_t j = 0;
-  for (uint32_t id : java_order_) {
+  constexpr size_t kAhead = tuning::kPrefetchRows;
+  const size_t order_size = java_order_.size();
+  for (size_t o = 0; o < order_size; ++o) {
+    if (o + kAhead < order_size) {  // ids at random, as in Plan
+      const uint32_t ahead = java_order_[o + kAhead];
+      __builtin_prefetch(&key_bytes_[ahead]);
+      if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchList(ahead - rows_.first_rare_id);
+    }
+    const uint32_t id = java_order_[o];
     if (!has_rare_body(id)) continue;
     RowList& rows = rows_.rare[id - rows_.first_rare_id];
     if (!Gathers(rows)) {
