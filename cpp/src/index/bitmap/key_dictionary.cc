@@ -95,16 +95,17 @@ uint32_t NumericKeyDictionary::Append(uint64_t bits) {
   return id;
 }
 
-uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
+uint32_t NumericKeyDictionary::Insert(uint64_t bits, uint64_t hash, size_t slot) {
   const uint32_t id = Append(bits);
-  slots_[slot] = Slot{bits, id};
+  slots_[slot] = Slot{hash, id};
   if (keys_.size() * 4 > slots_.size() * 3) Grow();  // load <= 0.75
   return id;
 }
 
 void NumericKeyDictionary::BuildTable() {
   BuildTableOver(&slots_, &mask_, &shift_, keys_.size(), Slot{0, kEmpty}, [this](uint32_t id) {
-    return std::make_pair(SlotOf(keys_[id]), Slot{keys_[id], id});
+    const uint64_t hash = HashOf(keys_[id]);
+    return std::make_pair(static_cast<size_t>(hash >> shift_), Slot{hash, id});
   });
 }
 
@@ -153,8 +154,8 @@ void NumericKeyDictionary::Touch() {
 }
 
 void NumericKeyDictionary::Grow() {
-  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return SlotOf(s.bits); },
-         Slot{0, kEmpty});
+  Rehash(&slots_, &mask_, &shift_,
+         [this](const Slot& s) { return static_cast<size_t>(s.hash >> shift_); }, Slot{0, kEmpty});
 }
 
 size_t NumericKeyDictionary::MemoryBytes() const {

@@ -101,11 +101,12 @@ class NumericKeyDictionary final : public WriterKeys {
       if (InternAscending(bits, &id)) return id;
     }
     if (++hashed_lookups_ == tuning::kWindowAfterLookups) OpenWindow();
-    size_t slot = SlotOf(bits);
+    const uint64_t hash = HashOf(bits);
+    size_t slot = static_cast<size_t>(hash >> shift_);
     for (;;) {
       const Slot& s = slots_[slot];
-      if (s.id == kEmpty) return Insert(bits, slot);
-      if (s.bits == bits) {
+      if (s.id == kEmpty) return Insert(bits, hash, slot);
+      if (s.hash == hash) {  // HashOf is one-to-one: equal hashes are equal keys
         if (touch_pending_) Touch();
         return s.id;
       }
@@ -121,7 +122,9 @@ class NumericKeyDictionary final : public WriterKeys {
 
   // Once the table outgrows the caches, callers prefetch the slot of a key a few rows ahead.
   bool IsLarge() const { return slots_.size() > tuning::kLargeTableSlots; }
-  void Prefetch(uint64_t bits) const { __builtin_prefetch(&slots_[SlotOf(bits)]); }
+  void Prefetch(uint64_t bits) const {
+    __builtin_prefetch(&slots_[static_cast<size_t>(HashOf(bits) >> shift_)]);
+  }
 
   KeyKind kind() const override { return kind_; }
   size_t size() const override { return keys_.size(); }
@@ -149,15 +152,16 @@ class NumericKeyDictionary final : public WriterKeys {
   // 12 bytes, not 16: a million keys take 2^21 slots, the writer's largest part after the
   // rows (x86 and ARM load the unaligned key at no cost).
   struct __attribute__((packed)) Slot {
-    uint64_t bits;
+    uint64_t hash;  // HashOf(the key's bits)
     uint32_t id;
   };
   static_assert(sizeof(Slot) == 12, "a packed slot");
 
-  size_t SlotOf(uint64_t bits) const {
-    return static_cast<size_t>(hash::Mix64(bits ^ seed_) >> shift_);
-  }
-  uint32_t Insert(uint64_t bits, size_t slot);
+  // One-to-one (Mix64 is invertible), so slots hold the hash in place of the key: a lookup
+  // compares the hash it computed for the slot anyway, and a growing table places its slots
+  // from their hashes without mixing the keys again.
+  uint64_t HashOf(uint64_t bits) const { return hash::Mix64(bits ^ seed_); }
+  uint32_t Insert(uint64_t bits, uint64_t hash, size_t slot);
   void Touch();
   void Grow();
 
