@@ -59,8 +59,8 @@ Result<size_t> PayloadLayout::Plan() {
   const size_t null_bytes = rows_.nulls.SerializedSize();
   null_body_bytes_ = null_count >= 2 ? null_bytes : 0;
   size_t body = null_body_bytes_;
-  // Java's order visits the ids at random: each key's rows and plan entries are loaded a few
-  // keys ahead.
+  // Java's order visits the ids at random: each key's row list and plan entries are loaded a
+  // few keys ahead, then (once the list is cached) its rows.
   constexpr size_t kAhead = tuning::kPrefetchRows;
   const size_t order_size = java_order_.size();
   for (size_t k = 0; k < order_size; ++k) {
@@ -69,6 +69,10 @@ Result<size_t> PayloadLayout::Plan() {
       if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchList(ahead - rows_.first_rare_id);
       __builtin_prefetch(&key_bytes_[ahead], 1);
       __builtin_prefetch(&key_offsets_[ahead], 1);
+    }
+    if (k + kAhead / 2 < order_size) {
+      const uint32_t ahead = java_order_[k + kAhead / 2];
+      if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchHead(ahead - rows_.first_rare_id);
     }
     const uint32_t id = java_order_[k];
     size_t size = 0;
@@ -194,6 +198,10 @@ void PayloadLayout::WriteRareKeys(uint8_t* body) {
       const uint32_t ahead = java_order_[o + kAhead];
       __builtin_prefetch(&key_bytes_[ahead]);
       if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchList(ahead - rows_.first_rare_id);
+    }
+    if (o + kAhead / 2 < order_size) {
+      const uint32_t ahead = java_order_[o + kAhead / 2];
+      if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchHead(ahead - rows_.first_rare_id);
     }
     const uint32_t id = java_order_[o];
     if (!has_rare_body(id)) continue;
