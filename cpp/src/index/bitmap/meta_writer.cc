@@ -34,6 +34,12 @@ class PieceWriter {
     return &piece_;
   }
   size_t written() const { return written_ + piece_.size(); }
+  // Ends the staging: the pieces so far go out, and the next byte is written at the address
+  // returned, straight into the payload, by the caller.
+  uint8_t* FlushedEnd() {
+    Flush();
+    return out_ + written_;
+  }
 
  private:
   void Flush() {
@@ -164,9 +170,12 @@ void MetaPlan::WriteV2(const MetaKeys& keys, const MetaEntries& entries, uint8_t
     piece->WriteI32BE(static_cast<int32_t>(block_offsets_[b]));
   }
   writer.piece()->WriteI32BE(static_cast<int32_t>(blocks_bytes_));
+  // The blocks, an entry at a time straight into the payload: the meta's size is known.
+  uint8_t* at = writer.FlushedEnd();
   for (size_t b = 0; b < starts.size(); ++b) {
     const size_t end = b + 1 < starts.size() ? starts[b + 1] : count;
-    writer.piece()->WriteI32BE(static_cast<int32_t>(end - starts[b]));
+    io::StoreU32BE(at, static_cast<uint32_t>(end - starts[b]));
+    at += 4;
     for (size_t i = starts[b]; i < end; ++i) {
       // Sorted order visits the keys' ids at random: their entries, and a dictionary's keys
       // (first where each key is, then its bytes), are loaded ahead.
@@ -175,13 +184,13 @@ void MetaPlan::WriteV2(const MetaKeys& keys, const MetaEntries& entries, uint8_t
         keys.Prefetch(i + kPrefetchEntries, /*bytes=*/false);
       }
       if (i + kPrefetchEntries / 2 < count) keys.Prefetch(i + kPrefetchEntries / 2, /*bytes=*/true);
-      io::ByteWriter* piece = writer.piece();
-      EncodeKey(kind_, keys[i], piece);
-      piece->WriteI32BE(entries.offset(i));
-      piece->WriteI32BE(entries.length(i));
+      at = EncodeKeyAt(kind_, keys[i], at);
+      io::StoreU32BE(at, static_cast<uint32_t>(entries.offset(i)));
+      io::StoreU32BE(at + 4, static_cast<uint32_t>(entries.length(i)));
+      at += kEntryIntsBytes;
     }
   }
-  assert(writer.written() == bytes_);
+  assert(static_cast<size_t>(at - out) == bytes_);
 }
 
 }  // namespace pyfileindex::index::bitmap
