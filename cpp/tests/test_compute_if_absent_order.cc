@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "index/bitmap/key_dictionary.h"
 #include "java/compute_if_absent_order.h"
 #include "java/hash_codes.h"
 #include "java/java_hash_map.h"
@@ -26,12 +27,14 @@ struct Calls {
 };
 
 // The replay with every call, hits included, as Paimon's writer makes them.
-std::vector<uint32_t> ReplayEveryCall(const Calls& calls, const JavaHashMapOrder::KeyCompare& compare,
+std::vector<uint32_t> ReplayEveryCall(const Calls& calls,
+                                      const JavaHashMapOrder::KeyCompare& compare,
                                       JavaHashMapOrder::Stats* stats = nullptr) {
   JavaHashMapOrder map(Mode::kComputeIfAbsent, compare);
   for (size_t id = 0; id < calls.hash_codes.size(); ++id) {
     map.InsertNew(calls.hash_codes[id]);
-    const int64_t hits = id + 1 < calls.hash_codes.size() ? calls.hits_before[id] : calls.trailing_hits;
+    const int64_t hits =
+        id + 1 < calls.hash_codes.size() ? calls.hits_before[id] : calls.trailing_hits;
     for (int64_t h = 0; h < hits; ++h) map.TouchExisting();
   }
   if (stats != nullptr) *stats = map.stats();
@@ -40,11 +43,13 @@ std::vector<uint32_t> ReplayEveryCall(const Calls& calls, const JavaHashMapOrder
 
 // The same calls through ComputeIfAbsentOrder, hits reported only while they matter (as the
 // key dictionaries do).
-std::vector<uint32_t> OrderAtEnd(const Calls& calls, const JavaHashMapOrder::KeyCompare& compare) {
+std::vector<uint32_t> OrderAtEnd(const Calls& calls,
+                                 const JavaHashMapOrder::KeyCompare& compare) {
   ComputeIfAbsentOrder order;
   for (size_t id = 0; id < calls.hash_codes.size(); ++id) {
     order.InsertNew(calls.hash_codes[id]);
-    const int64_t hits = id + 1 < calls.hash_codes.size() ? calls.hits_before[id] : calls.trailing_hits;
+    const int64_t hits =
+        id + 1 < calls.hash_codes.size() ? calls.hits_before[id] : calls.trailing_hits;
     for (int64_t h = 0; h < hits; ++h) {
       if (order.HitMatters()) order.NoteHit();
     }
@@ -80,7 +85,9 @@ void ExpectSameOrder(const Calls& calls, std::optional<bool> expect_chain_only) 
     // Proven chain-only: the replay never called treeifyBin.
     EXPECT_EQ(stats.treeifications + stats.treeify_resizes, 0u);
   }
-  if (expect_chain_only) EXPECT_EQ(chain_only.has_value(), *expect_chain_only);
+  if (expect_chain_only) {
+    EXPECT_EQ(chain_only.has_value(), *expect_chain_only);
+  }
   EXPECT_EQ(ReplayedComputeIfAbsentOrder(calls.hash_codes.data(), calls.hash_codes.size(),
                                          last_hit, CompareIds),
             replayed);
@@ -170,10 +177,13 @@ TEST(ComputeIfAbsentOrder, ManyCollidingHashesTreeifyAndSplit) {
   std::vector<std::vector<int32_t>> sets(4);
   for (int32_t i = 0; i < 3000; ++i) sets[0].push_back(static_cast<int32_t>(i * 1024 + 5));
   for (int32_t i = 0; i < 500; ++i) sets[1].push_back(static_cast<int32_t>(rng() % 40) * 64);
-  for (int32_t i = 0; i < 2000; ++i) sets[2].push_back(static_cast<int32_t>(static_cast<uint32_t>(i) << 20));
+  for (int32_t i = 0; i < 2000; ++i) {
+    sets[2].push_back(static_cast<int32_t>(static_cast<uint32_t>(i) << 20));
+  }
   for (int32_t i = 0; i < 2000; ++i) {
     // Half the keys colliding in low bits (negative too), half random.
-    sets[3].push_back(i % 2 == 0 ? -static_cast<int32_t>((i / 2) << 12) : static_cast<int32_t>(rng()));
+    sets[3].push_back(i % 2 == 0 ? -static_cast<int32_t>((i / 2) << 12)
+                                 : static_cast<int32_t>(rng()));
   }
   for (size_t s = 0; s < sets.size(); ++s) {
     for (int max_hits : {0, 2}) {
@@ -203,8 +213,85 @@ TEST(ComputeIfAbsentOrder, StringsWithEqualHashCodes) {
 
   // Distinct BinaryString hash codes at dictionary scale: the chain-only order.
   std::vector<int32_t> binary_codes;
-  for (int i = 0; i < 20000; ++i) binary_codes.push_back(BinaryStringHashCode("v" + std::to_string(i * 7919)));
+  for (int i = 0; i < 20000; ++i) {
+    binary_codes.push_back(BinaryStringHashCode("v" + std::to_string(i * 7919)));
+  }
   ExpectSameOrder(WithHits(binary_codes, 6, 1), std::nullopt);
+}
+
+// The key dictionaries end to end: their JavaOrder against a replay of every row's call, on
+// keys whose bins treeify (the dictionaries' compareTo then orders the trees) and on keys
+// that never do, with repeats everywhere.
+template <typename Dictionary, typename Key, typename HashOf, typename Intern>
+void ExpectDictionaryOrder(const std::vector<Key>& rows, HashOf hash_of, Intern intern,
+                           Dictionary* dictionary, const JavaHashMapOrder::KeyCompare& compare,
+                           std::vector<Key>* keys, bool expect_trees) {
+  JavaHashMapOrder replay(Mode::kComputeIfAbsent, compare);
+  for (const Key& row : rows) {
+    const uint32_t id = intern(dictionary, row);
+    if (id == keys->size()) {
+      keys->push_back(row);
+      replay.InsertNew(hash_of(row));
+    } else {
+      ASSERT_LT(id, keys->size());
+      ASSERT_EQ((*keys)[id], row);
+      replay.TouchExisting();
+    }
+  }
+  EXPECT_EQ(dictionary->JavaOrder(), replay.IterationOrder());
+  const JavaHashMapOrder::Stats& stats = replay.stats();
+  EXPECT_EQ(stats.treeifications > 0, expect_trees);
+}
+
+TEST(ComputeIfAbsentOrder, NumericDictionaryMatchesTheReplayWithAndWithoutTrees) {
+  std::mt19937_64 rng(461);
+  std::vector<std::vector<int32_t>> row_sets(3);
+  for (int i = 0; i < 4000; ++i) {  // bucket 0 of every table up to 2^20 slots: trees
+    row_sets[0].push_back(static_cast<int32_t>((rng() % 300) << 20) * (rng() % 2 ? 1 : -1));
+  }
+  for (int i = 0; i < 4000; ++i) row_sets[1].push_back(static_cast<int32_t>(rng()));  // chains
+  for (int i = 0; i < 4000; ++i) {  // 64 apart: one bin of the 64-slot table, trees there
+    row_sets[2].push_back(static_cast<int32_t>(rng() % 500) * 64 - 9000);
+  }
+  for (size_t s = 0; s < row_sets.size(); ++s) {
+    SCOPED_TRACE("row set " + std::to_string(s));
+    index::bitmap::NumericKeyDictionary dictionary(index::bitmap::KeyKind::kInt32);
+    std::vector<int32_t> keys;
+    ExpectDictionaryOrder(
+        row_sets[s], [](int32_t v) { return IntegerHashCode(v); },
+        [](index::bitmap::NumericKeyDictionary* d, int32_t v) {
+          return d->Intern(static_cast<uint64_t>(static_cast<int64_t>(v)));
+        },
+        &dictionary,
+        [&keys](uint32_t a, uint32_t b) {  // Integer.compareTo
+          return keys[a] < keys[b] ? -1 : (keys[a] > keys[b] ? 1 : 0);
+        },
+        &keys, /*expect_trees=*/s != 1);
+  }
+}
+
+TEST(ComputeIfAbsentOrder, StringDictionaryMatchesTheReplayWhenBinsFill) {
+  // Strings picked for their BinaryString hash: the first ones share a bucket of the 16- and
+  // 64-slot tables (a treeify-driven resize, then a tree), then any strings.
+  std::vector<std::string> colliding;
+  for (int i = 0; colliding.size() < 40; ++i) {
+    const std::string s = "s" + std::to_string(i);
+    if ((JavaHashMapOrder::Spread(BinaryStringHashCode(s)) & 63) == 5) colliding.push_back(s);
+  }
+  std::mt19937_64 rng(462);
+  std::vector<std::string> rows;
+  for (int i = 0; i < 3000; ++i) {
+    rows.push_back(i < 400 ? colliding[rng() % colliding.size()]
+                           : "t" + std::to_string(rng() % 900));
+  }
+  index::bitmap::StringKeyDictionary dictionary(/*expect_ascending=*/false);
+  std::vector<std::string> keys;
+  ExpectDictionaryOrder(
+      rows, [](const std::string& s) { return BinaryStringHashCode(s); },
+      [](index::bitmap::StringKeyDictionary* d, const std::string& s) { return d->Intern(s); },
+      &dictionary,
+      [&keys](uint32_t a, uint32_t b) { return BinaryStringCompareTo(keys[a], keys[b]); },
+      &keys, /*expect_trees=*/true);
 }
 
 }  // namespace
