@@ -442,7 +442,8 @@ TEST(HashTablesTest, DictionariesCountTheHeapTheyHold) {
   index::bitmap::NumericKeyDictionary numbers(index::bitmap::KeyKind::kInt64);
   const size_t empty_numbers = numbers.MemoryBytes();
   for (uint64_t i = 0; i < 20000; ++i) numbers.Intern(i * 1000003);
-  EXPECT_GE(numbers.MemoryBytes(), empty_numbers + 20000 * (sizeof(uint64_t) + 12));
+  // Ascending keys need no lookup table: the keys and their Java hash codes at least.
+  EXPECT_GE(numbers.MemoryBytes(), empty_numbers + 20000 * (sizeof(uint64_t) + sizeof(int32_t)));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "index/keys/ordered_key.h"
@@ -67,6 +68,25 @@ inline size_t MinEncodedKeySize(KeyKind kind) {
 
 // Java DataOutput encoding of a key (big-endian; strings: int length + raw bytes).
 void EncodeKey(KeyKind kind, const KeyRef& key, io::ByteWriter* out);
+// The same bytes written at `at` (EncodedKeySize of them); returns their end. Inline: the meta
+// writes a key per entry.
+inline uint8_t* EncodeKeyAt(KeyKind kind, const KeyRef& key, uint8_t* at) {
+  switch (kind) {
+    case KeyKind::kInt8: *at = static_cast<uint8_t>(key.bits); return at + 1;
+    case KeyKind::kBool: *at = key.bits != 0 ? 1 : 0; return at + 1;
+    case KeyKind::kInt16: io::StoreU16BE(at, static_cast<uint16_t>(key.bits)); return at + 2;
+    case KeyKind::kInt32:
+    case KeyKind::kFloat: io::StoreU32BE(at, static_cast<uint32_t>(key.bits)); return at + 4;
+    case KeyKind::kInt64:
+    case KeyKind::kDouble: io::StoreU64BE(at, key.bits); return at + 8;
+    case KeyKind::kString:
+    case KeyKind::kBinary:
+      io::StoreU32BE(at, static_cast<uint32_t>(key.bytes.size()));
+      if (!key.bytes.empty()) std::memcpy(at + 4, key.bytes.data(), key.bytes.size());
+      return at + 4 + key.bytes.size();
+  }
+  return at;
+}
 // Reads a key written by EncodeKey; string keys view the reader's bytes.
 Result<KeyRef> DecodeKey(KeyKind kind, io::ByteReader* in);
 

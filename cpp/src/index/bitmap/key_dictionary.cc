@@ -61,11 +61,12 @@ void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count,
 // ---- numeric --------------------------------------------------------------------------------
 
 NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
-    : kind_(kind),
-      order_(java::JavaHashMapOrder::Mode::kComputeIfAbsent,
-             [this](uint32_t a, uint32_t b) {
-               return CompareKeys(kind_, key(a), key(b));
-             }) {}
+    : kind_(kind) {}
+
+std::vector<uint32_t> NumericKeyDictionary::JavaOrder() const {
+  return order_.IterationOrder(
+      [this](uint32_t a, uint32_t b) { return CompareKeys(kind_, key(a), key(b)); });
+}
 
 bool NumericKeyDictionary::InternAscending(uint64_t bits, uint32_t* id) {
   if (!keys_.empty()) {
@@ -90,20 +91,21 @@ uint32_t NumericKeyDictionary::Append(uint64_t bits) {
   NoteInWindow(bits, id);
   keys_.push_back(bits);
   order_.InsertNew(NumericJavaHash(kind_, bits));
-  touch_pending_ = order_.ResizePending();
+  touch_pending_ = order_.HitMatters();
   return id;
 }
 
-uint32_t NumericKeyDictionary::Insert(uint64_t bits, size_t slot) {
+uint32_t NumericKeyDictionary::Insert(uint64_t bits, uint64_t hash, size_t slot) {
   const uint32_t id = Append(bits);
-  slots_[slot] = Slot{bits, id};
+  slots_[slot] = Slot{hash, id};
   if (keys_.size() * 4 > slots_.size() * 3) Grow();  // load <= 0.75
   return id;
 }
 
 void NumericKeyDictionary::BuildTable() {
   BuildTableOver(&slots_, &mask_, &shift_, keys_.size(), Slot{0, kEmpty}, [this](uint32_t id) {
-    return std::make_pair(SlotOf(keys_[id]), Slot{keys_[id], id});
+    const uint64_t hash = HashOf(keys_[id]);
+    return std::make_pair(static_cast<size_t>(hash >> shift_), Slot{hash, id});
   });
 }
 
@@ -147,13 +149,13 @@ void NumericKeyDictionary::OpenWindow() {
 }
 
 void NumericKeyDictionary::Touch() {
-  order_.TouchExisting();
+  order_.NoteHit();
   touch_pending_ = false;
 }
 
 void NumericKeyDictionary::Grow() {
-  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return SlotOf(s.bits); },
-         Slot{0, kEmpty});
+  Rehash(&slots_, &mask_, &shift_,
+         [this](const Slot& s) { return static_cast<size_t>(s.hash >> shift_); }, Slot{0, kEmpty});
 }
 
 size_t NumericKeyDictionary::MemoryBytes() const {
@@ -178,11 +180,14 @@ std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
 
 StringKeyDictionary::StringKeyDictionary(bool expect_ascending)
     : ascending_(expect_ascending),
-      offsets_{0},
-      order_(java::JavaHashMapOrder::Mode::kComputeIfAbsent, [this](uint32_t a, uint32_t b) {
-        return java::BinaryStringCompareTo(View(a), View(b));
-      }) {
+      offsets_{0} {
   if (!ascending_) BuildTable();
+}
+
+std::vector<uint32_t> StringKeyDictionary::JavaOrder() const {
+  return order_.IterationOrder([this](uint32_t a, uint32_t b) {
+    return java::BinaryStringCompareTo(View(a), View(b));
+  });
 }
 
 bool StringKeyDictionary::InternAscending(std::string_view bytes, uint32_t* id) {
@@ -209,7 +214,7 @@ uint32_t StringKeyDictionary::Append(std::string_view bytes) {
   arena_.insert(arena_.end(), bytes.begin(), bytes.end());
   offsets_.push_back(arena_.size());
   order_.InsertNew(java::BinaryStringHashCode(bytes));
-  touch_pending_ = order_.ResizePending();
+  touch_pending_ = order_.HitMatters();
   return id;
 }
 
@@ -222,7 +227,7 @@ uint32_t StringKeyDictionary::Insert(std::string_view bytes, uint64_t hash, size
 
 StringKeyDictionary::Slot StringKeyDictionary::SlotOf(uint32_t id, uint64_t hash) const {
   const uint64_t length = std::min<uint64_t>(offsets_[id + 1] - offsets_[id], kLongKey);
-  return Slot{static_cast<uint32_t>(hash), id, uint64_t{offsets_[id]} << 16 | length};
+  return Slot{TagOf(hash), id, uint64_t{offsets_[id]} << 16 | length};
 }
 
 void StringKeyDictionary::BuildTable() {
@@ -233,20 +238,21 @@ void StringKeyDictionary::BuildTable() {
 }
 
 void StringKeyDictionary::Touch() {
-  order_.TouchExisting();
+  order_.NoteHit();
   touch_pending_ = false;
 }
 
 void StringKeyDictionary::Grow() {
-  // Slots keep only the low half of each hash: the slot index is hashed again from the bytes.
-  Rehash(&slots_, &mask_, &shift_, [this](const Slot& s) { return HashBytes(View(s.id)) >> shift_; },
-         Slot{0, kEmpty, 0});
+  // The new slot index is the top bits of the tag (shift_ >= 32: at most 2^32 slots).
+  Rehash(
+      &slots_, &mask_, &shift_, [this](const Slot& s) { return size_t{s.tag} >> (shift_ - 32); },
+      Slot{0, kEmpty, 0});
 }
 
 void StringKeyDictionary::ReleaseLookup() {
   memory::ReleaseVector(&slots_);
   mask_ = 0;
-  order_ = java::JavaHashMapOrder(java::JavaHashMapOrder::Mode::kComputeIfAbsent, nullptr);
+  order_ = java::ComputeIfAbsentOrder();
 }
 
 size_t StringKeyDictionary::MemoryBytes() const {

@@ -1,6 +1,7 @@
 // The writer's key dictionaries: distinct non-null keys -> dense ids (0, 1, ... in order of
-// first occurrence), while replaying the java.util.HashMap.computeIfAbsent call Java's writer
-// makes for every non-null row, so the final Java iteration order is known.
+// first occurrence), noting what the java.util.HashMap.computeIfAbsent call Java's writer makes
+// for every non-null row needs to know (the keys' hash codes, the hits that may resize), so the
+// final Java iteration order can be worked out (java/compute_if_absent_order.h).
 //
 // Own open-addressing tables keyed by the normalised key (no per-row allocation; strings are
 // copied once, on first occurrence, into an arena).
@@ -19,7 +20,7 @@
 #include "index/bitmap/tuning.h"
 #include "io/byte_writer.h"
 #include "io/endian.h"
-#include "java/java_hash_map.h"
+#include "java/compute_if_absent_order.h"
 #include "memory/growing_vector.h"
 #include "memory/zeroed_array.h"
 
@@ -36,9 +37,12 @@ class WriterKeys {
   virtual std::vector<uint32_t> JavaOrder() const = 0;
   // All key ids, sorted ascending by the key class's compareTo.
   virtual std::vector<uint32_t> SortedIds() const = 0;
+  // Starts loading what key(id) reads: `bytes` false its place, true (some keys later, once
+  // the place is cached) the key itself. Keys held by value need nothing.
+  virtual void PrefetchKey(uint32_t /*id*/, bool /*bytes*/) const {}
   // Whether SortedIds() is 0, 1, ... (the keys came in ascending order).
   virtual bool IdsAreSorted() const { return false; }
-  // Heap bytes the dictionary holds (tables, keys, HashMap replay).
+  // Heap bytes the dictionary holds (tables, keys, their Java hash codes).
   virtual size_t MemoryBytes() const = 0;
 };
 
@@ -50,7 +54,7 @@ class WriterKeys {
 class NumericKeyDictionary final : public WriterKeys {
  public:
   explicit NumericKeyDictionary(KeyKind kind);
-  NumericKeyDictionary(const NumericKeyDictionary&) = delete;  // `order_` points back here
+  NumericKeyDictionary(const NumericKeyDictionary&) = delete;
   NumericKeyDictionary& operator=(const NumericKeyDictionary&) = delete;
 
   // The id of `bits`, added if new. Call once per non-null row, in row order.
@@ -63,7 +67,7 @@ class NumericKeyDictionary final : public WriterKeys {
     return InternHashed(bits);
   }
   // Ids of the keys key_of(from), key_of(from + 1), ... (each handed to take(j, id)) while
-  // they are already in and inside the direct window, with no HashMap replay pending (a hit
+  // they are already in and inside the direct window, with no HashMap hit pending (a hit
   // then changes nothing): returns the first j it did not take, or `count`. The window stays
   // in registers and the loop branches only on what a known key never does (Intern reloads the
   // window every row, as the stores of ids might change it).
@@ -97,11 +101,12 @@ class NumericKeyDictionary final : public WriterKeys {
       if (InternAscending(bits, &id)) return id;
     }
     if (++hashed_lookups_ == tuning::kWindowAfterLookups) OpenWindow();
-    size_t slot = SlotOf(bits);
+    const uint64_t hash = HashOf(bits);
+    size_t slot = static_cast<size_t>(hash >> shift_);
     for (;;) {
       const Slot& s = slots_[slot];
-      if (s.id == kEmpty) return Insert(bits, slot);
-      if (s.bits == bits) {
+      if (s.id == kEmpty) return Insert(bits, hash, slot);
+      if (s.hash == hash) {  // HashOf is one-to-one: equal hashes are equal keys
         if (touch_pending_) Touch();
         return s.id;
       }
@@ -110,14 +115,16 @@ class NumericKeyDictionary final : public WriterKeys {
   }
 
   // What Intern does for a key already in (callers that take a run of equal rows at once):
-  // the HashMap replay's part of Java's computeIfAbsent on a present key.
+  // noting Java's computeIfAbsent call on a present key.
   void NoteHit() {
     if (touch_pending_) Touch();
   }
 
   // Once the table outgrows the caches, callers prefetch the slot of a key a few rows ahead.
   bool IsLarge() const { return slots_.size() > tuning::kLargeTableSlots; }
-  void Prefetch(uint64_t bits) const { __builtin_prefetch(&slots_[SlotOf(bits)]); }
+  void Prefetch(uint64_t bits) const {
+    __builtin_prefetch(&slots_[static_cast<size_t>(HashOf(bits) >> shift_)]);
+  }
 
   KeyKind kind() const override { return kind_; }
   size_t size() const override { return keys_.size(); }
@@ -126,7 +133,7 @@ class NumericKeyDictionary final : public WriterKeys {
     k.bits = keys_[id];
     return k;
   }
-  std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
+  std::vector<uint32_t> JavaOrder() const override;
   std::vector<uint32_t> SortedIds() const override;
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
@@ -145,15 +152,16 @@ class NumericKeyDictionary final : public WriterKeys {
   // 12 bytes, not 16: a million keys take 2^21 slots, the writer's largest part after the
   // rows (x86 and ARM load the unaligned key at no cost).
   struct __attribute__((packed)) Slot {
-    uint64_t bits;
+    uint64_t hash;  // HashOf(the key's bits)
     uint32_t id;
   };
   static_assert(sizeof(Slot) == 12, "a packed slot");
 
-  size_t SlotOf(uint64_t bits) const {
-    return static_cast<size_t>(hash::Mix64(bits ^ seed_) >> shift_);
-  }
-  uint32_t Insert(uint64_t bits, size_t slot);
+  // One-to-one (Mix64 is invertible), so slots hold the hash in place of the key: a lookup
+  // compares the hash it computed for the slot anyway, and a growing table places its slots
+  // from their hashes without mixing the keys again.
+  uint64_t HashOf(uint64_t bits) const { return hash::Mix64(bits ^ seed_); }
+  uint32_t Insert(uint64_t bits, uint64_t hash, size_t slot);
   void Touch();
   void Grow();
 
@@ -206,9 +214,10 @@ class NumericKeyDictionary final : public WriterKeys {
   size_t mask_ = 0;
   unsigned shift_ = 0;
   memory::GrowingVector<uint64_t> keys_;  // by id
-  java::JavaHashMapOrder order_;
+  java::ComputeIfAbsentOrder order_;  // Java's computeIfAbsent calls
   // Java resizes at the top of the next call after an insertion crossed the threshold; only
-  // the first such call matters, so a hit pays for the replay only while this is set.
+  // the first such call after the last insertion matters, so a hit is noted only while this is
+  // set.
   bool touch_pending_ = false;
 };
 
@@ -237,7 +246,7 @@ class StringKeyDictionary final : public WriterKeys {
   }
   uint32_t InternHashed(std::string_view bytes, uint64_t h) {
     size_t slot = static_cast<size_t>(h >> shift_);
-    const uint32_t tag = static_cast<uint32_t>(h);
+    const uint32_t tag = TagOf(h);
     for (;;) {
       const Slot& s = slots_[slot];
       if (s.id == kEmpty) return Insert(bytes, h, slot);
@@ -249,8 +258,8 @@ class StringKeyDictionary final : public WriterKeys {
     }
   }
 
-  // What Intern does for a key already in (also for callers that remember ids): the HashMap
-  // replay's part of Java's computeIfAbsent on a present key.
+  // What Intern does for a key already in (also for callers that remember ids): noting Java's
+  // computeIfAbsent call on a present key.
   void NoteHit() {
     if (touch_pending_) Touch();
   }
@@ -272,11 +281,18 @@ class StringKeyDictionary final : public WriterKeys {
     k.bytes = View(id);
     return k;
   }
-  std::vector<uint32_t> JavaOrder() const override { return order_.IterationOrder(); }
+  void PrefetchKey(uint32_t id, bool bytes) const override {
+    if (bytes) {
+      __builtin_prefetch(arena_.data() + offsets_[id]);
+    } else {
+      __builtin_prefetch(&offsets_[id]);
+    }
+  }
+  std::vector<uint32_t> JavaOrder() const override;
   std::vector<uint32_t> SortedIds() const override;
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
-  // After the last Intern and JavaOrder: frees the lookup table and the HashMap replay, most
+  // After the last Intern and JavaOrder: frees the lookup table and the keys' hash codes, most
   // of the dictionary's memory, keeping the keys (key(), SortedIds()) for the meta.
   void ReleaseLookup();
 
@@ -289,10 +305,15 @@ class StringKeyDictionary final : public WriterKeys {
   // touching offsets_: position << 16 | length, or kLongKey for keys of 0xFFFF+ bytes.
   static constexpr uint64_t kLongKey = 0xFFFF;
   struct Slot {
-    uint32_t tag;  // the low 32 bits of the key's hash (the slot comes from the high ones)
+    // The high 32 bits of the key's hash. The slot index is their top bits (tables have at most
+    // 2^32 slots), so a growing table places its keys without hashing their bytes again; the
+    // bits below the index still tell most keys of a probe sequence apart.
+    uint32_t tag;
     uint32_t id;
     uint64_t where;
   };
+
+  static uint32_t TagOf(uint64_t hash) { return static_cast<uint32_t>(hash >> 32); }
 
   std::string_view KeyAt(const Slot& s) const {
     const uint64_t length = s.where & kLongKey;
@@ -322,7 +343,7 @@ class StringKeyDictionary final : public WriterKeys {
   unsigned shift_ = 0;
   memory::GrowingVector<char> arena_;       // all distinct keys' bytes, back to back
   memory::GrowingVector<uint64_t> offsets_; // key id -> start in arena_; one extra end offset
-  java::JavaHashMapOrder order_;
+  java::ComputeIfAbsentOrder order_;  // Java's computeIfAbsent calls
   bool touch_pending_ = false;
 };
 

@@ -62,6 +62,11 @@ class MetaKeys {
     key.bits = bits32_ != nullptr ? WidenKeyBits(kind_, bits32_[i]) : bits_[i];
     return key;
   }
+  // Starts loading key i of a dictionary (see WriterKeys::PrefetchKey); keys in an array of
+  // bits are read in order and need no prefetch.
+  void Prefetch(size_t i, bool bytes) const {
+    if (dictionary_ != nullptr) dictionary_->PrefetchKey(IdAt(ids_, i), bytes);
+  }
 
  private:
   const uint64_t* bits_ = nullptr;
@@ -85,6 +90,12 @@ class MetaEntries {
   int32_t length(size_t i) const {
     const uint32_t bytes = lengths_[IdAt(ids_, i)];
     return bytes != 0 ? static_cast<int32_t>(bytes) : -1;
+  }
+  // Starts loading entry i (the per-key plan is by id: read at random in sorted order).
+  void Prefetch(size_t i) const {
+    if (ids_ == nullptr) return;
+    __builtin_prefetch(&offsets_[ids_[i]]);
+    __builtin_prefetch(&lengths_[ids_[i]]);
   }
 
  private:

@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "index/bitmap/tuning.h"
 #include "memory/huge_pages.h"
 #include "memory/return_pages.h"
 
@@ -24,10 +25,10 @@ Result<size_t> PayloadLayout::Plan() {
   // The meta lists keys in HashMap order (V1) or sorted (V2); keys that came in ascending
   // order are sorted by id already and need no list.
   if (options_.version == 2 && !keys.IdsAreSorted()) sorted_ids_ = keys.SortedIds();
-  // Numeric keys are taken out of their dictionary, which (slots, HashMap replay: many times
+  // Numeric keys are taken out of their dictionary, which (slots, Java hash codes: many times
   // the keys' own bytes) goes before they are put in meta order and the plan is built.
   // String keys stay in theirs until the meta is written (the meta's keys are read from it);
-  // only its lookup table and replay go now.
+  // only its lookup table and hash codes go now.
   if (rows_.numeric != nullptr) {
     memory::GrowingVector<uint64_t> by_id = rows_.numeric->TakeKeys();
     rows_.numeric.reset();
@@ -58,7 +59,22 @@ Result<size_t> PayloadLayout::Plan() {
   const size_t null_bytes = rows_.nulls.SerializedSize();
   null_body_bytes_ = null_count >= 2 ? null_bytes : 0;
   size_t body = null_body_bytes_;
-  for (uint32_t id : java_order_) {
+  // Java's order visits the ids at random: each key's row list and plan entries are loaded a
+  // few keys ahead, then (once the list is cached) its rows.
+  constexpr size_t kAhead = tuning::kPrefetchRows;
+  const size_t order_size = java_order_.size();
+  for (size_t k = 0; k < order_size; ++k) {
+    if (k + kAhead < order_size) {
+      const uint32_t ahead = java_order_[k + kAhead];
+      if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchList(ahead - rows_.first_rare_id);
+      __builtin_prefetch(&key_bytes_[ahead], 1);
+      __builtin_prefetch(&key_offsets_[ahead], 1);
+    }
+    if (k + kAhead / 2 < order_size) {
+      const uint32_t ahead = java_order_[k + kAhead / 2];
+      if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchHead(ahead - rows_.first_rare_id);
+    }
+    const uint32_t id = java_order_[k];
     size_t size = 0;
     if (id < rows_.first_rare_id) {
       ContainerRows& rows = rows_.frequent[id];
@@ -175,7 +191,19 @@ void PayloadLayout::WriteRareKeys(uint8_t* body) {
   size_t at = 0;
   size_t k = 0;
   size_t j = 0;
-  for (uint32_t id : java_order_) {
+  constexpr size_t kAhead = tuning::kPrefetchRows;
+  const size_t order_size = java_order_.size();
+  for (size_t o = 0; o < order_size; ++o) {
+    if (o + kAhead < order_size) {  // ids at random, as in Plan
+      const uint32_t ahead = java_order_[o + kAhead];
+      __builtin_prefetch(&key_bytes_[ahead]);
+      if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchList(ahead - rows_.first_rare_id);
+    }
+    if (o + kAhead / 2 < order_size) {
+      const uint32_t ahead = java_order_[o + kAhead / 2];
+      if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchHead(ahead - rows_.first_rare_id);
+    }
+    const uint32_t id = java_order_[o];
     if (!has_rare_body(id)) continue;
     RowList& rows = rows_.rare[id - rows_.first_rare_id];
     if (!Gathers(rows)) {

@@ -62,6 +62,10 @@ class RowList {
   void PrefetchTail() const {
     if (capacity_ > 0) __builtin_prefetch(heap_ + size_, 1);
   }
+  // The first entries, for a reader of the whole list (serialization).
+  void PrefetchHead() const {
+    if (capacity_ > 0) __builtin_prefetch(heap_);
+  }
 
   uint64_t Count() const;
   // visit(first, last) for the rows ascending, as runs within a container span (single
@@ -147,6 +151,9 @@ class RowSets {
   }
   void PrefetchTail(uint32_t id) const {
     if (id < lists_.size()) lists_[id].PrefetchTail();
+  }
+  void PrefetchHead(uint32_t id) const {
+    if (id < lists_.size()) lists_[id].PrefetchHead();
   }
   RowList& operator[](uint32_t id) { return lists_[id]; }
   const RowList& operator[](uint32_t id) const { return lists_[id]; }
