@@ -246,28 +246,23 @@ def _bound_leaf(leaf: PLeaf, pack: Pack) -> oracle.Answer:
 def truth(pred, pack: Pack) -> FrozenSet[int]:
     """Rows for which the predicate is TRUE (SQL's three values: NULL matches only IS NULL,
     NOT x holds where x is FALSE, not where x is unknown)."""
-    if isinstance(pred, PNot):
-        return _falsity(pred.child, pack)
-    if isinstance(pred, PNode):
-        sets = [truth(c, pack) for c in pred.children]
-        out = sets[0]
-        for s in sets[1:]:
-            out = (out & s) if pred.op == "and" else (out | s)
-        return out
-    return oracle.truth_leaf(pack.column(pred.column).data, pred.op, pred.literals)
+    return _rows_where(pred, pack, True)
 
 
-def _falsity(pred, pack: Pack) -> FrozenSet[int]:
-    """Rows for which the predicate is FALSE."""
+def _rows_where(pred, pack: Pack, wanted: bool) -> FrozenSet[int]:
+    """Rows for which the predicate is `wanted` (TRUE or FALSE; unknown is neither)."""
     if isinstance(pred, PNot):
-        return truth(pred.child, pack)
+        return _rows_where(pred.child, pack, not wanted)
     if isinstance(pred, PNode):
-        sets = [_falsity(c, pack) for c in pred.children]
+        sets = [_rows_where(c, pack, wanted) for c in pred.children]
+        # AND is TRUE where every child is and FALSE where any is; OR the other way round.
+        every = (pred.op == "and") == wanted
         out = sets[0]
         for s in sets[1:]:
-            out = (out | s) if pred.op == "and" else (out & s)
+            out = (out & s) if every else (out | s)
         return out
-    return oracle.falsity_leaf(pack.column(pred.column).data, pred.op, pred.literals)
+    leaf_rows = oracle.truth_leaf if wanted else oracle.falsity_leaf
+    return leaf_rows(pack.column(pred.column).data, pred.op, pred.literals)
 
 
 def lossy(pred, pack: Pack) -> bool:
