@@ -98,7 +98,8 @@ TEST(ComputeIfAbsentOrder, PastThresholdAtMatchesTheReplaysPendingResize) {
   for (int32_t stride : {1, 64, 1 << 20}) {
     JavaHashMapOrder map(Mode::kComputeIfAbsent, CompareIds);
     for (int32_t k = 0; k < 5000; ++k) {
-      map.InsertNew(k * stride);
+      // Java's int product, wrapping (a signed overflow in C++).
+      map.InsertNew(static_cast<int32_t>(static_cast<uint32_t>(k) * static_cast<uint32_t>(stride)));
       if (map.ResizePending()) {
         EXPECT_TRUE(ComputeIfAbsentOrder::PastThresholdAt(map.size())) << map.size();
       }
