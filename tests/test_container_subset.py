@@ -15,7 +15,7 @@ from pyfileindex import col
 from pyfileindex.paimon.container_subset import (
     HeadEntry,
     parse_head,
-    subset_container,
+    subset_layout,
     wanted_entries,
 )
 from pyfileindex.paimon.ranged import HEADER_PROBE, fetch_index
@@ -41,12 +41,20 @@ def container() -> bytes:
     return data
 
 
+def _laid_out(entries, data: bytes) -> bytes:
+    """The container subset_layout plans for `entries`, its bodies copied from `data`."""
+    head, where, size = subset_layout(entries)
+    out = bytearray(size)
+    out[:len(head)] = head
+    for (start, length), at in where.items():
+        out[at:at + length] = data[start:start + length]
+    return bytes(out)
+
+
 def _subset(data: bytes, columns) -> bytes:
     entries = parse_head(data, len(data))
     assert entries is not None
-    wanted = wanted_entries(entries, columns)
-    bodies = {(e.start, e.length): data[e.start:e.start + e.length] for e in wanted if e.has_body}
-    return subset_container(wanted, bodies)
+    return _laid_out(wanted_entries(entries, columns), data)
 
 
 QUESTIONS = [
@@ -90,7 +98,7 @@ def test_an_empty_index_stays_empty(container):
     """start -1 (an index that saw no value) answers SKIP for an equality: it must survive."""
     empty = HeadEntry("tag", struct.pack(">H", 3) + b"tag", struct.pack(">H", 6) + b"bitmap",
                       -1, 0)
-    data = subset_container([empty], {})
+    data = _laid_out([empty], b"")
     (entry,) = parse_head(data, len(data))
     assert (entry.column, entry.start, entry.length, entry.has_body) == ("tag", -1, 0, False)
     assert pfi.IndexReader(data, FIELDS, ROWS).evaluate(col("tag") == "t5").skip

@@ -3,7 +3,7 @@
 A container is a head (magic, version, head length, then per column its name and its
 indexes, each with an absolute start and a length; start -1 marks an empty index) and the
 index bodies after it (spec FORMAT-container-bitmap.md, section 2). A query on a few
-columns needs only their entries and bodies: `subset_container` writes a well-formed
+columns needs only their entries and bodies: `subset_layout` lays out a well-formed
 container holding just those, with the starts moved to where the bodies now lie. Asked
 about those columns, the native reader answers from it exactly as from the whole
 container, without the bytes of the other indexes ever being read or held.
@@ -11,7 +11,7 @@ container, without the bytes of the other indexes ever being read or held.
 
 import struct
 from dataclasses import dataclass
-from typing import Any, Collection, Dict, List, Optional, Sequence, Tuple
+from typing import Collection, Dict, List, Optional, Sequence, Tuple
 
 MAGIC = 1493475289347502
 VERSION = 1
@@ -117,15 +117,3 @@ def subset_layout(entries: Sequence[HeadEntry]) -> Tuple[bytes, Dict[Tuple[int, 
             parts.append(entry.type_utf + struct.pack(">ii", start, length))
     parts.append(struct.pack(">i", 0))  # no redundant bytes
     return b"".join(parts), where, offset
-
-
-def subset_container(entries: Sequence[HeadEntry], bodies: Dict[Tuple[int, int], Any]
-                     ) -> bytes:
-    """A container of `entries`, each body taken from `bodies` (bytes-like) by its original
-    (start, length)."""
-    head, where, size = subset_layout(entries)
-    out = bytearray(size)
-    out[:len(head)] = head
-    for body, at in where.items():
-        out[at:at + body[1]] = bodies[body]
-    return bytes(out)

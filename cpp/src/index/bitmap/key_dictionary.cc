@@ -105,7 +105,7 @@ uint32_t NumericKeyDictionary::Insert(uint64_t bits, uint64_t hash, size_t slot)
 void NumericKeyDictionary::BuildTable() {
   BuildTableOver(&slots_, &mask_, &shift_, keys_.size(), Slot{0, kEmpty}, [this](uint32_t id) {
     const uint64_t hash = HashOf(keys_[id]);
-    return std::make_pair(static_cast<size_t>(hash >> shift_), Slot{hash, id});
+    return std::make_pair(SlotIndex(hash), Slot{hash, id});
   });
 }
 
@@ -155,7 +155,7 @@ void NumericKeyDictionary::Touch() {
 
 void NumericKeyDictionary::Grow() {
   Rehash(&slots_, &mask_, &shift_,
-         [this](const Slot& s) { return static_cast<size_t>(s.hash >> shift_); }, Slot{0, kEmpty});
+         [this](const Slot& s) { return SlotIndex(s.hash); }, Slot{0, kEmpty});
 }
 
 size_t NumericKeyDictionary::MemoryBytes() const {
@@ -233,7 +233,7 @@ StringKeyDictionary::Slot StringKeyDictionary::SlotOf(uint32_t id, uint64_t hash
 void StringKeyDictionary::BuildTable() {
   BuildTableOver(&slots_, &mask_, &shift_, size(), Slot{0, kEmpty, 0}, [this](uint32_t id) {
     const uint64_t h = HashBytes(View(id));
-    return std::make_pair(static_cast<size_t>(h >> shift_), SlotOf(id, h));
+    return std::make_pair(SlotIndex(h), SlotOf(id, h));
   });
 }
 

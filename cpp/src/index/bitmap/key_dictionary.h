@@ -102,7 +102,7 @@ class NumericKeyDictionary final : public WriterKeys {
     }
     if (++hashed_lookups_ == tuning::kWindowAfterLookups) OpenWindow();
     const uint64_t hash = HashOf(bits);
-    size_t slot = static_cast<size_t>(hash >> shift_);
+    size_t slot = SlotIndex(hash);
     for (;;) {
       const Slot& s = slots_[slot];
       if (s.id == kEmpty) return Insert(bits, hash, slot);
@@ -123,7 +123,7 @@ class NumericKeyDictionary final : public WriterKeys {
   // Once the table outgrows the caches, callers prefetch the slot of a key a few rows ahead.
   bool IsLarge() const { return slots_.size() > tuning::kLargeTableSlots; }
   void Prefetch(uint64_t bits) const {
-    __builtin_prefetch(&slots_[static_cast<size_t>(HashOf(bits) >> shift_)]);
+    __builtin_prefetch(&slots_[SlotIndex(HashOf(bits))]);
   }
 
   KeyKind kind() const override { return kind_; }
@@ -161,6 +161,8 @@ class NumericKeyDictionary final : public WriterKeys {
   // compares the hash it computed for the slot anyway, and a growing table places its slots
   // from their hashes without mixing the keys again.
   uint64_t HashOf(uint64_t bits) const { return hash::Mix64(bits ^ seed_); }
+  // The slot a hash starts its probe at: its top bits.
+  size_t SlotIndex(uint64_t hash) const { return static_cast<size_t>(hash >> shift_); }
   uint32_t Insert(uint64_t bits, uint64_t hash, size_t slot);
   void Touch();
   void Grow();
@@ -245,7 +247,7 @@ class StringKeyDictionary final : public WriterKeys {
     return InternHashed(bytes, h);
   }
   uint32_t InternHashed(std::string_view bytes, uint64_t h) {
-    size_t slot = static_cast<size_t>(h >> shift_);
+    size_t slot = SlotIndex(h);
     const uint32_t tag = TagOf(h);
     for (;;) {
       const Slot& s = slots_[slot];
@@ -268,10 +270,10 @@ class StringKeyDictionary final : public WriterKeys {
   // compares. Both are cache misses otherwise, and the bytes' miss comes last, unhidden.
   // (No table while the keys are ascending: not large.)
   bool IsLarge() const { return slots_.size() > tuning::kLargeTableSlots; }
-  void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[static_cast<size_t>(h >> shift_)]); }
+  void Prefetch(uint64_t h) const { __builtin_prefetch(&slots_[SlotIndex(h)]); }
   void PrefetchKeyBytes(uint64_t h) const {
     // Empty slots hold position 0: a harmless prefetch, cheaper than a branch.
-    __builtin_prefetch(arena_.data() + (slots_[static_cast<size_t>(h >> shift_)].where >> 16));
+    __builtin_prefetch(arena_.data() + (slots_[SlotIndex(h)].where >> 16));
   }
 
   KeyKind kind() const override { return KeyKind::kString; }
@@ -300,6 +302,8 @@ class StringKeyDictionary final : public WriterKeys {
   uint64_t HashBytes(std::string_view bytes) const { return hash::TableBytesHash(seed_, bytes); }
 
  private:
+  // The slot a hash starts its probe at: its top bits.
+  size_t SlotIndex(uint64_t hash) const { return static_cast<size_t>(hash >> shift_); }
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
   // A key's arena position and length in one word, so a probe reads its bytes without
   // touching offsets_: position << 16 | length, or kLongKey for keys of 0xFFFF+ bytes.
