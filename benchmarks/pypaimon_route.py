@@ -9,10 +9,12 @@ splits ("+native"). Not a timed test; prints a table.
 One append table on local disk: `id` BIGINT unique (bloom filter), `tag` STRING (bitmap),
 `score` DOUBLE (range bitmap), `note` STRING (no index); every index in a sidecar. The
 point, IN and range queries have their answers in one file, and no file's min/max
-statistics rule a query out (see Data). Each route runs once to warm the cache,
-then `--repeat` times; the median is reported. Every route's rows are checked equal to
-pypaimon's unpruned read. TopN has no pypaimon read-builder form: its row runs plan_read
-with top_n, against pypaimon reading the column and sorting.
+statistics rule a query out (see Data). Each route runs once to warm the cache, then
+`--repeat` rounds, each running every route once in an order that rotates from round to
+round, so a drifting machine weighs on all routes alike; the median is reported. Every
+route's rows are checked equal to pypaimon's unpruned read. TopN has no pypaimon
+read-builder form: its row runs plan_read with top_n, against pypaimon reading the column
+and sorting.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from timing import median_seconds
+from timing import interleaved_medians, median_seconds
 
 SCHEMA = pa.schema([("id", pa.int64()), ("tag", pa.string()), ("score", pa.float64()),
                     ("note", pa.string())])
@@ -129,29 +131,32 @@ def run(table, data: Data, repeat: int, native_table, only=None) -> None:
             splits = prune(b)
             return b.new_read().to_arrow(splits), splits
 
-        # Each route's rows are compared as they come and then dropped, so that no route
-        # runs with more result tables held in memory than the one before it.
-        plain_s, (want, plain_splits) = median_seconds(lambda: plain(table), repeat)
-        want = _sorted_rows(want)
-        pruned_s, (got, splits) = median_seconds(lambda: pruned(table), repeat)
-        equal = _sorted_rows(got).equals(want)
-        del got
-        plan_s, _ = median_seconds(lambda: prune(builder(table)), repeat)
-        native = both = "-"
-        ours = pruned_s
-        peer = plain_s
+        want = _sorted_rows(plain(table)[0])
+        routes = {"plain": lambda: plain(table), "pruned": lambda: pruned(table),
+                  "plan": lambda: (None, prune(builder(table)))}
         if native_table is not None:
-            native_s, (native_rows, _) = median_seconds(lambda: plain(native_table), repeat)
-            equal = equal and _sorted_rows(native_rows).equals(want)
-            del native_rows
-            both_s, (both_rows, _) = median_seconds(lambda: pruned(native_table), repeat)
-            equal = equal and _sorted_rows(both_rows).equals(want)
-            del both_rows
-            native, both = f"{native_s:.3f}", f"{both_s:.3f}"
-            peer, ours = min(plain_s, native_s), min(pruned_s, both_s)
+            routes["native"] = lambda: plain(native_table)
+            routes["both"] = lambda: pruned(native_table)
+        equal, splits_of = {}, {}
+
+        def seen(route, result):
+            rows, splits = result
+            splits_of[route] = splits
+            if rows is not None:  # compared as they come, then dropped
+                equal[route] = equal.get(route, True) and _sorted_rows(rows).equals(want)
+
+        took = interleaved_medians(routes, repeat, seen)
+        plain_s, pruned_s, plan_s = took["plain"], took["pruned"], took["plan"]
+        plain_splits, splits = splits_of["plain"], splits_of["pruned"]
+        native = both = "-"
+        ours, peer = pruned_s, plain_s
+        if native_table is not None:
+            native, both = f"{took['native']:.3f}", f"{took['both']:.3f}"
+            peer, ours = min(plain_s, took["native"]), min(pruned_s, took["both"])
+        equal = all(equal.values())
         print(f"{label:36} {want.num_rows:>7} {plain_s:>10.3f} {_files_in(plain_splits):>6} "
               f"{native:>9} {pruned_s:>9.3f} {both:>9} {_files_in(splits):>6} {plan_s:>7.3f}  "
-              f"{peer / ours:>6.1f}x  {'yes' if equal else 'NO'}")
+              f"{peer / ours:>6.2f}x  {'yes' if equal else 'NO'}")
         print(f"{'':36} {splits.summary()}")
     if only and not any(word in "TopN" for word in only):
         return

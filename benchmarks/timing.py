@@ -93,3 +93,26 @@ def median_seconds(action: Callable[[], object], repeat: int):
         result = action()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def interleaved_medians(actions: Dict[str, Callable[[], object]], repeat: int,
+                        seen: Callable[[str, object], None] = lambda name, result: None
+                        ) -> Dict[str, float]:
+    """Median wall seconds of each action over `repeat` rounds, after one warm-up round.
+    Each round calls every action once, starting one further along each time, so a drift
+    of the machine (cache, clock, another process) falls on every action alike rather than
+    on whichever ran last. `seen(name, result)` gets every result, which is then dropped:
+    no more than one result is held at a time."""
+    names = list(actions)
+    for name in names:
+        seen(name, actions[name]())
+    times: Dict[str, List[float]] = {name: [] for name in names}
+    for round_ in range(repeat):
+        for name in names[round_ % len(names):] + names[:round_ % len(names)]:
+            start = time.perf_counter()
+            result = actions[name]()
+            times[name].append(time.perf_counter() - start)
+            seen(name, result)
+            del result
+    return {name: statistics.median(spent) for name, spent in times.items()}
+

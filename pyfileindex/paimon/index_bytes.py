@@ -52,7 +52,8 @@ def load_index(table, data_file: DataFile, columns=None):
     (file-side names; None: any). A sidecar on an object store is fetched by ranged
     reads, its header and only the bodies of `columns` (ranged.py), with the fetch to
     report; a local one is read the same way through the table's file IO, with no fetch
-    to report. (Not a memory map of the file: a sidecar truncated or replaced while a plan
+    to report. A sidecar known to index none of `columns` (sidecar_columns.py) is not
+    read at all: (None, None), as for a file without an index. (Not a memory map of the file: a sidecar truncated or replaced while a plan
     reads it must fail with an error, not kill the process with SIGBUS.)"""
     if data_file.embedded_index is not None:
         return bytes(data_file.embedded_index), None
@@ -60,7 +61,10 @@ def load_index(table, data_file: DataFile, columns=None):
     if path is None:
         return None, None
     from .ranged import fetch_index
+    from .sidecar_columns import indexes_none_of
     from .store import is_object_store
+    if columns is not None and indexes_none_of(path, columns):
+        return None, None
     buffer, fetch = fetch_index(table.file_io, path, columns)
     return buffer, (fetch if is_object_store(path) else None)
 

@@ -15,6 +15,7 @@ import struct
 from dataclasses import dataclass
 from typing import Collection, List, Optional, Tuple
 
+from . import sidecar_columns
 from .container_subset import parse_head, subset_layout, wanted_entries
 from .store import open_input, store_error
 
@@ -63,14 +64,16 @@ def fetch_index(file_io, path: str, columns: Optional[Collection[str]]):
         head_length = (struct.unpack(">i", head[_HEAD_LENGTH_AT:_HEAD_LENGTH_AT + 4])[0]
                        if len(head) >= _HEAD_LENGTH_AT + 4 else -1)
         entries = None
-        if columns is not None and size > probe and 16 <= head_length <= size:
+        if columns is not None and 16 <= head_length <= size:
             if head_length > len(head):
                 rest = bytes(source.read_at(head_length - len(head), len(head)))
                 requests += 1
                 fetched += len(rest)
                 head += rest
             entries = parse_head(head, size)
-        if entries is None:
+            if entries is not None:
+                sidecar_columns.remember(path, {e.column for e in entries})
+        if entries is None or size == len(head):  # nothing to cut, or all read already
             rest = source.read_at(size - len(head), len(head)) if size > len(head) else b""
             requests += 1 if rest else 0
             fetched += len(rest)
