@@ -23,6 +23,7 @@ from pyfileindex._native import (
     UnsupportedError,
     croaring_version,
     library_version,
+    plan_container_subset,
     simd_level,
 )
 from pyfileindex.api import build_index, open_index
@@ -48,6 +49,7 @@ __all__ = [
     "library_version",
     "open_index",
     "parse_predicate",
+    "plan_container_subset",
     "simd_level",
 ]
 

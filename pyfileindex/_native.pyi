@@ -32,6 +32,9 @@ class DeclaredIndex:
     takes_dictionaries: bool
 
 def declared_indexes(fields: Fields, options: Optional[Dict[str, Any]]) -> List[DeclaredIndex]: ...
+def plan_container_subset(
+    head: Any, container_size: int, columns: Iterable[str]
+) -> Tuple[bytes, List[Tuple[int, int, int]], int, List[str]]: ...
 
 class IndexResult:
     @property

@@ -301,6 +301,23 @@ cdef extern from "pyfileindex/reader.h" namespace "pyfileindex" nogil:
         Result[vector[pair[string, string]]] Describe(const IndexEntry& entry)
 
 
+cdef extern from "pyfileindex/container_subset.h" namespace "pyfileindex" nogil:
+    cdef cppclass SubsetBody:
+        int64_t source_offset
+        int64_t length
+        int64_t offset
+
+    cdef cppclass ContainerSubset:
+        vector[uint8_t] head
+        vector[SubsetBody] bodies
+        int64_t size
+        vector[string] listed
+
+    Result[ContainerSubset] PlanContainerSubset(const uint8_t* head, size_t head_size,
+                                                int64_t container_size,
+                                                const vector[string]& columns)
+
+
 # ---- errors ------------------------------------------------------------------------------------
 
 class FileIndexError(ValueError):
@@ -1140,6 +1157,36 @@ cdef uint8_t* _allocate_bytes(void* context, size_t size) noexcept with gil:
 cdef str _stream_error(ArrowArrayStream* stream):
     cdef const char* message = stream.get_last_error(stream)
     return message.decode("utf-8", "replace") if message != NULL else "unknown error"
+
+
+def plan_container_subset(head, int64_t container_size, columns) -> tuple:
+    """How to read only the indexes of ``columns`` (names as stored, "m[k]" for a map key)
+    from a container of ``container_size`` bytes whose first bytes, at least its header, are
+    ``head``: (the subset's header as bytes, [(source offset, length, offset)] of each index
+    body to copy, in source order, the subset's size, every column the whole header lists).
+    Filled in, the subset opens with IndexReader and answers those columns as the whole
+    container does.
+    CorruptIndexError / UnsupportedError when the header is damaged or cannot be cut down (a
+    column listed twice, bodies out of order or sharing bytes): read the container whole."""
+    cdef vector[string] wanted
+    for column in columns:
+        wanted.push_back(_utf8(column, "a column name"))
+    cdef Py_buffer view
+    PyObject_GetBuffer(head, &view, PyBUF_SIMPLE)
+    cdef Result[ContainerSubset] planned
+    try:
+        with nogil:
+            planned = PlanContainerSubset(<const uint8_t*>view.buf, <size_t>view.len,
+                                          container_size, wanted)
+    finally:
+        PyBuffer_Release(&view)
+    _check(planned.status())
+    cdef ContainerSubset* subset = &planned.value()
+    subset_head = PyBytes_FromStringAndSize(<const char*>subset.head.data(),
+                                            <Py_ssize_t>subset.head.size())
+    bodies = [(body.source_offset, body.length, body.offset) for body in subset.bodies]
+    listed = [name.decode("utf-8", "surrogatepass") for name in subset.listed]
+    return subset_head, bodies, subset.size, listed
 
 
 # ---- reader ------------------------------------------------------------------------------------

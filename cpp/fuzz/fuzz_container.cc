@@ -1,9 +1,16 @@
 // A whole container (header and every index body) as a data file's .index sidecar holds it,
 // read with the row types of the seeds (the golden tables' and the generated ones): every
-// predicate and TopN on every column, then Describe of every entry.
+// predicate and TopN on every column, then Describe of every entry. Then the subset of some
+// columns a ranged reader would fetch (PlanContainerSubset) must answer each of their
+// predicates exactly as the whole container did, or be refused.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <set>
+#include <string>
 #include <vector>
+
+#include "pyfileindex/container_subset.h"
 
 #include "memory_meter.h"
 #include "target_support.h"
@@ -44,6 +51,63 @@ const Questions& AllQuestions() {
   return questions;
 }
 
+// The columns a subset is planned for: those of the row type whose bit is set in the input's
+// size, so a mutation that changes the length changes the choice.
+std::vector<std::string> SubsetColumns(size_t size) {
+  std::vector<std::string> columns;
+  const std::vector<Field> row_type = RowType();
+  for (size_t i = 0; i < row_type.size(); ++i) {
+    if ((size >> (i % 16)) & 1) {
+      const bool map = row_type[i].type.root == TypeRoot::kMap;
+      columns.push_back(map ? row_type[i].name + "[k]" : row_type[i].name);
+    }
+  }
+  return columns;
+}
+
+bool SameAnswer(const Result<FileIndexResult>& a, const Result<FileIndexResult>& b) {
+  if (a.ok() != b.ok()) return false;
+  if (!a.ok()) return a.status().code() == b.status().code();
+  if (a->kind() != b->kind()) return false;
+  return !a->is_rows() || a->rows() == b->rows();
+}
+
+void CheckSubset(const uint8_t* data, size_t size, const FileIndexReader& whole,
+                 const std::vector<Field>& row_type, const Questions& questions) {
+  const std::vector<std::string> columns = SubsetColumns(size);
+  Result<ContainerSubset> plan =
+      PlanContainerSubset(data, size, static_cast<int64_t>(size), columns);
+  CheckStatus(plan.status(), "PlanContainerSubset");
+  if (!plan.ok()) return;
+  if (plan->size < static_cast<int64_t>(plan->head.size())) {
+    Fail("PlanContainerSubset", "a subset smaller than its header");
+  }
+  std::vector<uint8_t> subset(static_cast<size_t>(plan->size));
+  std::memcpy(subset.data(), plan->head.data(), plan->head.size());
+  int64_t next = static_cast<int64_t>(plan->head.size());
+  for (const SubsetBody& body : plan->bodies) {
+    if (body.offset != next || body.source_offset < 0 ||
+        body.source_offset + body.length > static_cast<int64_t>(size)) {
+      Fail("PlanContainerSubset", "a body out of place or outside the container");
+    }
+    std::memcpy(subset.data() + body.offset, data + body.source_offset,
+                static_cast<size_t>(body.length));
+    next += body.length;
+  }
+  if (next != plan->size) Fail("PlanContainerSubset", "bodies that do not fill the subset");
+  auto reader = FileIndexReader::Open(subset.data(), subset.size(), row_type);
+  if (!reader.ok()) Fail("PlanContainerSubset", "a subset that does not open: " +
+                                                    reader.status().ToString());
+  const std::set<std::string> chosen(columns.begin(), columns.end());
+  for (const PredicatePtr& leaf : questions.leaves) {
+    if (chosen.count(leaf->column) == 0) continue;
+    if (!SameAnswer((*reader)->Evaluate(*leaf), whole.Evaluate(*leaf))) {
+      Fail("PlanContainerSubset", "the subset answers " + leaf->ToString() +
+                                      " unlike the whole container");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace pyfileindex::fuzz
 
@@ -58,7 +122,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     exact.shrink_to_fit();
     auto reader = FileIndexReader::Open(exact.data(), exact.size(), row_type);
     CheckStatus(reader.status(), "Open");
-    if (reader.ok()) AskEverything(**reader, questions.leaves, questions.tops, nullptr);
+    if (reader.ok()) {
+      AskEverything(**reader, questions.leaves, questions.tops, nullptr);
+      CheckSubset(exact.data(), exact.size(), **reader, row_type, questions);
+    }
   }
   CheckMemoryBound(size, "container");
   return 0;

@@ -5,18 +5,19 @@ indexes with their byte ranges) followed by the index bodies. A query on some co
 needs the header and the bodies of those columns' indexes only, so a sidecar is read as:
 its size (opening it), one ranged read of the first HEADER_PROBE bytes (the header,
 usually whole), a second one only when the header is longer, then one ranged read per run
-of adjacent bodies of the queried columns. Those bodies are handed to the native reader
-as a container of their own (container_subset.py): no buffer of the sidecar's size is
-made, and the bodies of other columns are neither read nor held, on a local disk as on an
-object store.
+of adjacent bodies of the queried columns. The native library lays those bodies out as a
+container of their own (pyfileindex.plan_container_subset), which is filled in place and
+handed to the native reader: no buffer of the sidecar's size is made, and the bodies of
+other columns are neither read nor held, on a local disk as on an object store.
 """
 
 import struct
 from dataclasses import dataclass
 from typing import Collection, List, Optional, Tuple
 
+from pyfileindex import FileIndexError, plan_container_subset
+
 from . import sidecar_columns
-from .container_subset import parse_head, subset_layout, wanted_entries
 from .store import open_input, store_error
 
 HEADER_PROBE = 4096  # bytes read first: magic, version, head length and, usually, the header
@@ -35,16 +36,32 @@ class IndexFetch:
     bodies: int  # index bodies fetched
 
 
-def _runs(ranges: List[Tuple[int, int]]) -> List[Tuple[int, int]]:
-    """(offset, length) ranges merged where they touch or overlap, in file order."""
-    merged: List[Tuple[int, int]] = []
-    for offset, length in sorted(ranges):
-        if merged and offset <= merged[-1][0] + merged[-1][1]:
-            start, run = merged[-1]
-            merged[-1] = (start, max(run, offset + length - start))
+Body = Tuple[int, int, int]  # (offset in the sidecar, length, offset in the subset)
+
+
+def _runs(bodies: List[Body]) -> List[Body]:
+    """The bodies (in sidecar order) merged where one ends where the next begins: a subset
+    lays such bodies out back to back too, so each run is one read into one place."""
+    merged: List[Body] = []
+    for source, length, offset in bodies:
+        if merged and merged[-1][0] + merged[-1][1] == source:
+            first, run, at = merged[-1]
+            merged[-1] = (first, run + length, at)
         else:
-            merged.append((offset, length))
+            merged.append((source, length, offset))
     return merged
+
+
+def _plan_subset(path: str, head: bytes, size: int, columns: Collection[str]):
+    """plan_container_subset's layout of the indexes on `columns`, remembering which columns
+    the sidecar indexes (sidecar_columns.py); None when its header cannot be cut down: the
+    native reader then reads the whole container and reports what is wrong with it."""
+    try:
+        subset_head, bodies, subset_size, listed = plan_container_subset(head, size, columns)
+    except FileIndexError:
+        return None
+    sidecar_columns.remember(path, listed)
+    return subset_head, bodies, subset_size
 
 
 def fetch_index(file_io, path: str, columns: Optional[Collection[str]]):
@@ -63,41 +80,37 @@ def fetch_index(file_io, path: str, columns: Optional[Collection[str]]):
         fetched += len(head)
         head_length = (struct.unpack(">i", head[_HEAD_LENGTH_AT:_HEAD_LENGTH_AT + 4])[0]
                        if len(head) >= _HEAD_LENGTH_AT + 4 else -1)
-        entries = None
+        subset = None
         if columns is not None and 16 <= head_length <= size:
             if head_length > len(head):
                 rest = bytes(source.read_at(head_length - len(head), len(head)))
                 requests += 1
                 fetched += len(rest)
                 head += rest
-            entries = parse_head(head, size)
-            if entries is not None:
-                sidecar_columns.remember(path, {e.column for e in entries})
-        if entries is None or size == len(head):  # nothing to cut, or all read already
+            subset = _plan_subset(path, head, size, columns)
+        if subset is None or size == len(head):  # nothing to cut, or all read already
             rest = source.read_at(size - len(head), len(head)) if size > len(head) else b""
             requests += 1 if rest else 0
             fetched += len(rest)
             return head + bytes(rest), IndexFetch(path, size, max(head_length, 0),
                                                   requests, fetched, -1)
-        wanted = wanted_entries(entries, columns)
-        subset_head, where, subset_size = subset_layout(wanted)
+        subset_head, bodies, subset_size = subset
         buffer = bytearray(subset_size)  # filled in place: no copy of a body on the way
         view = memoryview(buffer)
         view[:len(subset_head)] = subset_head
         known = len(head)
-        for offset, length in _runs(list(where)):
-            end = offset + length
-            at = where[min(b for b in where if offset <= b[0] < end)]
-            if offset < known:  # a body may start inside the probe
-                inside = min(end, known) - offset
-                view[at:at + inside] = head[offset:offset + inside]
-                at, offset = at + inside, offset + inside
-            if offset < end:
-                _read_into(source, view[at:at + end - offset], offset)
+        for source_offset, length, at in _runs(bodies):
+            end = source_offset + length
+            if source_offset < known:  # a body may start inside the probe
+                inside = min(end, known) - source_offset
+                view[at:at + inside] = head[source_offset:source_offset + inside]
+                at, source_offset = at + inside, source_offset + inside
+            if source_offset < end:
+                _read_into(source, view[at:at + end - source_offset], source_offset)
                 requests += 1
-                fetched += end - offset
+                fetched += end - source_offset
         view.release()
-        return buffer, IndexFetch(path, size, head_length, requests, fetched, len(where))
+        return buffer, IndexFetch(path, size, head_length, requests, fetched, len(bodies))
     except OSError as exc:
         raise store_error(file_io, "read", path, exc) from None
     finally:

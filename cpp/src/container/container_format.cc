@@ -52,7 +52,8 @@ Result<std::vector<uint8_t>> WriteContainerHead(const std::vector<ColumnLayout>&
   return out.Take();
 }
 
-Result<std::vector<IndexEntry>> ReadContainerHeader(io::ByteSpan bytes) {
+Result<std::vector<ColumnEntries>> ReadContainerColumns(io::ByteSpan bytes,
+                                                        int64_t container_size) {
   io::ByteReader in(bytes);
   PFI_ASSIGN_OR_RETURN(int64_t magic, in.ReadI64BE("file index magic"));
   if (magic != kMagic) {
@@ -76,9 +77,11 @@ Result<std::vector<IndexEntry>> ReadContainerHeader(io::ByteSpan bytes) {
     return Status::Corrupt("file index column count ", column_count,
                            " does not fit its head");
   }
-  std::vector<IndexEntry> entries;
+  std::vector<ColumnEntries> columns;
+  columns.reserve(static_cast<size_t>(column_count));
   for (int32_t c = 0; c < column_count; ++c) {
     PFI_ASSIGN_OR_RETURN(std::string column, head.ReadUTF("column name"));
+    std::vector<IndexEntry>& entries = columns.emplace_back(ColumnEntries{column, {}}).indexes;
     PFI_ASSIGN_OR_RETURN(int32_t index_count, head.ReadI32BE("index count"));
     if (index_count < 0 || static_cast<size_t>(index_count) > head.remaining() / 10) {
       return Status::Corrupt("column '", column, "': index count ",
@@ -94,17 +97,27 @@ Result<std::vector<IndexEntry>> ReadContainerHeader(io::ByteSpan bytes) {
         entry.offset = -1;
         entry.length = 0;
       } else if (start < head_length || length < 0 ||
-                 static_cast<int64_t>(start) + length > static_cast<int64_t>(bytes.size())) {
+                 static_cast<int64_t>(start) + length > container_size) {
         return Status::Corrupt("column '", column, "' index '", entry.index_type,
                                "': byte range [", start, ", +",
                                length, ") lies outside the ",
-                               bytes.size(), "-byte file index");
+                               container_size, "-byte file index");
       } else {
         entry.offset = start;
         entry.length = length;
       }
       entries.push_back(std::move(entry));
     }
+  }
+  return columns;
+}
+
+Result<std::vector<IndexEntry>> ReadContainerHeader(io::ByteSpan bytes) {
+  PFI_ASSIGN_OR_RETURN(std::vector<ColumnEntries> columns,
+                       ReadContainerColumns(bytes, static_cast<int64_t>(bytes.size())));
+  std::vector<IndexEntry> entries;
+  for (ColumnEntries& column : columns) {
+    for (IndexEntry& entry : column.indexes) entries.push_back(std::move(entry));
   }
   return entries;
 }

@@ -30,8 +30,20 @@ struct ColumnLayout {
 // pass the format's 2 GiB limit.
 Result<std::vector<uint8_t>> WriteContainerHead(const std::vector<ColumnLayout>& columns);
 
-// Parses and validates the header: magic, version, every (start, length) inside `bytes`.
-// Reads nothing past the header.
+// One column's records of a header, in header order.
+struct ColumnEntries {
+  std::string column;
+  std::vector<IndexEntry> indexes;
+};
+
+// Parses and validates the header of a container of `container_size` bytes whose first bytes
+// are `head` (at least the header): magic, version, every (start, length) inside the
+// container. Reads nothing past the header. Columns come as the header lists them, a name
+// listed twice included.
+Result<std::vector<ColumnEntries>> ReadContainerColumns(io::ByteSpan head,
+                                                        int64_t container_size);
+
+// The records of the header of the container `bytes`, in header order.
 Result<std::vector<IndexEntry>> ReadContainerHeader(io::ByteSpan bytes);
 
 }  // namespace pyfileindex::container
