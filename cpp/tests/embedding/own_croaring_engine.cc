@@ -11,6 +11,7 @@
 #endif
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "pyfileindex/build_info.h"
+#include "pyfileindex/container_subset.h"
 #include "pyfileindex/reader.h"
 #include "roaring.h"  // the engine's own CRoaring
 
@@ -90,6 +92,21 @@ void UsePyfileindex(const char* index_path) {
   }
   Check(std::strcmp(pyfileindex::CRoaringVersion(), ROARING_VERSION) == 0,
         "pyfileindex's private CRoaring has the version of the engine's header");
+
+  // An engine on an object store fetches the header and f0's bodies only.
+  auto plan = pyfileindex::PlanContainerSubset(bytes.data(), bytes.size(),
+                                               static_cast<int64_t>(bytes.size()), {"f0"});
+  Check(plan.ok() && plan->size < static_cast<int64_t>(bytes.size()),
+        "pyfileindex: a subset of f0's indexes is planned, smaller than the container");
+  if (!plan.ok()) return;
+  std::vector<uint8_t> subset(static_cast<size_t>(plan->size));
+  std::copy(plan->head.begin(), plan->head.end(), subset.begin());
+  for (const pyfileindex::SubsetBody& body : plan->bodies) {
+    std::copy_n(bytes.begin() + body.source_offset, body.length, subset.begin() + body.offset);
+  }
+  auto part = pyfileindex::FileIndexReader::Open(subset.data(), subset.size(), fields);
+  Check(part.ok() && Rows(**part, *alice) == std::vector<uint32_t>{0, 7},
+        "pyfileindex: the subset answers f0 = 'Alice' as the container does");
 }
 
 // The engine's CRoaring names resolve to the engine's copy, and pyfileindex's copy is not
