@@ -53,8 +53,9 @@ def load_index(table, data_file: DataFile, columns=None):
     reads, its header and only the bodies of `columns` (ranged.py), with the fetch to
     report; a local one is read the same way through the table's file IO, with no fetch
     to report. A sidecar known to index none of `columns` (sidecar_columns.py) is not
-    read at all: (None, None), as for a file without an index. (Not a memory map of the file: a sidecar truncated or replaced while a plan
-    reads it must fail with an error, not kill the process with SIGBUS.)"""
+    read at all: (None, None), as for a file without an index. (Not a memory map of the
+    file: a sidecar truncated or replaced while a plan reads it must fail with an error,
+    not kill the process with SIGBUS.)"""
     if data_file.embedded_index is not None:
         return bytes(data_file.embedded_index), None
     path = index_sidecar_path(data_file)
