@@ -40,6 +40,8 @@ class ComputeIfAbsentOrder {
   // Whether a call on a present key now could change the order: only the first hit after an
   // insertion that took the map past a resize threshold (sizes 12 * 2^k + 1) can.
   bool HitMatters() const { return !hit_after_last_insert_ && PastThresholdAt(size()); }
+  // Room for `count` keys' hash codes (a writer that expects that many).
+  void Reserve(size_t count) { hash_codes_.reserve(count); }
   // A call whose key is present (callers may skip it while HitMatters() is false).
   void NoteHit() { hit_after_last_insert_ = true; }
 

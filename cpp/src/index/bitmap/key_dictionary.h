@@ -88,6 +88,9 @@ class NumericKeyDictionary final : public WriterKeys {
     if (window.step == 1) return take_known([&](uint64_t bits) { return bits - window.base; });
     return take_known([&](uint64_t bits) { return WindowIndex(window, bits); });
   }
+  // About `count` keys are expected in all (DistinctSample): the keys, their Java hash codes
+  // and the lookup table are sized for them at once instead of doubling towards them.
+  void ExpectKeys(size_t count);
   // Whether the direct window is open (integer keys, after the first hashed lookups).
   bool HasWindow() const { return window_.size != 0; }
   // The step between the keys the window covers (1 until it opens).
@@ -166,6 +169,7 @@ class NumericKeyDictionary final : public WriterKeys {
   uint32_t Insert(uint64_t bits, uint64_t hash, size_t slot);
   void Touch();
   void Grow();
+  void RehashTo(unsigned log2);  // 2^log2 slots, more than now
 
   // Integer columns of a small domain (codes, enums, small ids) are the usual bitmap-indexed
   // ones: a direct table over tuning::kWindowKeys values around the first keys answers their lookups
@@ -215,6 +219,7 @@ class NumericKeyDictionary final : public WriterKeys {
   memory::GrowingVector<Slot> slots_;  // empty while ascending_
   size_t mask_ = 0;
   unsigned shift_ = 0;
+  size_t expected_keys_ = 0;  // ExpectKeys: the table built on leaving ascending_ fits them
   memory::GrowingVector<uint64_t> keys_;  // by id
   java::ComputeIfAbsentOrder order_;  // Java's computeIfAbsent calls
   // Java resizes at the top of the next call after an insertion crossed the threshold; only
@@ -260,6 +265,9 @@ class StringKeyDictionary final : public WriterKeys {
     }
   }
 
+  // About `count` keys of `bytes` bytes in all are expected (DistinctSample): sized for
+  // them at once, as NumericKeyDictionary::ExpectKeys.
+  void ExpectKeys(size_t count, size_t bytes);
   // What Intern does for a key already in (also for callers that remember ids): noting Java's
   // computeIfAbsent call on a present key.
   void NoteHit() {
@@ -337,6 +345,7 @@ class StringKeyDictionary final : public WriterKeys {
   Slot SlotOf(uint32_t id, uint64_t hash) const;
   void Touch();
   void Grow();
+  void RehashTo(unsigned log2);  // 2^log2 slots, more than now
   // Leaves ascending order: a table over every key so far, at most 3/4 full.
   void BuildTable();
 
@@ -345,6 +354,7 @@ class StringKeyDictionary final : public WriterKeys {
   memory::GrowingVector<Slot> slots_;
   size_t mask_ = 0;
   unsigned shift_ = 0;
+  size_t expected_keys_ = 0;  // as NumericKeyDictionary's
   memory::GrowingVector<char> arena_;       // all distinct keys' bytes, back to back
   memory::GrowingVector<uint64_t> offsets_; // key id -> start in arena_; one extra end offset
   java::ComputeIfAbsentOrder order_;  // Java's computeIfAbsent calls
