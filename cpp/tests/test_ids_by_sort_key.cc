@@ -42,7 +42,19 @@ TEST(IdsBySortKeyTest, MatchesAComparisonSort) {
           default: key = (r & 1) ? ~uint64_t{0} : 0; break;            // the extremes
         }
       }
-      EXPECT_EQ(IdsBySortKey(keys), Expected(keys));
+      const std::vector<uint32_t> expected = Expected(keys);
+      std::vector<uint64_t> sorted_keys;
+      for (uint32_t id : expected) sorted_keys.push_back(keys[id]);
+      std::vector<uint64_t> work = keys;
+      EXPECT_EQ(IdsBySortKey(work.data(), n), expected);
+      EXPECT_EQ(work, sorted_keys);  // the keys come back in the ids' order
+      // Working arrays from scratch: misaligned, room for only some of them, and for all.
+      for (size_t room : {n * 4 + 8, n * 16 + 64}) {
+        std::vector<uint8_t> block(room + 1);
+        work = keys;
+        EXPECT_EQ(IdsBySortKey(work.data(), n, memory::Scratch(block.data() + 1, room)), expected);
+        EXPECT_EQ(work, sorted_keys);
+      }
     }
   }
 }

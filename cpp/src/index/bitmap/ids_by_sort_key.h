@@ -5,12 +5,18 @@
 // low digits.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "memory/scratch.h"
+
 namespace pyfileindex::index::bitmap {
 
-// `keys[id]` is id's sort key (taken, to sort in place).
-std::vector<uint32_t> IdsBySortKey(std::vector<uint64_t> keys);
+// `keys[id]` is id's sort key, for ids 0..n-1. Returns the ids in order, and leaves the keys
+// in that order too (keys[i] is the key of the i-th id returned). The sort's temporary arrays
+// come from `scratch` where they fit.
+std::vector<uint32_t> IdsBySortKey(uint64_t* keys, size_t n,
+                                   memory::Scratch scratch = memory::Scratch());
 
 }  // namespace pyfileindex::index::bitmap

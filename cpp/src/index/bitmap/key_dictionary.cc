@@ -71,9 +71,9 @@ void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count, s
 NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
     : kind_(kind) {}
 
-std::vector<uint32_t> NumericKeyDictionary::JavaOrder() const {
+std::vector<uint32_t> NumericKeyDictionary::JavaOrder(memory::Scratch scratch) const {
   return order_.IterationOrder(
-      [this](uint32_t a, uint32_t b) { return CompareKeys(kind_, key(a), key(b)); });
+      [this](uint32_t a, uint32_t b) { return CompareKeys(kind_, key(a), key(b)); }, scratch);
 }
 
 bool NumericKeyDictionary::InternAscending(uint64_t bits, uint32_t* id) {
@@ -184,17 +184,17 @@ size_t NumericKeyDictionary::MemoryBytes() const {
   return HeapBytes(slots_) + HeapBytes(keys_) + order_.MemoryBytes();
 }
 
-std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
+std::vector<uint32_t> NumericKeyDictionary::SortedIds(memory::Scratch scratch) const {
   if (ascending_) {  // every key came above the one before
     std::vector<uint32_t> ids(keys_.size());
     std::iota(ids.begin(), ids.end(), 0u);
     return ids;
   }
-  std::vector<uint64_t> sort_keys(keys_.size());
-  for (uint32_t id = 0; id < keys_.size(); ++id) {
-    sort_keys[id] = NumericSortKey(kind_, keys_[id]);
-  }
-  return IdsBySortKey(std::move(sort_keys));
+  const size_t n = keys_.size();
+  std::vector<uint64_t> own_sort_keys;
+  uint64_t* const sort_keys = scratch.TakeOr(n, &own_sort_keys);
+  for (uint32_t id = 0; id < n; ++id) sort_keys[id] = NumericSortKey(kind_, keys_[id]);
+  return IdsBySortKey(sort_keys, n, scratch);
 }
 
 // ---- strings --------------------------------------------------------------------------------
@@ -205,10 +205,10 @@ StringKeyDictionary::StringKeyDictionary(bool expect_ascending)
   if (!ascending_) BuildTable();
 }
 
-std::vector<uint32_t> StringKeyDictionary::JavaOrder() const {
-  return order_.IterationOrder([this](uint32_t a, uint32_t b) {
-    return java::BinaryStringCompareTo(View(a), View(b));
-  });
+std::vector<uint32_t> StringKeyDictionary::JavaOrder(memory::Scratch scratch) const {
+  return order_.IterationOrder(
+      [this](uint32_t a, uint32_t b) { return java::BinaryStringCompareTo(View(a), View(b)); },
+      scratch);
 }
 
 bool StringKeyDictionary::InternAscending(std::string_view bytes, uint32_t* id) {
@@ -307,7 +307,7 @@ uint64_t PrefixKey(std::string_view bytes) {
 
 }  // namespace
 
-std::vector<uint32_t> StringKeyDictionary::SortedIds() const {
+std::vector<uint32_t> StringKeyDictionary::SortedIds(memory::Scratch scratch) const {
   const uint32_t n = static_cast<uint32_t>(size());
   if (ascending_) {  // every key came above the one before
     std::vector<uint32_t> ids(n);
@@ -316,13 +316,15 @@ std::vector<uint32_t> StringKeyDictionary::SortedIds() const {
   }
   // Ordered by the prefixes first (a radix sort), then only the ids of a shared prefix by
   // comparing whole strings: keys are distinct, so the order is the comparison sort's.
-  std::vector<uint64_t> prefixes(n);
+  std::vector<uint64_t> own_prefixes;
+  uint64_t* const prefixes = scratch.TakeOr(n, &own_prefixes);
   for (uint32_t id = 0; id < n; ++id) prefixes[id] = PrefixKey(View(id));
-  std::vector<uint32_t> ids = IdsBySortKey(prefixes);
+  // The prefixes come back in the ids' order.
+  std::vector<uint32_t> ids = IdsBySortKey(prefixes, n, scratch);
   for (uint32_t i = 0; i < n;) {
-    const uint64_t prefix = prefixes[ids[i]];
+    const uint64_t prefix = prefixes[i];
     uint32_t j = i + 1;
-    while (j < n && prefixes[ids[j]] == prefix) ++j;
+    while (j < n && prefixes[j] == prefix) ++j;
     if (j - i > 1) {
       std::sort(ids.begin() + i, ids.begin() + j, [this](uint32_t a, uint32_t b) {
         return java::BinaryStringCompareTo(View(a), View(b)) < 0;

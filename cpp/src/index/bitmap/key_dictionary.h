@@ -22,6 +22,7 @@
 #include "io/endian.h"
 #include "java/compute_if_absent_order.h"
 #include "memory/growing_vector.h"
+#include "memory/scratch.h"
 #include "memory/zeroed_array.h"
 
 namespace pyfileindex::index::bitmap {
@@ -33,10 +34,15 @@ class WriterKeys {
   virtual KeyKind kind() const = 0;
   virtual size_t size() const = 0;
   virtual KeyRef key(uint32_t id) const = 0;
-  // Key ids in java.util.HashMap iteration order.
-  virtual std::vector<uint32_t> JavaOrder() const = 0;
-  // All key ids, sorted ascending by the key class's compareTo.
-  virtual std::vector<uint32_t> SortedIds() const = 0;
+  // Key ids in java.util.HashMap iteration order. Working arrays come from `scratch` where
+  // they fit.
+  virtual std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const = 0;
+  // All key ids, sorted ascending by the key class's compareTo (working arrays as JavaOrder).
+  virtual std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const = 0;
+  // After the last Intern: the lookup table's memory, which is no longer read, as scratch for
+  // JavaOrder and SortedIds (its pages are resident already). Valid while the dictionary is,
+  // until ReleaseLookup.
+  virtual memory::Scratch LookupMemory() = 0;
   // Starts loading what key(id) reads: `bytes` false its place, true (some keys later, once
   // the place is cached) the key itself. Keys held by value need nothing.
   virtual void PrefetchKey(uint32_t /*id*/, bool /*bytes*/) const {}
@@ -136,8 +142,11 @@ class NumericKeyDictionary final : public WriterKeys {
     k.bits = keys_[id];
     return k;
   }
-  std::vector<uint32_t> JavaOrder() const override;
-  std::vector<uint32_t> SortedIds() const override;
+  std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const override;
+  std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const override;
+  memory::Scratch LookupMemory() override {
+    return memory::Scratch(slots_.data(), slots_.capacity() * sizeof(Slot));
+  }
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
   // The keys' bits by id, moved out: the dictionary is only to be destroyed afterwards.
@@ -298,8 +307,11 @@ class StringKeyDictionary final : public WriterKeys {
       __builtin_prefetch(&offsets_[id]);
     }
   }
-  std::vector<uint32_t> JavaOrder() const override;
-  std::vector<uint32_t> SortedIds() const override;
+  std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const override;
+  std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const override;
+  memory::Scratch LookupMemory() override {
+    return memory::Scratch(slots_.data(), slots_.capacity() * sizeof(Slot));
+  }
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
   // After the last Intern and JavaOrder: frees the lookup table and the keys' hash codes, most
