@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "column/column_batch.h"
+#include "index/bitmap/distinct_estimate.h"
 #include "hash/mix64.h"
 #include "index/keys/batch_keys.h"
 
@@ -69,16 +70,17 @@ void KeyRowsIngest::ExpectKeysFrom(const ColumnBatch& batch, int64_t begin) {
   if (2 * pairs < tuning::kEstimateMinSampleRows || batch.dictionary != nullptr) return;
   keys_expected_ = true;
   StringKeyDictionary* const strings = rows_.strings.get();
-  sample_.Start(static_cast<size_t>(2 * pairs));
+  DistinctSample sample;  // once per writer: its set goes with it
+  sample.Start(static_cast<size_t>(2 * pairs));
   size_t sampled_bytes = 0;
   auto add = [&](int64_t i) {
     if (!batch.IsValid(i)) return;
     if (strings != nullptr) {
       const std::string_view bytes = batch.StringAt(i);
       sampled_bytes += bytes.size();
-      sample_.Add(strings->HashBytes(bytes));
+      sample.Add(strings->HashBytes(bytes));
     } else {
-      sample_.Add(hash::Mix64(SampleBits(batch, i)));
+      sample.Add(hash::Mix64(SampleBits(batch, i)));
     }
   };
   for (int64_t k = 0; k < pairs; ++k) {
@@ -86,19 +88,19 @@ void KeyRowsIngest::ExpectKeysFrom(const ColumnBatch& batch, int64_t begin) {
     add(i);
     add(i + 1);
   }
-  const size_t sampled = sample_.sampled();
+  const size_t sampled = sample.sampled();
   if (sampled < static_cast<size_t>(tuning::kEstimateMinSampleRows) / 2) return;  // mostly nulls
   const double valid_share = static_cast<double>(sampled) / static_cast<double>(2 * pairs);
   const size_t have = keys().size();
   // The keys of the file's valid rows known to come (the caller's hint, at least this batch),
-  // as the sample's domain would give them, but no more than rows left to bring them.
+  // as the sample's domain would give them, the margin on the keys still to come (a column
+  // that has all its keys already is sized for them), but no more than rows left to bring them.
   const int64_t file_rows = std::max(expected_rows_, rows_.row_count + batch.length);
   const int64_t rows_left = file_rows - (rows_.row_count + begin);
-  const double expected =
-      std::min(std::max(static_cast<double>(have),
-                        sample_.ExpectedDistinct(static_cast<double>(file_rows) * valid_share)) *
-                   tuning::kEstimateMargin,
-               static_cast<double>(have) + static_cast<double>(rows_left));
+  const double projected = sample.ExpectedDistinct(static_cast<double>(file_rows) * valid_share);
+  const double to_come = std::max(projected - static_cast<double>(have), 0.0);
+  const double expected = static_cast<double>(have) +
+                          std::min(to_come * tuning::kEstimateMargin, static_cast<double>(rows_left));
   const size_t count = static_cast<size_t>(expected);
   if (count <= have) return;
   if (strings != nullptr) {

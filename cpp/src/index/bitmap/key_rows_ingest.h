@@ -20,7 +20,6 @@
 
 #include "index/bitmap/bitmap_key.h"
 #include "index/bitmap/container_rows.h"
-#include "index/bitmap/distinct_estimate.h"
 #include "index/bitmap/key_dictionary.h"
 #include "index/bitmap/row_sets.h"
 #include "index/bitmap/tuning.h"
@@ -180,7 +179,6 @@ class KeyRowsIngest {
   // The rooms, by key id: room for every id a piece can reach, of which only the pages of the
   // ids in use are touched.
   memory::ZeroedArray<Room> rooms_;
-  DistinctSample sample_;
   bool keys_expected_ = false;  // ExpectKeysFrom has sized the arrays (or found no sample)
 };
 

@@ -56,8 +56,9 @@ inline constexpr size_t kEstimateFromKeys = size_t{1} << 10;
 // last rows) estimate nothing.
 inline constexpr int64_t kEstimateSampleRows = int64_t{1} << 13;
 inline constexpr int64_t kEstimateMinSampleRows = int64_t{1} << 10;
-// The arrays are sized this much above the estimate: it leans low, and an array that outgrows
-// its size near the end of a file costs a full copy for a few keys.
+// The arrays are sized for this much more than the keys the estimate says are still to come:
+// it leans low, and an array that outgrows its size near the end of a file costs a full copy
+// for a few keys.
 inline constexpr double kEstimateMargin = 1.25;
 
 // --- key dictionaries (key_dictionary.{h,cc}) --------------------------------------------
