@@ -3,8 +3,12 @@
 #include <cmath>
 #include <cstdint>
 
+#include <string>
+#include <vector>
+
 #include "hash/mix64.h"
 #include "index/bitmap/distinct_estimate.h"
+#include "index/bitmap/key_dictionary.h"
 
 namespace pyfileindex::index::bitmap {
 namespace {
@@ -66,6 +70,41 @@ TEST(DistinctEstimate, RepeatsAreCountedPerSampledRow) {
   EXPECT_EQ(sample.sampled(), 1u);
   EXPECT_EQ(sample.repeats(), 0u);
   EXPECT_EQ(sample.ExpectedDistinct(100), 0);  // too small a sample to say anything
+}
+
+TEST(DistinctEstimate, DictionariesSizedAheadGiveTheSameIdsAndOrders) {
+  // ExpectKeys before the first key, while the keys still ascend (the table is built later
+  // at the expected size), and once the table exists (it is rehashed to that size), for too
+  // few and too many expected keys: the same ids, HashMap order and sorted order as a
+  // dictionary that only grows.
+  std::vector<uint64_t> keys;
+  for (uint64_t i = 0; i < 3000; ++i) keys.push_back(i * 3);  // ascending first
+  for (uint64_t i = 0; i < 40000; ++i) keys.push_back(hash::Mix64(i) % 30000);
+  for (size_t expect_at : {size_t{0}, size_t{100}, size_t{5000}}) {
+    for (size_t expected : {size_t{2000}, size_t{30000}, size_t{200000}}) {
+      SCOPED_TRACE(std::to_string(expect_at) + " " + std::to_string(expected));
+      NumericKeyDictionary growing(KeyKind::kInt64);
+      NumericKeyDictionary sized(KeyKind::kInt64);
+      StringKeyDictionary growing_text;
+      StringKeyDictionary sized_text;
+      for (size_t i = 0; i < keys.size(); ++i) {
+        if (i == expect_at) {
+          sized.ExpectKeys(expected);
+          sized_text.ExpectKeys(expected, expected * 6);
+        }
+        ASSERT_EQ(sized.Intern(keys[i]), growing.Intern(keys[i]));
+        const std::string text = "k" + std::to_string(keys[i]);
+        ASSERT_EQ(sized_text.Intern(text), growing_text.Intern(text));
+      }
+      EXPECT_EQ(sized.JavaOrder(), growing.JavaOrder());
+      EXPECT_EQ(sized.SortedIds(), growing.SortedIds());
+      EXPECT_EQ(sized_text.JavaOrder(), growing_text.JavaOrder());
+      EXPECT_EQ(sized_text.SortedIds(), growing_text.SortedIds());
+      // And with the orders' working arrays in each dictionary's own lookup table.
+      EXPECT_EQ(sized.JavaOrder(sized.LookupMemory()), growing.JavaOrder());
+      EXPECT_EQ(sized_text.SortedIds(sized_text.LookupMemory()), growing_text.SortedIds());
+    }
+  }
 }
 
 }  // namespace
