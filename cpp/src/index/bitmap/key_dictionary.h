@@ -145,7 +145,7 @@ class NumericKeyDictionary final : public WriterKeys {
   std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const override;
   std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const override;
   memory::Scratch LookupMemory() override {
-    return memory::Scratch(slots_.data(), slots_.capacity() * sizeof(Slot));
+    return memory::Scratch(slots_.data(), slots_.size() * sizeof(Slot));
   }
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
@@ -310,7 +310,7 @@ class StringKeyDictionary final : public WriterKeys {
   std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const override;
   std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const override;
   memory::Scratch LookupMemory() override {
-    return memory::Scratch(slots_.data(), slots_.capacity() * sizeof(Slot));
+    return memory::Scratch(slots_.data(), slots_.size() * sizeof(Slot));
   }
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
