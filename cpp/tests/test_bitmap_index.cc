@@ -969,6 +969,37 @@ TEST(BitmapIndexBytes, ReservingFromTheFirstChunksKeepsTheBytes) {
   }
 }
 
+TEST(BitmapIndexBytes, ExpectingKeysFromASampleKeepsTheBytes) {
+  // One batch lets the writer sample its rows and size the per-key arrays for the keys it
+  // projects (DistinctSample); batches of 997 rows are too short to sample, so that writer
+  // only grows. Their bytes must be equal, V1 and V2, for a key per row, repeats, a
+  // projection far too high (all keys come in the first rows, then repeat), far too low
+  // (runs, then new keys every row), nulls, and keys that stop ascending past the sample.
+  const int32_t n = 150000;
+  std::vector<std::vector<std::optional<int64_t>>> shapes(5);
+  for (int32_t i = 0; i < n; ++i) {
+    const int64_t shuffled = int64_t{i} * 7919 % n;
+    shapes[0].push_back(shuffled);
+    shapes[1].push_back(shuffled % 60000);
+    shapes[2].push_back(i < n / 3 ? shuffled : shuffled % 1500);
+    shapes[3].push_back(i < 40000 ? std::optional<int64_t>(i / 16) : std::optional<int64_t>(shuffled));
+    shapes[4].push_back(i % 5 == 0 ? std::nullopt : std::optional<int64_t>(i < 90000 ? i : shuffled));
+  }
+  for (const char* version : {"1", "2"}) {
+    const Options options = Opts({{"version", version}});
+    for (const auto& values : shapes) {
+      const TestColumn ints = FixedColumn<int64_t>("BIGINT", Physical::kInt64, values);
+      EXPECT_EQ(MustWrite(ints, options), MustWrite(ints, options, 997));
+      std::vector<std::optional<std::string>> strings;
+      for (const auto& v : values) {
+        strings.push_back(v ? std::optional<std::string>("key-" + std::to_string(*v)) : std::nullopt);
+      }
+      const TestColumn text = StringColumn("STRING", strings);
+      EXPECT_EQ(MustWrite(text, options), MustWrite(text, options, 997));
+    }
+  }
+}
+
 TEST(BitmapIndexWriterTest, WriteAfterSerializeAndASecondSerializeAreRefused) {
   // Serializing hands the keys to the meta and frees the dictionary: nothing may use it after.
   for (const char* type : {"INT", "STRING"}) {

@@ -80,6 +80,15 @@ void ExpectSameOrder(const Calls& calls, std::optional<bool> expect_chain_only) 
   const bool last_hit = calls.trailing_hits > 0;
   const std::optional<std::vector<uint32_t>> chain_only = ChainOnlyComputeIfAbsentOrder(
       calls.hash_codes.data(), calls.hash_codes.size(), last_hit);
+  // Working arrays from scratch memory holding garbage, with room for some or all of them:
+  // the same answer.
+  const size_t n = calls.hash_codes.size();
+  for (size_t room : {n / 2 + 16, 16 * n + 64}) {
+    std::vector<uint8_t> garbage(room, 0xAB);
+    EXPECT_EQ(ChainOnlyComputeIfAbsentOrder(calls.hash_codes.data(), n, last_hit,
+                                            memory::Scratch(garbage.data(), room)),
+              chain_only);
+  }
   if (chain_only) {
     EXPECT_EQ(*chain_only, replayed);
     // Proven chain-only: the replay never called treeifyBin.

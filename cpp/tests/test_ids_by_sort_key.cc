@@ -29,7 +29,7 @@ std::vector<uint32_t> Expected(const std::vector<uint64_t>& keys) {
 TEST(IdsBySortKeyTest, MatchesAComparisonSort) {
   std::mt19937_64 rng(21);
   for (size_t n : {0, 1, 2, 100, 2047, 2048, 2049, 50000, 200000}) {
-    for (int shape = 0; shape < 5; ++shape) {
+    for (int shape = 0; shape < 7; ++shape) {
       SCOPED_TRACE("n " + std::to_string(n) + " shape " + std::to_string(shape));
       std::vector<uint64_t> keys(n);
       for (uint64_t& key : keys) {
@@ -39,10 +39,24 @@ TEST(IdsBySortKeyTest, MatchesAComparisonSort) {
           case 1: key = (uint64_t{1} << 63) ^ (r & 0xFFFFFFFFu); break;  // a widened int
           case 2: key = r % 97; break;                                 // many ties
           case 3: key = r & 0xFFFF000000000000u; break;                // only high digits
-          default: key = (r & 1) ? ~uint64_t{0} : 0; break;            // the extremes
+          case 4: key = (r & 1) ? ~uint64_t{0} : 0; break;             // the extremes
+          case 5: key = uint64_t{0x5A5A} << 40; break;                 // all equal
+          default: key = (uint64_t{1} << 63) ^ (1000 + 37 * (r % 200000)); break;  // 23 bits
         }
       }
-      EXPECT_EQ(IdsBySortKey(keys), Expected(keys));
+      const std::vector<uint32_t> expected = Expected(keys);
+      std::vector<uint64_t> sorted_keys;
+      for (uint32_t id : expected) sorted_keys.push_back(keys[id]);
+      std::vector<uint64_t> work = keys;
+      EXPECT_EQ(IdsBySortKey(work.data(), n), expected);
+      EXPECT_EQ(work, sorted_keys);  // the keys come back in the ids' order
+      // Working arrays from scratch: misaligned, room for only some of them, and for all.
+      for (size_t room : {n * 4 + 8, n * 16 + 64}) {
+        std::vector<uint8_t> block(room + 1);
+        work = keys;
+        EXPECT_EQ(IdsBySortKey(work.data(), n, memory::Scratch(block.data() + 1, room)), expected);
+        EXPECT_EQ(work, sorted_keys);
+      }
     }
   }
 }

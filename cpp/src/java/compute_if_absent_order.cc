@@ -23,10 +23,9 @@ uint32_t SpreadBits(int32_t hash_code) {
 // keys. Every key inserted while the table had this capacity found in its bin only earlier
 // keys of the same bucket, so then none of them made treeifyBin run.
 bool NoBinReachesTreeify(const int32_t* hash_codes, size_t count, size_t capacity,
-                         std::vector<uint8_t>* counts) {
+                         uint8_t* per_bucket) {
   if (count < kTreeifyThreshold) return true;
-  counts->assign(capacity, 0);
-  uint8_t* const per_bucket = counts->data();
+  std::memset(per_bucket, 0, capacity);
   const uint32_t mask = static_cast<uint32_t>(capacity - 1);
   for (size_t id = 0; id < count; ++id) {
     if (++per_bucket[SpreadBits(hash_codes[id]) & mask] == kTreeifyThreshold) return false;
@@ -38,34 +37,41 @@ bool NoBinReachesTreeify(const int32_t* hash_codes, size_t count, size_t capacit
 
 std::optional<std::vector<uint32_t>> ChainOnlyComputeIfAbsentOrder(const int32_t* hash_codes,
                                                                    size_t count,
-                                                                   bool hit_after_last_insert) {
+                                                                   bool hit_after_last_insert,
+                                                                   memory::Scratch scratch) {
   if (count == 0) return std::vector<uint32_t>();
   if (count > kMaxChainOnlyKeys) return std::nullopt;
   // The table sizes the map goes through without treeifyBin: 16 slots at the first call; a
   // call that finds size > threshold doubles both first. Keys 0..threshold are inserted at or
   // below each capacity.
-  std::vector<uint8_t> counts;
+  size_t last_capacity = kInitialCapacity;
+  for (size_t threshold = kInitialThreshold; threshold + 1 < count; threshold *= 2) {
+    last_capacity *= 2;
+  }
+  std::vector<uint8_t> own_counts;
+  uint8_t* const counts = scratch.TakeOr(last_capacity, &own_counts);
   size_t capacity = kInitialCapacity;
   size_t threshold = kInitialThreshold;
   for (;;) {
     const size_t inserted_by_now = std::min(count, threshold + 1);
-    if (!NoBinReachesTreeify(hash_codes, inserted_by_now, capacity, &counts)) return std::nullopt;
+    if (!NoBinReachesTreeify(hash_codes, inserted_by_now, capacity, counts)) return std::nullopt;
     if (inserted_by_now == count) break;
     capacity *= 2;
     threshold *= 2;
   }
   if (hit_after_last_insert && count > threshold) capacity *= 2;
-  counts = std::vector<uint8_t>();
 
   // Counting sort by final bucket; ids placed newest first within each bucket.
   const uint32_t mask = static_cast<uint32_t>(capacity - 1);
-  std::vector<uint32_t> bucket_end(capacity + 1, 0);
+  std::vector<uint32_t> own_bucket_end;
+  uint32_t* const bucket_end = scratch.TakeOr(capacity + 1, &own_bucket_end);
+  std::fill(bucket_end, bucket_end + capacity + 1, 0u);
   for (size_t id = 0; id < count; ++id) ++bucket_end[(SpreadBits(hash_codes[id]) & mask) + 1];
   for (size_t b = 1; b <= capacity; ++b) bucket_end[b] += bucket_end[b - 1];
   // bucket_end[b + 1] is now where bucket b ends; filling each bucket from its end backwards
   // with ids in ascending order leaves the newest first.
   std::vector<uint32_t> order(count);
-  uint32_t* const ends = bucket_end.data() + 1;
+  uint32_t* const ends = bucket_end + 1;
   for (size_t id = 0; id < count; ++id) {
     order[--ends[SpreadBits(hash_codes[id]) & mask]] = static_cast<uint32_t>(id);
   }
@@ -82,9 +88,9 @@ std::vector<uint32_t> ReplayedComputeIfAbsentOrder(const int32_t* hash_codes, si
 }
 
 std::vector<uint32_t> ComputeIfAbsentOrder::IterationOrder(
-    const JavaHashMapOrder::KeyCompare& compare) const {
-  std::optional<std::vector<uint32_t>> order =
-      ChainOnlyComputeIfAbsentOrder(hash_codes_.data(), size(), hit_after_last_insert_);
+    const JavaHashMapOrder::KeyCompare& compare, memory::Scratch scratch) const {
+  std::optional<std::vector<uint32_t>> order = ChainOnlyComputeIfAbsentOrder(
+      hash_codes_.data(), size(), hit_after_last_insert_, scratch);
   if (order) return std::move(*order);
   return ReplayedComputeIfAbsentOrder(hash_codes_.data(), size(), hit_after_last_insert_,
                                       compare);

@@ -26,6 +26,7 @@
 
 #include "java/java_hash_map.h"
 #include "memory/growing_vector.h"
+#include "memory/scratch.h"
 
 namespace pyfileindex::java {
 
@@ -40,13 +41,17 @@ class ComputeIfAbsentOrder {
   // Whether a call on a present key now could change the order: only the first hit after an
   // insertion that took the map past a resize threshold (sizes 12 * 2^k + 1) can.
   bool HitMatters() const { return !hit_after_last_insert_ && PastThresholdAt(size()); }
+  // Room for `count` keys' hash codes (a writer that expects that many).
+  void Reserve(size_t count) { hash_codes_.reserve(count); }
   // A call whose key is present (callers may skip it while HitMatters() is false).
   void NoteHit() { hit_after_last_insert_ = true; }
 
   size_t size() const { return hash_codes_.size(); }
   // Key ids in the order Java's forEach / entrySet / keySet would visit them. `compare` is the
   // keys' compareTo, only called if a bin may have become a tree (see JavaHashMapOrder).
-  std::vector<uint32_t> IterationOrder(const JavaHashMapOrder::KeyCompare& compare) const;
+  // The working arrays come from `scratch` where they fit.
+  std::vector<uint32_t> IterationOrder(const JavaHashMapOrder::KeyCompare& compare,
+                                       memory::Scratch scratch = memory::Scratch()) const;
   size_t MemoryBytes() const { return hash_codes_.capacity() * sizeof(int32_t); }
 
   // Whether a map that reached `size` keys with its last insertion may hold size > threshold:
@@ -66,9 +71,10 @@ class ComputeIfAbsentOrder {
 // The order of a computeIfAbsent-only map whose keys, by id, have these Java hash codes, if no
 // bin can have reached the treeify threshold at any table size the map went through; nullopt
 // otherwise. `hit_after_last_insert`: a call on a present key came after the last insertion.
-std::optional<std::vector<uint32_t>> ChainOnlyComputeIfAbsentOrder(const int32_t* hash_codes,
-                                                                   size_t count,
-                                                                   bool hit_after_last_insert);
+// The working arrays (per-bucket counts) come from `scratch` where they fit.
+std::optional<std::vector<uint32_t>> ChainOnlyComputeIfAbsentOrder(
+    const int32_t* hash_codes, size_t count, bool hit_after_last_insert,
+    memory::Scratch scratch = memory::Scratch());
 
 // The same order by replaying every insertion (any map, trees included).
 std::vector<uint32_t> ReplayedComputeIfAbsentOrder(const int32_t* hash_codes, size_t count,

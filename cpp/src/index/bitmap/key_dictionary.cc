@@ -19,17 +19,25 @@ size_t HeapBytes(const Vector& v) {
   return v.capacity() * sizeof(typename Vector::value_type);
 }
 
-// Rebuilds an open-addressing table at twice the size, placing every id by `slot_of`.
+// Slots (a power of two, >= 2^kFirstTableSlotsLog2) for `count` keys at most 3/4 full.
+unsigned TableLog2For(size_t count) {
+  unsigned log2 = tuning::kFirstTableSlotsLog2;
+  while ((size_t{1} << log2) * 3 < count * 4) ++log2;
+  return log2;
+}
+
+// Rebuilds an open-addressing table at 2^log2 slots (more than it has), placing every id by
+// `slot_of` (which reads *shift, set by then).
 template <typename Slots, typename SlotOf>
-void Rehash(Slots* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
+void Rehash(Slots* slots, size_t* mask, unsigned* shift, unsigned log2, SlotOf slot_of,
             const typename Slots::value_type& empty_slot) {
   using SlotT = typename Slots::value_type;
   const uint32_t empty = empty_slot.id;
   Slots old = std::move(*slots);
-  const size_t capacity = old.size() * 2;
+  const size_t capacity = size_t{1} << log2;
   slots->assign(capacity, empty_slot);
   *mask = capacity - 1;
-  *shift -= 1;
+  *shift = 64 - log2;
   for (const SlotT& s : old) {
     if (s.id == empty) continue;
     size_t i = slot_of(s);
@@ -38,13 +46,13 @@ void Rehash(Slots* slots, size_t* mask, unsigned* shift, SlotOf slot_of,
   }
 }
 
-// Builds an open-addressing table over ids [0, count), at most 3/4 full: entry_of(id) gives
-// the id's first slot (from *shift, set by then) and what its slot holds.
+// Builds an open-addressing table over ids [0, count), with room for `room` keys (>= count)
+// at most 3/4 full: entry_of(id) gives the id's first slot (from *shift, set by then) and
+// what its slot holds.
 template <typename Slots, typename EntryOf>
-void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count,
+void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count, size_t room,
                     const typename Slots::value_type& empty_slot, EntryOf entry_of) {
-  unsigned log2 = tuning::kFirstTableSlotsLog2;
-  while ((size_t{1} << log2) * 3 < count * 4) ++log2;
+  const unsigned log2 = TableLog2For(std::max(count, room));
   slots->assign(size_t{1} << log2, empty_slot);
   *mask = slots->size() - 1;
   *shift = 64 - log2;
@@ -63,9 +71,9 @@ void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count,
 NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
     : kind_(kind) {}
 
-std::vector<uint32_t> NumericKeyDictionary::JavaOrder() const {
+std::vector<uint32_t> NumericKeyDictionary::JavaOrder(memory::Scratch scratch) const {
   return order_.IterationOrder(
-      [this](uint32_t a, uint32_t b) { return CompareKeys(kind_, key(a), key(b)); });
+      [this](uint32_t a, uint32_t b) { return CompareKeys(kind_, key(a), key(b)); }, scratch);
 }
 
 bool NumericKeyDictionary::InternAscending(uint64_t bits, uint32_t* id) {
@@ -103,7 +111,8 @@ uint32_t NumericKeyDictionary::Insert(uint64_t bits, uint64_t hash, size_t slot)
 }
 
 void NumericKeyDictionary::BuildTable() {
-  BuildTableOver(&slots_, &mask_, &shift_, keys_.size(), Slot{0, kEmpty}, [this](uint32_t id) {
+  BuildTableOver(&slots_, &mask_, &shift_, keys_.size(), expected_keys_, Slot{0, kEmpty},
+                 [this](uint32_t id) {
     const uint64_t hash = HashOf(keys_[id]);
     return std::make_pair(SlotIndex(hash), Slot{hash, id});
   });
@@ -153,9 +162,21 @@ void NumericKeyDictionary::Touch() {
   touch_pending_ = false;
 }
 
-void NumericKeyDictionary::Grow() {
-  Rehash(&slots_, &mask_, &shift_,
+void NumericKeyDictionary::Grow() { RehashTo(64 - shift_ + 1); }
+
+void NumericKeyDictionary::RehashTo(unsigned log2) {
+  Rehash(&slots_, &mask_, &shift_, log2,
          [this](const Slot& s) { return SlotIndex(s.hash); }, Slot{0, kEmpty});
+}
+
+void NumericKeyDictionary::ExpectKeys(size_t count) {
+  if (count <= keys_.size()) return;
+  expected_keys_ = count;
+  keys_.reserve(count);
+  order_.Reserve(count);
+  if (ascending_) return;  // no table yet: BuildTable sizes it
+  const unsigned log2 = TableLog2For(count);
+  if (log2 > 64 - shift_) RehashTo(log2);
 }
 
 size_t NumericKeyDictionary::MemoryBytes() const {
@@ -163,17 +184,17 @@ size_t NumericKeyDictionary::MemoryBytes() const {
   return HeapBytes(slots_) + HeapBytes(keys_) + order_.MemoryBytes();
 }
 
-std::vector<uint32_t> NumericKeyDictionary::SortedIds() const {
+std::vector<uint32_t> NumericKeyDictionary::SortedIds(memory::Scratch scratch) const {
   if (ascending_) {  // every key came above the one before
     std::vector<uint32_t> ids(keys_.size());
     std::iota(ids.begin(), ids.end(), 0u);
     return ids;
   }
-  std::vector<uint64_t> sort_keys(keys_.size());
-  for (uint32_t id = 0; id < keys_.size(); ++id) {
-    sort_keys[id] = NumericSortKey(kind_, keys_[id]);
-  }
-  return IdsBySortKey(std::move(sort_keys));
+  const size_t n = keys_.size();
+  std::vector<uint64_t> own_sort_keys;
+  uint64_t* const sort_keys = scratch.TakeOr(n, &own_sort_keys);
+  for (uint32_t id = 0; id < n; ++id) sort_keys[id] = NumericSortKey(kind_, keys_[id]);
+  return IdsBySortKey(sort_keys, n, scratch);
 }
 
 // ---- strings --------------------------------------------------------------------------------
@@ -184,10 +205,10 @@ StringKeyDictionary::StringKeyDictionary(bool expect_ascending)
   if (!ascending_) BuildTable();
 }
 
-std::vector<uint32_t> StringKeyDictionary::JavaOrder() const {
-  return order_.IterationOrder([this](uint32_t a, uint32_t b) {
-    return java::BinaryStringCompareTo(View(a), View(b));
-  });
+std::vector<uint32_t> StringKeyDictionary::JavaOrder(memory::Scratch scratch) const {
+  return order_.IterationOrder(
+      [this](uint32_t a, uint32_t b) { return java::BinaryStringCompareTo(View(a), View(b)); },
+      scratch);
 }
 
 bool StringKeyDictionary::InternAscending(std::string_view bytes, uint32_t* id) {
@@ -231,7 +252,8 @@ StringKeyDictionary::Slot StringKeyDictionary::SlotOf(uint32_t id, uint64_t hash
 }
 
 void StringKeyDictionary::BuildTable() {
-  BuildTableOver(&slots_, &mask_, &shift_, size(), Slot{0, kEmpty, 0}, [this](uint32_t id) {
+  BuildTableOver(&slots_, &mask_, &shift_, size(), expected_keys_, Slot{0, kEmpty, 0},
+                 [this](uint32_t id) {
     const uint64_t h = HashBytes(View(id));
     return std::make_pair(SlotIndex(h), SlotOf(id, h));
   });
@@ -242,11 +264,24 @@ void StringKeyDictionary::Touch() {
   touch_pending_ = false;
 }
 
-void StringKeyDictionary::Grow() {
+void StringKeyDictionary::Grow() { RehashTo(64 - shift_ + 1); }
+
+void StringKeyDictionary::RehashTo(unsigned log2) {
   // The new slot index is the top bits of the tag (shift_ >= 32: at most 2^32 slots).
   Rehash(
-      &slots_, &mask_, &shift_, [this](const Slot& s) { return size_t{s.tag} >> (shift_ - 32); },
-      Slot{0, kEmpty, 0});
+      &slots_, &mask_, &shift_, log2,
+      [this](const Slot& s) { return size_t{s.tag} >> (shift_ - 32); }, Slot{0, kEmpty, 0});
+}
+
+void StringKeyDictionary::ExpectKeys(size_t count, size_t bytes) {
+  if (count <= size()) return;
+  expected_keys_ = count;
+  arena_.reserve(bytes);
+  offsets_.reserve(count + 1);
+  order_.Reserve(count);
+  if (ascending_) return;  // no table yet: BuildTable sizes it
+  const unsigned log2 = TableLog2For(count);
+  if (log2 > 64 - shift_) RehashTo(log2);
 }
 
 void StringKeyDictionary::ReleaseLookup() {
@@ -272,7 +307,7 @@ uint64_t PrefixKey(std::string_view bytes) {
 
 }  // namespace
 
-std::vector<uint32_t> StringKeyDictionary::SortedIds() const {
+std::vector<uint32_t> StringKeyDictionary::SortedIds(memory::Scratch scratch) const {
   const uint32_t n = static_cast<uint32_t>(size());
   if (ascending_) {  // every key came above the one before
     std::vector<uint32_t> ids(n);
@@ -281,13 +316,15 @@ std::vector<uint32_t> StringKeyDictionary::SortedIds() const {
   }
   // Ordered by the prefixes first (a radix sort), then only the ids of a shared prefix by
   // comparing whole strings: keys are distinct, so the order is the comparison sort's.
-  std::vector<uint64_t> prefixes(n);
+  std::vector<uint64_t> own_prefixes;
+  uint64_t* const prefixes = scratch.TakeOr(n, &own_prefixes);
   for (uint32_t id = 0; id < n; ++id) prefixes[id] = PrefixKey(View(id));
-  std::vector<uint32_t> ids = IdsBySortKey(prefixes);
+  // The prefixes come back in the ids' order.
+  std::vector<uint32_t> ids = IdsBySortKey(prefixes, n, scratch);
   for (uint32_t i = 0; i < n;) {
-    const uint64_t prefix = prefixes[ids[i]];
+    const uint64_t prefix = prefixes[i];
     uint32_t j = i + 1;
-    while (j < n && prefixes[ids[j]] == prefix) ++j;
+    while (j < n && prefixes[j] == prefix) ++j;
     if (j - i > 1) {
       std::sort(ids.begin() + i, ids.begin() + j, [this](uint32_t a, uint32_t b) {
         return java::BinaryStringCompareTo(View(a), View(b)) < 0;

@@ -22,6 +22,7 @@
 #include "io/endian.h"
 #include "java/compute_if_absent_order.h"
 #include "memory/growing_vector.h"
+#include "memory/scratch.h"
 #include "memory/zeroed_array.h"
 
 namespace pyfileindex::index::bitmap {
@@ -33,10 +34,15 @@ class WriterKeys {
   virtual KeyKind kind() const = 0;
   virtual size_t size() const = 0;
   virtual KeyRef key(uint32_t id) const = 0;
-  // Key ids in java.util.HashMap iteration order.
-  virtual std::vector<uint32_t> JavaOrder() const = 0;
-  // All key ids, sorted ascending by the key class's compareTo.
-  virtual std::vector<uint32_t> SortedIds() const = 0;
+  // Key ids in java.util.HashMap iteration order. Working arrays come from `scratch` where
+  // they fit.
+  virtual std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const = 0;
+  // All key ids, sorted ascending by the key class's compareTo (working arrays as JavaOrder).
+  virtual std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const = 0;
+  // After the last Intern: the lookup table's memory, which is no longer read, as scratch for
+  // JavaOrder and SortedIds (its pages are resident already). Valid while the dictionary is,
+  // until ReleaseLookup.
+  virtual memory::Scratch LookupMemory() = 0;
   // Starts loading what key(id) reads: `bytes` false its place, true (some keys later, once
   // the place is cached) the key itself. Keys held by value need nothing.
   virtual void PrefetchKey(uint32_t /*id*/, bool /*bytes*/) const {}
@@ -88,6 +94,9 @@ class NumericKeyDictionary final : public WriterKeys {
     if (window.step == 1) return take_known([&](uint64_t bits) { return bits - window.base; });
     return take_known([&](uint64_t bits) { return WindowIndex(window, bits); });
   }
+  // About `count` keys are expected in all (DistinctSample): the keys, their Java hash codes
+  // and the lookup table are sized for them at once instead of doubling towards them.
+  void ExpectKeys(size_t count);
   // Whether the direct window is open (integer keys, after the first hashed lookups).
   bool HasWindow() const { return window_.size != 0; }
   // The step between the keys the window covers (1 until it opens).
@@ -133,8 +142,11 @@ class NumericKeyDictionary final : public WriterKeys {
     k.bits = keys_[id];
     return k;
   }
-  std::vector<uint32_t> JavaOrder() const override;
-  std::vector<uint32_t> SortedIds() const override;
+  std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const override;
+  std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const override;
+  memory::Scratch LookupMemory() override {
+    return memory::Scratch(slots_.data(), slots_.size() * sizeof(Slot));
+  }
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
   // The keys' bits by id, moved out: the dictionary is only to be destroyed afterwards.
@@ -166,6 +178,7 @@ class NumericKeyDictionary final : public WriterKeys {
   uint32_t Insert(uint64_t bits, uint64_t hash, size_t slot);
   void Touch();
   void Grow();
+  void RehashTo(unsigned log2);  // 2^log2 slots, more than now
 
   // Integer columns of a small domain (codes, enums, small ids) are the usual bitmap-indexed
   // ones: a direct table over tuning::kWindowKeys values around the first keys answers their lookups
@@ -215,6 +228,7 @@ class NumericKeyDictionary final : public WriterKeys {
   memory::GrowingVector<Slot> slots_;  // empty while ascending_
   size_t mask_ = 0;
   unsigned shift_ = 0;
+  size_t expected_keys_ = 0;  // ExpectKeys: the table built on leaving ascending_ fits them
   memory::GrowingVector<uint64_t> keys_;  // by id
   java::ComputeIfAbsentOrder order_;  // Java's computeIfAbsent calls
   // Java resizes at the top of the next call after an insertion crossed the threshold; only
@@ -260,6 +274,9 @@ class StringKeyDictionary final : public WriterKeys {
     }
   }
 
+  // About `count` keys of `bytes` bytes in all are expected (DistinctSample): sized for
+  // them at once, as NumericKeyDictionary::ExpectKeys.
+  void ExpectKeys(size_t count, size_t bytes);
   // What Intern does for a key already in (also for callers that remember ids): noting Java's
   // computeIfAbsent call on a present key.
   void NoteHit() {
@@ -290,8 +307,11 @@ class StringKeyDictionary final : public WriterKeys {
       __builtin_prefetch(&offsets_[id]);
     }
   }
-  std::vector<uint32_t> JavaOrder() const override;
-  std::vector<uint32_t> SortedIds() const override;
+  std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const override;
+  std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const override;
+  memory::Scratch LookupMemory() override {
+    return memory::Scratch(slots_.data(), slots_.size() * sizeof(Slot));
+  }
   bool IdsAreSorted() const override { return ascending_; }
   size_t MemoryBytes() const override;
   // After the last Intern and JavaOrder: frees the lookup table and the keys' hash codes, most
@@ -337,6 +357,7 @@ class StringKeyDictionary final : public WriterKeys {
   Slot SlotOf(uint32_t id, uint64_t hash) const;
   void Touch();
   void Grow();
+  void RehashTo(unsigned log2);  // 2^log2 slots, more than now
   // Leaves ascending order: a table over every key so far, at most 3/4 full.
   void BuildTable();
 
@@ -345,6 +366,7 @@ class StringKeyDictionary final : public WriterKeys {
   memory::GrowingVector<Slot> slots_;
   size_t mask_ = 0;
   unsigned shift_ = 0;
+  size_t expected_keys_ = 0;  // as NumericKeyDictionary's
   memory::GrowingVector<char> arena_;       // all distinct keys' bytes, back to back
   memory::GrowingVector<uint64_t> offsets_; // key id -> start in arena_; one extra end offset
   java::ComputeIfAbsentOrder order_;  // Java's computeIfAbsent calls

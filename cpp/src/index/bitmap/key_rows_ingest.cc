@@ -1,9 +1,13 @@
 #include "index/bitmap/key_rows_ingest.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
+#include "column/column_batch.h"
+#include "index/bitmap/distinct_estimate.h"
+#include "hash/mix64.h"
 #include "index/keys/batch_keys.h"
 
 namespace pyfileindex::index::bitmap {
@@ -32,11 +36,80 @@ Status KeyRowsIngest::Add(const ColumnBatch& batch) {
     const int64_t piece_left =
         tuning::kScratchRows - ((rows_.row_count + begin) & (tuning::kScratchRows - 1));
     const int64_t n = std::min(piece_left, batch.length - begin);
+    if (!keys_expected_ && keys().size() >= tuning::kEstimateFromKeys) {
+      ExpectKeysFrom(batch, begin);
+    }
     PFI_RETURN_NOT_OK(AddPiece(batch, begin, n));
     begin += n;
   }
   rows_.row_count += batch.length;
   return Status::OK();
+}
+
+namespace {
+
+// Row i's value bits as one word, for the sample only (equal values, equal words; a
+// timestamp's raw value stands for its key).
+uint64_t SampleBits(const ColumnBatch& batch, int64_t i) {
+  const size_t width = column::ValueWidth(batch.physical);
+  const uint8_t* at = static_cast<const uint8_t*>(batch.values) + static_cast<size_t>(i) * width;
+  uint64_t low = 0;
+  std::memcpy(&low, at, std::min<size_t>(width, 8));
+  if (width <= 8) return low;
+  uint64_t high = 0;
+  std::memcpy(&high, at + 8, std::min<size_t>(width - 8, 8));
+  return low ^ hash::Mix64(high);
+}
+
+}  // namespace
+
+void KeyRowsIngest::ExpectKeysFrom(const ColumnBatch& batch, int64_t begin) {
+  const int64_t rest = batch.length - begin;
+  const int64_t pairs = std::min(tuning::kEstimateSampleRows, rest / 4) / 2;
+  // A dictionary-encoded batch interns each dictionary value once: nothing to size there.
+  if (2 * pairs < tuning::kEstimateMinSampleRows || batch.dictionary != nullptr) return;
+  keys_expected_ = true;
+  StringKeyDictionary* const strings = rows_.strings.get();
+  DistinctSample sample;  // once per writer: its set goes with it
+  sample.Start(static_cast<size_t>(2 * pairs));
+  size_t sampled_bytes = 0;
+  auto add = [&](int64_t i) {
+    if (!batch.IsValid(i)) return;
+    if (strings != nullptr) {
+      const std::string_view bytes = batch.StringAt(i);
+      sampled_bytes += bytes.size();
+      sample.Add(strings->HashBytes(bytes));
+    } else {
+      sample.Add(hash::Mix64(SampleBits(batch, i)));
+    }
+  };
+  for (int64_t k = 0; k < pairs; ++k) {
+    const int64_t i = begin + k * (rest - 1) / pairs;
+    add(i);
+    add(i + 1);
+  }
+  const size_t sampled = sample.sampled();
+  if (sampled < static_cast<size_t>(tuning::kEstimateMinSampleRows) / 2) return;  // mostly nulls
+  const double valid_share = static_cast<double>(sampled) / static_cast<double>(2 * pairs);
+  const size_t have = keys().size();
+  // The keys of the file's valid rows known to come (the caller's hint, at least this batch),
+  // as the sample's domain would give them, the margin on the keys still to come (a column
+  // that has all its keys already is sized for them), but no more than rows left to bring them.
+  const int64_t file_rows = std::max(expected_rows_, rows_.row_count + batch.length);
+  const int64_t rows_left = file_rows - (rows_.row_count + begin);
+  const double projected = sample.ExpectedDistinct(static_cast<double>(file_rows) * valid_share);
+  const double to_come = std::max(projected - static_cast<double>(have), 0.0);
+  const double expected = static_cast<double>(have) +
+                          std::min(to_come * tuning::kEstimateMargin, static_cast<double>(rows_left));
+  const size_t count = static_cast<size_t>(expected);
+  if (count <= have) return;
+  if (strings != nullptr) {
+    const double bytes_per_key = static_cast<double>(sampled_bytes) / static_cast<double>(sampled);
+    strings->ExpectKeys(count, static_cast<size_t>(static_cast<double>(count) * bytes_per_key));
+  } else {
+    rows_.numeric->ExpectKeys(count);
+  }
+  if (count > rows_.first_rare_id) rows_.rare.Reserve(count - rows_.first_rare_id);
 }
 
 KeyRows KeyRowsIngest::Finish() {

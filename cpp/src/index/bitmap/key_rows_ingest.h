@@ -68,6 +68,10 @@ class KeyRowsIngest {
  private:
   static constexpr uint32_t kNoId = 0xFFFFFFFFu;
 
+  // Sizes the per-key arrays for the keys that a sample of rows [begin, length) of `batch`
+  // projects over the rows known to come (ExpectRows; tuning::kEstimateFromKeys): once per
+  // writer, at the first piece with a sample's worth of rows after it in its batch.
+  void ExpectKeysFrom(const column::ColumnBatch& batch, int64_t begin);
   // Adds rows [begin, begin+n) of `batch` (within one kScratchRows-aligned piece of the file's
   // rows) to their keys' (or the nulls') rows.
   Status AddPiece(const column::ColumnBatch& batch, int64_t begin, int64_t n);
@@ -175,6 +179,7 @@ class KeyRowsIngest {
   // The rooms, by key id: room for every id a piece can reach, of which only the pages of the
   // ids in use are touched.
   memory::ZeroedArray<Room> rooms_;
+  bool keys_expected_ = false;  // ExpectKeysFrom has sized the arrays (or found no sample)
 };
 
 }  // namespace pyfileindex::index::bitmap

@@ -21,10 +21,16 @@ Result<size_t> PayloadLayout::Plan() {
   trim_after_dictionary_ =
       trim_.allowed() && keys.MemoryBytes() >= tuning::kTrimAfterDictionaryBytes;
   key_count_ = key_count;
-  java_order_ = keys.JavaOrder();
+  // The lookup table is done with: the orders' working arrays reuse its resident pages (one
+  // after the other: each order's are dead once it is out).
+  WriterKeys& lookup = rows_.strings ? static_cast<WriterKeys&>(*rows_.strings)
+                                     : static_cast<WriterKeys&>(*rows_.numeric);
+  java_order_ = keys.JavaOrder(lookup.LookupMemory());
   // The meta lists keys in HashMap order (V1) or sorted (V2); keys that came in ascending
   // order are sorted by id already and need no list.
-  if (options_.version == 2 && !keys.IdsAreSorted()) sorted_ids_ = keys.SortedIds();
+  if (options_.version == 2 && !keys.IdsAreSorted()) {
+    sorted_ids_ = keys.SortedIds(lookup.LookupMemory());
+  }
   // Numeric keys are taken out of their dictionary, which (slots, Java hash codes: many times
   // the keys' own bytes) goes before they are put in meta order and the plan is built.
   // String keys stay in theirs until the meta is written (the meta's keys are read from it);

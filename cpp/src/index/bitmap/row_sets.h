@@ -139,6 +139,8 @@ class RowSets {
   void Resize(size_t count) {
     if (count > lists_.size()) lists_.resize(count);
   }
+  // Room for `count` keys' lists, reserved, not made valid.
+  void Reserve(size_t count) { lists_.reserve(count); }
   size_t size() const { return lists_.size(); }
   // Drops the lists of ids [0, count): the list of id `count` becomes id 0's.
   void DropFront(size_t count) {

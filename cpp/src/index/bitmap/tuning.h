@@ -44,6 +44,23 @@ inline constexpr int64_t kPrefetchRows = 16;
 // enough that the rooms are not grown by doubling many times.
 inline constexpr uint32_t kSpansBeforeReserving = 4;
 
+// --- expected keys (distinct_estimate.h) --------------------------------------------------
+
+// Once a column has this many keys at the start of a piece (its lookup table has grown past its
+// first size), a sample of the batch's remaining rows estimates the keys to come, and the
+// per-key arrays are sized for them. A column that stays below never pays for the sample.
+inline constexpr size_t kEstimateFromKeys = size_t{1} << 10;
+// Rows sampled, in pairs of neighbours (a column in runs of equal keys, sorted or clustered,
+// then repeats within its pairs instead of looking as if every row brought a new key). Enough
+// that a domain of a million keys shows about 30 repeats; fewer than the minimum (a batch's
+// last rows) estimate nothing.
+inline constexpr int64_t kEstimateSampleRows = int64_t{1} << 13;
+inline constexpr int64_t kEstimateMinSampleRows = int64_t{1} << 10;
+// The arrays are sized for this much more than the keys the estimate says are still to come:
+// it leans low, and an array that outgrows its size near the end of a file costs a full copy
+// for a few keys.
+inline constexpr double kEstimateMargin = 1.25;
+
 // --- key dictionaries (key_dictionary.{h,cc}) --------------------------------------------
 
 // A dictionary's hash table starts with 2^this slots: enough for a low-cardinality column
