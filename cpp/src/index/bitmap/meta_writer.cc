@@ -139,6 +139,22 @@ Result<MetaPlan> MetaPlan::V2(const MetaHead& head, KeyKind kind, const MetaKeys
   return plan;
 }
 
+namespace {
+
+// Both orders (Java's HashMap order for V1, the sorted order for V2) visit the keys' ids at
+// random: entry `i`'s entries and a dictionary's keys (first where each key is, then its
+// bytes) are loaded ahead.
+void PrefetchAhead(const MetaKeys& keys, const MetaEntries& entries, size_t i) {
+  const size_t count = keys.size();
+  if (i + kPrefetchEntries < count) {
+    entries.Prefetch(i + kPrefetchEntries);
+    keys.Prefetch(i + kPrefetchEntries, /*bytes=*/false);
+  }
+  if (i + kPrefetchEntries / 2 < count) keys.Prefetch(i + kPrefetchEntries / 2, /*bytes=*/true);
+}
+
+}  // namespace
+
 void MetaPlan::WriteTo(const MetaKeys& keys, const MetaEntries& entries, uint8_t* out) const {
   if (version_ == 1) {
     WriteV1(keys, entries, out);
@@ -154,12 +170,7 @@ void MetaPlan::WriteV1(const MetaKeys& keys, const MetaEntries& entries, uint8_t
   // The entries, one at a time straight into the payload: the meta's size is known.
   uint8_t* at = writer.FlushedEnd();
   for (size_t i = 0; i < count; ++i) {
-    // HashMap order visits the keys' ids at random: loaded ahead, as in WriteV2.
-    if (i + kPrefetchEntries < count) {
-      entries.Prefetch(i + kPrefetchEntries);
-      keys.Prefetch(i + kPrefetchEntries, /*bytes=*/false);
-    }
-    if (i + kPrefetchEntries / 2 < count) keys.Prefetch(i + kPrefetchEntries / 2, /*bytes=*/true);
+    PrefetchAhead(keys, entries, i);
     at = EncodeKeyAt(kind_, keys[i], at);
     io::StoreU32BE(at, static_cast<uint32_t>(entries.offset(i)));
     at += 4;
@@ -186,13 +197,7 @@ void MetaPlan::WriteV2(const MetaKeys& keys, const MetaEntries& entries, uint8_t
     io::StoreU32BE(at, static_cast<uint32_t>(end - starts[b]));
     at += 4;
     for (size_t i = starts[b]; i < end; ++i) {
-      // Sorted order visits the keys' ids at random: their entries, and a dictionary's keys
-      // (first where each key is, then its bytes), are loaded ahead.
-      if (i + kPrefetchEntries < count) {
-        entries.Prefetch(i + kPrefetchEntries);
-        keys.Prefetch(i + kPrefetchEntries, /*bytes=*/false);
-      }
-      if (i + kPrefetchEntries / 2 < count) keys.Prefetch(i + kPrefetchEntries / 2, /*bytes=*/true);
+      PrefetchAhead(keys, entries, i);
       at = EncodeKeyAt(kind_, keys[i], at);
       io::StoreU32BE(at, static_cast<uint32_t>(entries.offset(i)));
       io::StoreU32BE(at + 4, static_cast<uint32_t>(entries.length(i)));
