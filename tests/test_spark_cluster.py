@@ -45,13 +45,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _wait_for(condition, seconds: float, what: str):
+def _wait_for(condition, seconds: float, what: str, pointless=None, explain=None):
+    """Poll `condition` until it holds. `pointless` returns a reason once waiting longer
+    cannot help (the awaited thing has ended); `explain` adds what was seen to a timeout."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():
             return
+        reason = pointless() if pointless else None
+        if reason:
+            raise AssertionError(f"stopped waiting for {what}: {reason}")
         time.sleep(0.25)
-    raise TimeoutError(f"timed out waiting for {what}")
+    seen = f"; {explain()}" if explain else ""
+    raise TimeoutError(f"timed out waiting for {what}{seen}")
 
 
 class Cluster:
@@ -82,6 +88,14 @@ class Cluster:
 
     def _log(self, name: str) -> str:
         return self.logs[name].read_text(errors="replace")
+
+    def executor_log_tails(self, lines: int = 15) -> str:
+        """The last lines of every executor's stderr, for a failure message."""
+        tails = []
+        for log in sorted(self.directory.glob("work-*/app-*/*/stderr")):
+            text = log.read_text(errors="replace").splitlines()[-lines:]
+            tails.append(f"--- {log.relative_to(self.directory)}\n" + "\n".join(text))
+        return "\n".join(tails) or "(no executor logs)"
 
     def start(self, workers: int = 2):
         self._watchdog.start()
@@ -243,13 +257,18 @@ def test_write_index_read_on_a_standalone_cluster_survives_a_lost_worker(
     job = threading.Thread(target=run_index, daemon=True)
     job.start()
 
+    seen = []  # (active, completed, total) of the job's stage at each poll, for a failure
+
     def both_busy():
         tracker = spark.sparkContext.statusTracker()
-        infos = [tracker.getStageInfo(s) for s in tracker.getActiveStageIds()]
-        return any(i is not None and i.numActiveTasks >= 2 and i.numCompletedTasks >= 1
-                   for i in infos)
+        infos = [i for i in map(tracker.getStageInfo, tracker.getActiveStageIds()) if i]
+        seen.extend((i.numActiveTasks, i.numCompletedTasks, i.numTasks) for i in infos)
+        return any(i.numActiveTasks >= 2 and i.numCompletedTasks >= 1 for i in infos)
 
-    _wait_for(both_busy, 120, "the index job to run on both executors")
+    _wait_for(both_busy, 120, "the index job to run on both executors",
+              pointless=lambda: not job.is_alive() and f"the index job ended first: {outcome}",
+              explain=lambda: f"stage (active, completed, tasks) seen: {sorted(set(seen))}; "
+                              f"executors: {_executors(spark)}\n{cluster.executor_log_tails()}")
     cluster.kill("worker-2")
     assert job.is_alive()  # the worker died while the job was running
     job.join(timeout=400)
