@@ -2,6 +2,7 @@
 // every call, on key sets built to reach the treeify threshold, resize often and collide.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -71,34 +72,49 @@ Calls WithHits(std::vector<int32_t> hash_codes, uint64_t seed, int max_hits) {
 // Keys compared by id: any fixed total order works for tree bins of distinct keys.
 int CompareIds(uint32_t a, uint32_t b) { return a < b ? -1 : (a > b ? 1 : 0); }
 
-// Checks the order at the end equals the replay, and whether the chain-only computation took
-// it (`expect_chain_only`: true / false, or nullopt for either).
-void ExpectSameOrder(const Calls& calls, std::optional<bool> expect_chain_only) {
+// How the order at the end was worked out.
+enum class Way {
+  kChainsOnly,      // a counting sort: no bin ever filled
+  kClassesReplayed,  // some hash classes replayed on their own, not all keys
+  kWholeReplay,     // a bin filled on a small table: the whole map replayed
+  kAny,
+};
+
+// Checks the order at the end equals the replay of every call, and that it was worked out in
+// the expected way.
+void ExpectSameOrder(const Calls& calls, Way expected,
+                     const JavaHashMapOrder::KeyCompare& compare = CompareIds) {
   JavaHashMapOrder::Stats stats;
-  const std::vector<uint32_t> replayed = ReplayEveryCall(calls, CompareIds, &stats);
-  EXPECT_EQ(OrderAtEnd(calls, CompareIds), replayed);
+  const std::vector<uint32_t> replayed = ReplayEveryCall(calls, compare, &stats);
+  EXPECT_EQ(OrderAtEnd(calls, compare), replayed);
   const bool last_hit = calls.trailing_hits > 0;
-  const std::optional<std::vector<uint32_t>> chain_only = ChainOnlyComputeIfAbsentOrder(
-      calls.hash_codes.data(), calls.hash_codes.size(), last_hit);
+  const size_t n = calls.hash_codes.size();
+  size_t keys_replayed = 0;
+  const std::optional<std::vector<uint32_t>> class_wise = ClassWiseComputeIfAbsentOrder(
+      calls.hash_codes.data(), n, last_hit, compare, memory::Scratch(), &keys_replayed);
   // Working arrays from scratch memory holding garbage, with room for some or all of them:
   // the same answer.
-  const size_t n = calls.hash_codes.size();
   for (size_t room : {n / 2 + 16, 16 * n + 64}) {
     std::vector<uint8_t> garbage(room, 0xAB);
-    EXPECT_EQ(ChainOnlyComputeIfAbsentOrder(calls.hash_codes.data(), n, last_hit,
+    EXPECT_EQ(ClassWiseComputeIfAbsentOrder(calls.hash_codes.data(), n, last_hit, compare,
                                             memory::Scratch(garbage.data(), room)),
-              chain_only);
+              class_wise);
   }
-  if (chain_only) {
-    EXPECT_EQ(*chain_only, replayed);
-    // Proven chain-only: the replay never called treeifyBin.
-    EXPECT_EQ(stats.treeifications + stats.treeify_resizes, 0u);
+  // The whole map is replayed exactly when treeifyBin resized a small table; classes are
+  // replayed exactly when some bin became a tree.
+  EXPECT_EQ(class_wise.has_value(), stats.treeify_resizes == 0);
+  if (class_wise) {
+    EXPECT_EQ(*class_wise, replayed);
+    EXPECT_EQ(keys_replayed > 0, stats.treeifications > 0);
+    EXPECT_LE(keys_replayed, n);
   }
-  if (expect_chain_only) {
-    EXPECT_EQ(chain_only.has_value(), *expect_chain_only);
+  const Way way = !class_wise ? Way::kWholeReplay
+                  : keys_replayed == 0 ? Way::kChainsOnly
+                                       : Way::kClassesReplayed;
+  if (expected != Way::kAny) {
+    EXPECT_EQ(static_cast<int>(way), static_cast<int>(expected));
   }
-  EXPECT_EQ(ReplayedComputeIfAbsentOrder(calls.hash_codes.data(), calls.hash_codes.size(),
-                                         last_hit, CompareIds),
+  EXPECT_EQ(ReplayedComputeIfAbsentOrder(calls.hash_codes.data(), n, last_hit, compare),
             replayed);
 }
 
@@ -123,9 +139,9 @@ TEST(ComputeIfAbsentOrder, PastThresholdAtMatchesTheReplaysPendingResize) {
 }
 
 TEST(ComputeIfAbsentOrder, EmptyAndTiny) {
-  ExpectSameOrder(WithHits({}, 1, 0), true);
-  ExpectSameOrder(WithHits({7}, 1, 2), true);
-  ExpectSameOrder(WithHits({1, 17, 33}, 1, 0), true);  // one bin, newest first
+  ExpectSameOrder(WithHits({}, 1, 0), Way::kChainsOnly);
+  ExpectSameOrder(WithHits({7}, 1, 2), Way::kChainsOnly);
+  ExpectSameOrder(WithHits({1, 17, 33}, 1, 0), Way::kChainsOnly);  // one bin, newest first
 }
 
 TEST(ComputeIfAbsentOrder, RandomIntsIncludingNegativesAtEverySize) {
@@ -137,7 +153,7 @@ TEST(ComputeIfAbsentOrder, RandomIntsIncludingNegativesAtEverySize) {
         codes.push_back(IntegerHashCode(static_cast<int32_t>(rng())));  // any sign
       }
       SCOPED_TRACE(std::to_string(n) + " keys, hits " + std::to_string(max_hits));
-      ExpectSameOrder(WithHits(codes, n + max_hits, max_hits), std::nullopt);
+      ExpectSameOrder(WithHits(codes, n + max_hits, max_hits), Way::kAny);
     }
   }
 }
@@ -150,7 +166,7 @@ TEST(ComputeIfAbsentOrder, TrailingHitAtEachThresholdDecidesTheFinalTable) {
     for (int64_t trailing : {0, 1, 5}) {
       calls.trailing_hits = trailing;
       SCOPED_TRACE(std::to_string(n) + " keys, trailing hits " + std::to_string(trailing));
-      ExpectSameOrder(calls, true);
+      ExpectSameOrder(calls, Way::kChainsOnly);
     }
   }
 }
@@ -162,7 +178,8 @@ TEST(ComputeIfAbsentOrder, BinsOfSevenStayChainsBinsOfEightDoNot) {
     for (size_t i = 0; i < per_bin; ++i) codes.push_back(static_cast<int32_t>(5 + 64 * i));
     for (int32_t k = 0; k < 3; ++k) codes.push_back(k);  // elsewhere
     SCOPED_TRACE(std::to_string(per_bin) + " keys in one bin");
-    ExpectSameOrder(WithHits(codes, per_bin, 1), per_bin <= 7);
+    ExpectSameOrder(WithHits(codes, per_bin, 1),
+                    per_bin <= 7 ? Way::kChainsOnly : Way::kWholeReplay);
   }
 }
 
@@ -176,8 +193,8 @@ TEST(ComputeIfAbsentOrder, BinFullOnlyAtAnEarlierTableSize) {
   JavaHashMapOrder::Stats stats;
   ReplayEveryCall(WithHits(codes, 9, 0), CompareIds, &stats);
   EXPECT_GT(stats.treeify_resizes, 0u);
-  ExpectSameOrder(WithHits(codes, 9, 0), false);
-  ExpectSameOrder(WithHits(codes, 9, 2), false);
+  ExpectSameOrder(WithHits(codes, 9, 0), Way::kWholeReplay);
+  ExpectSameOrder(WithHits(codes, 9, 2), Way::kWholeReplay);
 }
 
 TEST(ComputeIfAbsentOrder, ManyCollidingHashesTreeifyAndSplit) {
@@ -198,10 +215,97 @@ TEST(ComputeIfAbsentOrder, ManyCollidingHashesTreeifyAndSplit) {
   for (size_t s = 0; s < sets.size(); ++s) {
     for (int max_hits : {0, 2}) {
       SCOPED_TRACE("set " + std::to_string(s) + ", hits " + std::to_string(max_hits));
-      ExpectSameOrder(WithHits(sets[s], s + 100, max_hits),
-                      s < 3 ? std::optional<bool>(false) : std::nullopt);
+      ExpectSameOrder(WithHits(sets[s], s + 100, max_hits), s < 3 ? Way::kWholeReplay : Way::kAny);
     }
   }
+}
+
+// Integer hash codes whose spread hashes share their low 16 bits (`low`) and differ above as
+// `high` does: one bucket of every table up to 2^16 slots, split by `high`'s bits after that.
+int32_t SpreadLowBits(uint32_t low, uint32_t high) {
+  return static_cast<int32_t>((high << 16) | ((low ^ high) & 0xFFFFu));
+}
+
+TEST(ComputeIfAbsentOrder, OnlyTheClassesOfFilledBinsAreReplayed) {
+  // Random keys, among them groups that fill one bin of a large table: ten keys sharing a
+  // bucket up to 2^16 slots (arriving while the table has 2^16, then split 7/3 and 5/2 by
+  // the next two resizes: a tree kept, trees untreeified), nine keys with one hash code (a
+  // tree ordered by compareTo alone), and eight keys filling a bin of the final 2^18 slots.
+  std::mt19937_64 rng(4601);
+  std::vector<int32_t> codes;
+  for (int i = 0; i < 100000; ++i) codes.push_back(static_cast<int32_t>(rng()));
+  const uint32_t high_bits[] = {0, 2, 4, 6, 8, 10, 12, 1, 3, 5};  // bit 0: 7 even, 3 odd
+  for (int i = 0; i < 10; ++i) {
+    codes.insert(codes.begin() + 30000 + 997 * i, SpreadLowBits(0x1234, high_bits[i]));
+  }
+  for (int i = 0; i < 9; ++i) codes.insert(codes.begin() + 60000 + 11 * i, 0x5A5A5A5A);
+  for (uint32_t i = 0; i < 8; ++i) {  // spread bits 16 and 17: 01, then any
+    codes.insert(codes.begin() + 99000 + 7 * i, SpreadLowBits(0x2222, 1 | (i << 2)));
+  }
+  for (int max_hits : {0, 2}) {
+    SCOPED_TRACE("hits " + std::to_string(max_hits));
+    const Calls calls = WithHits(codes, 31 + max_hits, max_hits);
+    ExpectSameOrder(calls, Way::kClassesReplayed);
+    size_t keys_replayed = 0;
+    ASSERT_TRUE(ClassWiseComputeIfAbsentOrder(calls.hash_codes.data(), codes.size(),
+                                              calls.trailing_hits > 0, CompareIds,
+                                              memory::Scratch(), &keys_replayed));
+    EXPECT_GE(keys_replayed, 27u);  // the three groups, and random keys of their classes
+    EXPECT_LT(keys_replayed, codes.size() / 100);
+    JavaHashMapOrder::Stats stats;
+    ReplayEveryCall(calls, CompareIds, &stats);
+    EXPECT_GE(stats.treeifications, 3u);
+    EXPECT_GT(stats.tree_splits, 0u);
+    EXPECT_GT(stats.untreeifies, 0u);
+  }
+}
+
+TEST(ComputeIfAbsentOrder, RandomFillsAtEveryTableSize) {
+  // Random keys with a share drawn from a few low-bit patterns (bins that fill at some table
+  // size and split later) and from a few repeated hash codes.
+  std::mt19937_64 rng(4603);
+  int classes_replayed = 0;
+  for (int round = 0; round < 60; ++round) {
+    const size_t n = 100 + rng() % 30000;
+    const uint32_t lows[] = {static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng())};
+    const int32_t repeated = static_cast<int32_t>(rng());
+    const int share = 1 + static_cast<int>(rng() % 40);  // per mille of colliding keys
+    std::vector<int32_t> codes;
+    for (size_t i = 0; i < n; ++i) {
+      const int pick = static_cast<int>(rng() % 1000);
+      if (pick < share) {
+        const uint32_t high = static_cast<uint32_t>(rng() % (1u << (rng() % 16)));
+        codes.push_back(SpreadLowBits(lows[pick % 2], high));
+      } else if (pick < share + 2) {
+        codes.push_back(repeated);
+      } else {
+        codes.push_back(static_cast<int32_t>(rng()));
+      }
+    }
+    SCOPED_TRACE("round " + std::to_string(round) + ", " + std::to_string(n) + " keys");
+    const Calls calls = WithHits(codes, round, static_cast<int>(rng() % 3));
+    ExpectSameOrder(calls, Way::kAny);
+    size_t keys_replayed = 0;
+    const bool whole = !ClassWiseComputeIfAbsentOrder(codes.data(), n, calls.trailing_hits > 0,
+                                                      CompareIds, memory::Scratch(),
+                                                      &keys_replayed);
+    classes_replayed += !whole && keys_replayed > 0 && keys_replayed < n;
+  }
+  EXPECT_GE(classes_replayed, 50);  // the rounds exercise the class-wise replay
+}
+
+TEST(ComputeIfAbsentOrder, NumericDictionaryOfSpreadOutIntsReplaysOnlyItsTrees) {
+  // Distinct ints 37 apart, in random order: at this scale some bins fill by chance.
+  std::mt19937_64 rng(4602);
+  std::vector<int32_t> keys;
+  for (int32_t k = 0; k < 300000; ++k) keys.push_back(1000 + 37 * k);
+  std::shuffle(keys.begin(), keys.end(), rng);
+  std::vector<int32_t> codes;
+  for (int32_t k : keys) codes.push_back(IntegerHashCode(k));
+  auto compare = [&keys](uint32_t a, uint32_t b) {
+    return keys[a] < keys[b] ? -1 : (keys[a] > keys[b] ? 1 : 0);
+  };
+  ExpectSameOrder(WithHits(codes, 4602, 1), Way::kAny, compare);
 }
 
 TEST(ComputeIfAbsentOrder, StringsWithEqualHashCodes) {
@@ -219,14 +323,15 @@ TEST(ComputeIfAbsentOrder, StringsWithEqualHashCodes) {
   auto compare = [&keys](uint32_t a, uint32_t b) { return StringCompareTo(keys[a], keys[b]); };
   const std::vector<uint32_t> replayed = ReplayEveryCall(calls, compare);
   EXPECT_EQ(OrderAtEnd(calls, compare), replayed);
-  EXPECT_FALSE(ChainOnlyComputeIfAbsentOrder(codes.data(), codes.size(), true).has_value());
+  EXPECT_FALSE(
+      ClassWiseComputeIfAbsentOrder(codes.data(), codes.size(), true, compare).has_value());
 
   // Distinct BinaryString hash codes at dictionary scale: the chain-only order.
   std::vector<int32_t> binary_codes;
   for (int i = 0; i < 20000; ++i) {
     binary_codes.push_back(BinaryStringHashCode("v" + std::to_string(i * 7919)));
   }
-  ExpectSameOrder(WithHits(binary_codes, 6, 1), std::nullopt);
+  ExpectSameOrder(WithHits(binary_codes, 6, 1), Way::kAny);
 }
 
 // The key dictionaries end to end: their JavaOrder against a replay of every row's call, on

@@ -11,8 +11,12 @@
 //   table under 64 slots, or turns the bin into a tree).
 // So while treeifyBin is never called, every chain holds its keys newest first, and the map
 // visits the keys by bucket of the final table, newest first within a bucket: a counting sort.
-// Whether treeifyBin was called is decided exactly enough from per-bucket counts at each table
-// size the map went through; when it cannot be ruled out, JavaHashMapOrder replays the calls.
+// Where treeifyBin is called is decided exactly from per-bucket counts at each table size the
+// map went through. A bucket of one table size holds exactly the keys of one hash class
+// (hash modulo the capacity), and its bin evolves from those keys and the table sizes alone:
+// so only the classes in which a bin filled are replayed (JavaHashMapOrder, with the whole
+// map's table sizes), and the whole map only when a bin filled while the table had fewer than
+// 64 slots (treeifyBin then resizes the whole map, which changes every later table size).
 //
 // The calls' effect on the map depends only on the keys' hash codes in insertion order and on
 // whether a hit came after the last insertion: a hit runs the pending resize that the next miss
@@ -68,13 +72,16 @@ class ComputeIfAbsentOrder {
   bool hit_after_last_insert_ = false;
 };
 
-// The order of a computeIfAbsent-only map whose keys, by id, have these Java hash codes, if no
-// bin can have reached the treeify threshold at any table size the map went through; nullopt
-// otherwise. `hit_after_last_insert`: a call on a present key came after the last insertion.
-// The working arrays (per-bucket counts) come from `scratch` where they fit.
-std::optional<std::vector<uint32_t>> ChainOnlyComputeIfAbsentOrder(
+// The order of a computeIfAbsent-only map whose keys, by id, have these Java hash codes: a
+// counting sort by bucket of the final table, with the keys of the hash classes in which a bin
+// filled replayed on their own. nullopt when the whole map must be replayed instead.
+// `hit_after_last_insert`: a call on a present key came after the last insertion. `compare`
+// orders keys in tree bins (see JavaHashMapOrder). The working arrays (per-bucket counts) come
+// from `scratch` where they fit. `replayed`, if given, is set to the number of keys replayed.
+std::optional<std::vector<uint32_t>> ClassWiseComputeIfAbsentOrder(
     const int32_t* hash_codes, size_t count, bool hit_after_last_insert,
-    memory::Scratch scratch = memory::Scratch());
+    const JavaHashMapOrder::KeyCompare& compare, memory::Scratch scratch = memory::Scratch(),
+    size_t* replayed = nullptr);
 
 // The same order by replaying every insertion (any map, trees included).
 std::vector<uint32_t> ReplayedComputeIfAbsentOrder(const int32_t* hash_codes, size_t count,

@@ -74,6 +74,13 @@ void JavaHashMapOrder::InsertNew(int32_t java_hash_code) {
   if (static_cast<int64_t>(++size_) > threshold_) Resize();
 }
 
+void JavaHashMapOrder::GrowAsWholeMapAt(size_t whole_map_size) {
+  // The whole map resizes once per call while its size exceeds the threshold; catching up
+  // over calls with none of this replay's keys is the same doublings in a row.
+  if (table_.empty()) Resize();
+  while (static_cast<int64_t>(whole_map_size) > threshold_) Resize();
+}
+
 size_t JavaHashMapOrder::MemoryBytes() const {
   size_t bytes = nodes_.capacity() * sizeof(Node) + table_.capacity() * sizeof(uint32_t);
   for (const Ids* links : {&parent_, &left_, &right_, &prev_}) {

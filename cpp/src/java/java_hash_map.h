@@ -59,6 +59,12 @@ class JavaHashMapOrder {
     if (ResizePending()) Resize();
   }
 
+  // For a replay of only some hash classes of a computeIfAbsent map (see
+  // compute_if_absent_order.h): grows the table as the whole map's has grown by its call made
+  // when it held `whole_map_size` keys. Call it before each InsertNew, with the key's id in the
+  // whole map. Valid only while no bin of the whole map fills on a table under 64 slots.
+  void GrowAsWholeMapAt(size_t whole_map_size);
+
   // True if the next computeIfAbsent call (hit or miss) will grow the table first.
   bool ResizePending() const {
     return mode_ == Mode::kComputeIfAbsent && static_cast<int64_t>(size_) > threshold_;
