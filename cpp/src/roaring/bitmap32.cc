@@ -80,7 +80,19 @@ void Bitmap32::AddRange(uint64_t begin, uint64_t end) {
 }
 
 void Bitmap32::Flip(uint64_t begin, uint64_t end) {
-  if (begin < end) roaring_bitmap_flip_inplace(bitmap_, begin, end);
+  if (begin >= end) return;
+  // CRoaring flips chunk by chunk, looking each 2^16-row chunk of the range up in the bitmap.
+  // A range of many more chunks than the bitmap holds (the complement of a few rows within a
+  // large row count) is built whole instead, less the bitmap: one pass over both.
+  const uint64_t chunks = ((end - 1) >> 16) - (begin >> 16) + 1;
+  const uint64_t held = static_cast<uint64_t>(bitmap_->high_low_container.size);
+  if (chunks > 2 * held + 2 && (held == 0 || (Minimum() >= begin && Maximum() < end))) {
+    Bitmap32 complement = Range(begin, end);
+    complement -= *this;
+    *this = std::move(complement);
+    return;
+  }
+  roaring_bitmap_flip_inplace(bitmap_, begin, end);
 }
 
 Bitmap32& Bitmap32::operator&=(const Bitmap32& other) {
