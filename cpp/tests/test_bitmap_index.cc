@@ -702,6 +702,52 @@ TEST(RowSets, ListsKeepTheirRowsAsKeysArrive) {
   EXPECT_EQ(sets[kKeys / 2].FirstRow(), kKeys / 2 + 5 + kKeys / 2);  // first row: round one
 }
 
+TEST(RowSets, ListsOutgrowTheirBlocksKeepingTheirRows) {
+  // Keys with 1..40 rows (and runs), interleaved: past two entries a list takes a block of
+  // the sets' ListBlocks, past the block a malloc'd array. The sets are moved and their first
+  // lists dropped on the way; every list then serializes as the encoder does its rows.
+  std::mt19937_64 rng(4605);
+  constexpr uint32_t kKeys = 30000;
+  std::vector<std::vector<uint32_t>> rows(kKeys);
+  RowSets sets;
+  sets.Resize(kKeys);
+  uint32_t row = 0;
+  for (int round = 0; round < 40; ++round) {
+    for (uint32_t id = 0; id < kKeys; ++id) {
+      if (rng() % 40 > id % 41) continue;  // keys with more or fewer rows
+      if (rng() % 8 == 0) {
+        const uint32_t count = 1 + static_cast<uint32_t>(rng() % 5);
+        sets.AppendRun(id, row, count);
+        for (uint32_t k = 0; k < count; ++k) rows[id].push_back(row + k);
+        row += count + 1;
+      } else {
+        sets.Append(id, row);
+        rows[id].push_back(row);
+        row += 2;
+      }
+    }
+  }
+  RowSets moved(std::move(sets));
+  RowSets kept;
+  kept = std::move(moved);
+  constexpr uint32_t kDropped = 100;
+  kept.DropFront(kDropped);
+  size_t in_blocks = 0;
+  for (uint32_t id = kDropped; id < kKeys; ++id) {
+    RowList& list = kept[id - kDropped];
+    const std::vector<uint32_t>& want = rows[id];
+    ASSERT_EQ(list.Count(), want.size()) << "key " << id;
+    if (want.empty()) continue;
+    in_blocks += list.PendingEntries() > 2 && list.PendingEntries() <= 6;
+    std::vector<uint8_t> expected;
+    AppendJavaRoaring(want.data(), want.size(), &expected);
+    std::vector<uint8_t> actual(list.SerializedSize());
+    list.SerializeTo(actual.data());
+    ASSERT_EQ(ToHex(actual), ToHex(expected)) << "key " << id;
+  }
+  EXPECT_GT(in_blocks, 1000u);  // many lists still in their blocks, many past them
+}
+
 TEST(RowList, ShortListsSurviveMovesAndGrowingPastTheInlineEntries) {
   // Lists of up to two entries live inside the RowList (no heap array); a third entry moves
   // them to the heap. Each shape is appended, moved twice (the writer's vector of lists moves

@@ -325,7 +325,7 @@ void KeyRowsIngest::AddRowRun(uint32_t id, uint32_t row, uint32_t count) {
   }
   const uint32_t rare_id = id - rows_.first_rare_id;
   rows_.rare.Resize(size_t{rare_id} + 1);
-  rows_.rare[rare_id].AppendRun(row, count);
+  rows_.rare.AppendRun(rare_id, row, count);
 }
 
 void KeyRowsIngest::LeaveRunLists() {

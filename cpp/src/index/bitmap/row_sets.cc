@@ -18,7 +18,33 @@ uint32_t GrownCapacity(uint32_t capacity) {
   const uint32_t want = 2 * capacity;
   return (want + 1) / 4 * 4 + 2;
 }
+// A list without ListBlocks starts its heap array where a block's list goes next: never at a
+// block's capacity, which marks a block (RowList::InBlock).
+constexpr uint32_t kOwnFirstCapacity = 14;
+static_assert(kOwnFirstCapacity % 4 == 2 && kOwnFirstCapacity != ListBlocks::kBlockEntries,
+              "a list's layout is read from its capacity (row_sets.h)");
+// 192 KiB a chunk: a few dozen chunks for a million keys.
+constexpr size_t kBlocksPerChunk = 8192;
 }  // namespace
+
+ListBlocks& ListBlocks::operator=(ListBlocks&& other) noexcept {
+  if (this != &other) {
+    chunks_ = std::move(other.chunks_);
+    next_ = other.next_;
+    left_ = other.left_;
+    other.chunks_.clear();
+    other.next_ = nullptr;
+    other.left_ = 0;
+  }
+  return *this;
+}
+
+void ListBlocks::NewChunk() {
+  // Default-initialized: the blocks' entries are written before they are read.
+  chunks_.emplace_back(new uint32_t[kBlocksPerChunk * kBlockEntries]);
+  next_ = chunks_.back().get();
+  left_ = kBlocksPerChunk;
+}
 
 RowList::~RowList() { Release(); }
 
@@ -52,34 +78,44 @@ roaring::Bitmap32* RowList::flushed() const {
 void RowList::Release() {
   if (capacity_ > 0) {
     if (HasFlushed()) delete flushed();
-    std::free(HeapBlock());
+    if (!InBlock()) std::free(HeapBlock());  // a block goes with its ListBlocks
   }
   heap_ = nullptr;
   size_ = capacity_ = 0;
 }
 
-void RowList::AppendRun(uint32_t first, uint32_t count) {
-  Append(first);
+void RowList::AppendRun(uint32_t first, uint32_t count, ListBlocks* blocks) {
+  Append(first, blocks);
   if (count == 1) return;
-  Append(first + 1);  // the last entry now ends a run at first + 1 ...
+  Append(first + 1, blocks);  // the last entry now ends a run at first + 1 ...
   uint32_t& last = mutable_entries()[size_ - 1];
   if ((last & kRunEnd) != 0) {
     last = (first + count - 1) | kRunEnd;  // ... which is moved to the run's end
     return;
   }
   // ... unless a flush into the bitmap fell between first and first + 1: row by row then.
-  for (uint32_t row = first + 2; row < first + count; ++row) Append(row);
+  for (uint32_t row = first + 2; row < first + count; ++row) Append(row, blocks);
 }
 
-void RowList::AppendSlow(uint32_t entry) {
+void RowList::AppendSlow(uint32_t entry, ListBlocks* blocks) {
   if (capacity_ == 0) {
     // A third entry: the inline ones move to a heap array.
-    uint32_t* rows =
-        static_cast<uint32_t*>(std::malloc(tuning::kFirstRowListCapacity * sizeof(uint32_t)));
+    const uint32_t capacity = blocks != nullptr ? ListBlocks::kBlockEntries : kOwnFirstCapacity;
+    uint32_t* rows = blocks != nullptr
+                         ? blocks->Take()
+                         : static_cast<uint32_t*>(std::malloc(capacity * sizeof(uint32_t)));
     if (rows == nullptr) throw std::bad_alloc();
     std::copy(inline_, inline_ + kInlineEntries, rows);
     heap_ = rows;
-    capacity_ = tuning::kFirstRowListCapacity;
+    capacity_ = capacity;
+  } else if (InBlock()) {
+    // Out of the block: on to a malloc'd array (the block stays with its ListBlocks).
+    const uint32_t grown = GrownCapacity(capacity_);
+    uint32_t* rows = static_cast<uint32_t*>(std::malloc(size_t{grown} * sizeof(uint32_t)));
+    if (rows == nullptr) throw std::bad_alloc();
+    std::copy(heap_, heap_ + size_, rows);
+    heap_ = rows;
+    capacity_ = grown;
   } else if (size_ >= tuning::kRowListFlushEntries) {
     // A frequent key: its rows so far go into a bitmap (compact for dense rows). The new
     // entry cannot end a run whose start is in the bitmap now.

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "index/bitmap/java_roaring_encoder.h"
@@ -20,6 +21,36 @@
 #include "roaring/bitmap32.h"
 
 namespace pyfileindex::index::bitmap {
+
+// The first heap arrays of many row lists (tuning::kFirstRowListCapacity entries each), carved
+// from a few large chunks. Most keys of a high-cardinality column get a third row: a small
+// malloc (and later free) per key costs more than its rows do. Blocks are never handed back
+// one by one; they all go with their ListBlocks.
+class ListBlocks {
+ public:
+  ListBlocks() = default;
+  ListBlocks(ListBlocks&& other) noexcept { *this = std::move(other); }
+  ListBlocks& operator=(ListBlocks&& other) noexcept;
+  ListBlocks(const ListBlocks&) = delete;
+  ListBlocks& operator=(const ListBlocks&) = delete;
+
+  static constexpr uint32_t kBlockEntries = tuning::kFirstRowListCapacity;
+
+  uint32_t* Take() {
+    if (left_ == 0) NewChunk();
+    --left_;
+    uint32_t* block = next_;
+    next_ += kBlockEntries;
+    return block;
+  }
+
+ private:
+  void NewChunk();
+
+  std::vector<std::unique_ptr<uint32_t[]>> chunks_;
+  uint32_t* next_ = nullptr;
+  size_t left_ = 0;  // blocks left in the last chunk
+};
 
 class RowList {
  public:
@@ -35,8 +66,10 @@ class RowList {
   RowList(const RowList&) = delete;
   RowList& operator=(const RowList&) = delete;
 
-  // `row` must be greater than every row appended before.
-  void Append(uint32_t row) {
+  // `row` must be greater than every row appended before. A list outgrowing its inline
+  // entries takes its first array from `blocks` when given (which must outlive the list's
+  // use of it), else from malloc.
+  void Append(uint32_t row, ListBlocks* blocks = nullptr) {
     uint32_t* const e = mutable_entries();
     if (size_ > 0) {
       uint32_t& last = e[size_ - 1];
@@ -51,13 +84,13 @@ class RowList {
     if (size_ < (capacity_ == 0 ? kInlineEntries : capacity_)) {
       e[size_++] = row;
     } else {
-      AppendSlow(row);
+      AppendSlow(row, blocks);
     }
   }
 
   // Rows first .. first + count - 1 (`count` >= 1), above every row appended before: two
   // entries however long the run.
-  void AppendRun(uint32_t first, uint32_t count);
+  void AppendRun(uint32_t first, uint32_t count, ListBlocks* blocks = nullptr);
 
   void PrefetchTail() const {
     if (capacity_ > 0) __builtin_prefetch(heap_ + size_, 1);
@@ -93,7 +126,7 @@ class RowList {
   static void SerializeEntries(const uint32_t* entries, size_t n, uint8_t* out);
 
  private:
-  void AppendSlow(uint32_t entry);
+  void AppendSlow(uint32_t entry, ListBlocks* blocks);
   // Moves the pending entries into the flushed bitmap (runs as ranges), made at the first flush.
   void FlushToBitmap();
   const uint32_t* entries() const { return capacity_ == 0 ? inline_ : heap_; }
@@ -105,6 +138,9 @@ class RowList {
   static constexpr uint32_t kPointerEntries = sizeof(roaring::Bitmap32*) / sizeof(uint32_t);
   static_assert(kPointerEntries == 2, "a 4k + 2 capacity less the pointer is a multiple of 4");
   bool HasFlushed() const { return capacity_ != 0 && capacity_ % 4 == 0; }
+  // A ListBlocks block holds the entries: no other array has its capacity (malloc'd first
+  // arrays start at GrownCapacity of it, and flushed ones hold multiples of 4).
+  bool InBlock() const { return capacity_ == ListBlocks::kBlockEntries; }
   roaring::Bitmap32* flushed() const;  // HasFlushed()
   uint32_t* HeapBlock() const { return HasFlushed() ? heap_ - kPointerEntries : heap_; }
   bool HasRuns() const;
@@ -133,7 +169,11 @@ class RowSets {
   // Adds `row` to key `id`; ids are dense, a new id is exactly the number of keys so far.
   void Append(uint32_t id, uint32_t row) {
     if (id == lists_.size()) lists_.emplace_back();
-    lists_[id].Append(row);
+    lists_[id].Append(row, &blocks_);
+  }
+  // Adds rows first .. first + count - 1 to key `id` (a valid id): RowList::AppendRun.
+  void AppendRun(uint32_t id, uint32_t first, uint32_t count) {
+    lists_[id].AppendRun(first, count, &blocks_);
   }
   // Makes ids [0, count) valid (new keys start with no rows).
   void Resize(size_t count) {
@@ -161,7 +201,9 @@ class RowSets {
   const RowList& operator[](uint32_t id) const { return lists_[id]; }
 
  private:
+  // The lists before their blocks: a RowSets moved over this one drops the lists first.
   memory::GrowingVector<RowList> lists_;
+  ListBlocks blocks_;
 };
 
 }  // namespace pyfileindex::index::bitmap

@@ -85,12 +85,14 @@ inline constexpr size_t kStepEvidenceKeys = 32;
 
 // --- row stores (row_sets.{h,cc}, container_rows.cc) -------------------------------------
 
-// A rare key's row list first holds this many entries. Capacities of 4k + 2 entries
-// (16k + 8 bytes) fill malloc's 16-byte-aligned chunks exactly (glibc: 8 bytes of header): a
-// key with 10 rows takes a 64-byte chunk, not the 80 bytes that 16 entries would, a
-// difference that adds up over a million such keys. Lists double from there: growing by half
-// takes twice the reallocations, which glibc serves from its slow paths, and doubling leaves
-// the peak where it was (the lists are freed before the payload is written).
+// A rare key's row list first holds this many entries, in a block carved from a large chunk
+// (ListBlocks: no malloc call or header per key). Past it, lists move to malloc'd arrays of
+// 4k + 2 entries (16k + 8 bytes), which fill malloc's 16-byte-aligned chunks exactly (glibc:
+// 8 bytes of header): a key with 10 rows takes a 64-byte chunk, not the 80 bytes that 16
+// entries would, a difference that adds up over a million such keys. Lists double from
+// there: growing by half takes twice the reallocations, which glibc serves from its slow
+// paths, and doubling leaves the peak where it was (the lists are freed before the payload is
+// written).
 inline constexpr uint32_t kFirstRowListCapacity = 6;
 // A rare key's pending row list moves into a roaring bitmap at this many entries, which
 // bounds the memory of a key that turns out frequent at about what Java's bitmap takes.
