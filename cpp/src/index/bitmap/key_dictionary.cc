@@ -71,7 +71,7 @@ void BuildTableOver(Slots* slots, size_t* mask, unsigned* shift, size_t count, s
 NumericKeyDictionary::NumericKeyDictionary(KeyKind kind)
     : kind_(kind) {}
 
-std::vector<uint32_t> NumericKeyDictionary::JavaOrder(memory::Scratch scratch) const {
+std::vector<uint32_t> NumericKeyDictionary::JavaOrderIn(memory::Scratch scratch) const {
   return order_.IterationOrder(
       [this](uint32_t a, uint32_t b) { return CompareKeys(kind_, key(a), key(b)); }, scratch);
 }
@@ -184,7 +184,7 @@ size_t NumericKeyDictionary::MemoryBytes() const {
   return HeapBytes(slots_) + HeapBytes(keys_) + order_.MemoryBytes();
 }
 
-std::vector<uint32_t> NumericKeyDictionary::SortedIds(memory::Scratch scratch) const {
+std::vector<uint32_t> NumericKeyDictionary::SortedIdsIn(memory::Scratch scratch) const {
   if (ascending_) {  // every key came above the one before
     std::vector<uint32_t> ids(keys_.size());
     std::iota(ids.begin(), ids.end(), 0u);
@@ -205,7 +205,7 @@ StringKeyDictionary::StringKeyDictionary(bool expect_ascending)
   if (!ascending_) BuildTable();
 }
 
-std::vector<uint32_t> StringKeyDictionary::JavaOrder(memory::Scratch scratch) const {
+std::vector<uint32_t> StringKeyDictionary::JavaOrderIn(memory::Scratch scratch) const {
   return order_.IterationOrder(
       [this](uint32_t a, uint32_t b) { return java::BinaryStringCompareTo(View(a), View(b)); },
       scratch);
@@ -307,7 +307,7 @@ uint64_t PrefixKey(std::string_view bytes) {
 
 }  // namespace
 
-std::vector<uint32_t> StringKeyDictionary::SortedIds(memory::Scratch scratch) const {
+std::vector<uint32_t> StringKeyDictionary::SortedIdsIn(memory::Scratch scratch) const {
   const uint32_t n = static_cast<uint32_t>(size());
   if (ascending_) {  // every key came above the one before
     std::vector<uint32_t> ids(n);

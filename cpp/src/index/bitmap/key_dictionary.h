@@ -36,9 +36,13 @@ class WriterKeys {
   virtual KeyRef key(uint32_t id) const = 0;
   // Key ids in java.util.HashMap iteration order. Working arrays come from `scratch` where
   // they fit.
-  virtual std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const = 0;
+  std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const {
+    return JavaOrderIn(scratch);
+  }
   // All key ids, sorted ascending by the key class's compareTo (working arrays as JavaOrder).
-  virtual std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const = 0;
+  std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const {
+    return SortedIdsIn(scratch);
+  }
   // After the last Intern: the lookup table's memory, which is no longer read, as scratch for
   // JavaOrder and SortedIds (its pages are resident already). Valid while the dictionary is,
   // until ReleaseLookup.
@@ -50,6 +54,11 @@ class WriterKeys {
   virtual bool IdsAreSorted() const { return false; }
   // Heap bytes the dictionary holds (tables, keys, their Java hash codes).
   virtual size_t MemoryBytes() const = 0;
+
+ private:
+  // JavaOrder and SortedIds (the default argument is the callers', in one place).
+  virtual std::vector<uint32_t> JavaOrderIn(memory::Scratch scratch) const = 0;
+  virtual std::vector<uint32_t> SortedIdsIn(memory::Scratch scratch) const = 0;
 };
 
 // Numeric keys (everything but strings), held as 64 key bits (see bitmap_key.h).
@@ -142,8 +151,6 @@ class NumericKeyDictionary final : public WriterKeys {
     k.bits = keys_[id];
     return k;
   }
-  std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const override;
-  std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const override;
   memory::Scratch LookupMemory() override {
     return memory::Scratch(slots_.data(), slots_.size() * sizeof(Slot));
   }
@@ -153,6 +160,9 @@ class NumericKeyDictionary final : public WriterKeys {
   memory::GrowingVector<uint64_t> TakeKeys() { return std::move(keys_); }
 
  private:
+  std::vector<uint32_t> JavaOrderIn(memory::Scratch scratch) const override;
+  std::vector<uint32_t> SortedIdsIn(memory::Scratch scratch) const override;
+
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
   // While ascending_: the id of `bits` if it is the last key or above it (a new key); false
   // when it is below (the table is built, ascending_ is over).
@@ -307,8 +317,6 @@ class StringKeyDictionary final : public WriterKeys {
       __builtin_prefetch(&offsets_[id]);
     }
   }
-  std::vector<uint32_t> JavaOrder(memory::Scratch scratch = memory::Scratch()) const override;
-  std::vector<uint32_t> SortedIds(memory::Scratch scratch = memory::Scratch()) const override;
   memory::Scratch LookupMemory() override {
     return memory::Scratch(slots_.data(), slots_.size() * sizeof(Slot));
   }
@@ -322,6 +330,9 @@ class StringKeyDictionary final : public WriterKeys {
   uint64_t HashBytes(std::string_view bytes) const { return hash::TableBytesHash(seed_, bytes); }
 
  private:
+  std::vector<uint32_t> JavaOrderIn(memory::Scratch scratch) const override;
+  std::vector<uint32_t> SortedIdsIn(memory::Scratch scratch) const override;
+
   // The slot a hash starts its probe at: its top bits.
   size_t SlotIndex(uint64_t hash) const { return static_cast<size_t>(hash >> shift_); }
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
