@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 #include <sstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -2041,6 +2042,20 @@ TEST(RangeBitmapLayoutTest, SortedAndShuffledColumnsAnswerRangesExactly) {
       EXPECT_EQ(*Ask(*reader, PredicateOp::kGreaterOrEqual, {Literal::Int(a)}), ge) << a;
       EXPECT_EQ(*Ask(*reader, PredicateOp::kBetween, {Literal::Int(a), Literal::Int(b)}),
                 between) << a << ".." << b;
+      // IN of scattered values: the shared walk over words, or (slices mostly runs) one
+      // interval walk per code.
+      std::vector<Literal> list;
+      std::set<int64_t> wanted;
+      for (int k = 0; k < 2 + probe % 9; ++k) {
+        const int64_t v = static_cast<int64_t>(rng() % 700) * 3 - 1000 + (k == 0 ? 1 : 0);
+        list.push_back(Literal::Int(v));
+        wanted.insert(v);
+      }
+      std::vector<uint32_t> in;
+      for (size_t i = 0; i < n; ++i) {
+        if (!cells[i].null && wanted.count(cells[i].i) > 0) in.push_back(static_cast<uint32_t>(i));
+      }
+      EXPECT_EQ(*Ask(*reader, PredicateOp::kIn, list), in) << "IN probe " << probe;
     }
   }
 }

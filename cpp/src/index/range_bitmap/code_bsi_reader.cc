@@ -167,8 +167,25 @@ Result<Bitmap32> CodeBsiReader::CodesIn(const std::vector<int64_t>& codes) const
     return *ebm;
   }
   std::vector<const RoaringView*> slices(static_cast<size_t>(slice_count_), nullptr);
+  size_t containers = 0;
+  size_t runs = 0;
   for (int i = 0; i < slice_count_; ++i) {
     PFI_ASSIGN_OR_RETURN(slices[i], SliceView(i));
+    containers += slices[i]->container_count();
+    for (size_t c = 0; c < slices[i]->container_count(); ++c) {
+      runs += slices[i]->kind(c) == RoaringView::Kind::kRun;
+    }
+  }
+  if (2 * runs > containers) {
+    // A sorted column's slices are runs, which each code's range scan walks as intervals
+    // (code_range_scan.h) where the shared walk would expand every block to words.
+    Bitmap32 rows;
+    for (uint64_t code : wanted) {
+      PFI_ASSIGN_OR_RETURN(Bitmap32 one, CodesBetween(static_cast<int64_t>(code),
+                                                      static_cast<int64_t>(code)));
+      rows |= one;
+    }
+    return rows;
   }
   PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
   const CodeSetScan scan(slice_count_, std::move(wanted));
