@@ -702,14 +702,16 @@ TEST(RowSets, ListsKeepTheirRowsAsKeysArrive) {
   EXPECT_EQ(sets[kKeys / 2].FirstRow(), kKeys / 2 + 5 + kKeys / 2);  // first row: round one
 }
 
-TEST(RowSets, ListsOutgrowTheirBlocksKeepingTheirRows) {
-  // Keys with 1..40 rows (and runs), interleaved: past two entries a list takes a block of
-  // the sets' ListBlocks, past the block a malloc'd array. The sets are moved and their first
-  // lists dropped on the way; every list then serializes as the encoder does its rows.
+// Keys with 1..40 rows (and runs), interleaved: past two entries a list takes a block of
+// the sets' ListBlocks (or, without blocks, a malloc'd array), past the block a malloc'd
+// array. The sets are moved and their first lists dropped on the way; every list then
+// serializes as the encoder does its rows.
+void ExpectListsOutgrowingTheirFirstArraysKeepTheirRows(bool use_blocks) {
   std::mt19937_64 rng(4605);
   constexpr uint32_t kKeys = 30000;
   std::vector<std::vector<uint32_t>> rows(kKeys);
   RowSets sets;
+  sets.UseBlocks(use_blocks);
   sets.Resize(kKeys);
   uint32_t row = 0;
   for (int round = 0; round < 40; ++round) {
@@ -745,7 +747,12 @@ TEST(RowSets, ListsOutgrowTheirBlocksKeepingTheirRows) {
     list.SerializeTo(actual.data());
     ASSERT_EQ(ToHex(actual), ToHex(expected)) << "key " << id;
   }
-  EXPECT_GT(in_blocks, 1000u);  // many lists still in their blocks, many past them
+  EXPECT_GT(in_blocks, 1000u);  // many lists still in their first arrays, many past them
+}
+
+TEST(RowSets, ListsOutgrowTheirBlocksKeepingTheirRows) {
+  ExpectListsOutgrowingTheirFirstArraysKeepTheirRows(/*use_blocks=*/true);
+  ExpectListsOutgrowingTheirFirstArraysKeepTheirRows(/*use_blocks=*/false);
 }
 
 TEST(RowList, ShortListsSurviveMovesAndGrowingPastTheInlineEntries) {

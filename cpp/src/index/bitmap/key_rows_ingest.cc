@@ -98,6 +98,10 @@ void KeyRowsIngest::ExpectKeysFrom(const ColumnBatch& batch, int64_t begin) {
   const int64_t file_rows = std::max(expected_rows_, rows_.row_count + batch.length);
   const int64_t rows_left = file_rows - (rows_.row_count + begin);
   const double projected = sample.ExpectedDistinct(static_cast<double>(file_rows) * valid_share);
+  // Lists of keys with more rows than a block holds would leave their blocks unused.
+  const double rows_per_key =
+      static_cast<double>(file_rows) * valid_share / std::max(projected, 1.0);
+  rows_.rare.UseBlocks(rows_per_key <= ListBlocks::kBlockEntries);
   const double to_come = std::max(projected - static_cast<double>(have), 0.0);
   const double expected = static_cast<double>(have) +
                           std::min(to_come * tuning::kEstimateMargin, static_cast<double>(rows_left));

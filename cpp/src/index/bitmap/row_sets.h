@@ -169,12 +169,16 @@ class RowSets {
   // Adds `row` to key `id`; ids are dense, a new id is exactly the number of keys so far.
   void Append(uint32_t id, uint32_t row) {
     if (id == lists_.size()) lists_.emplace_back();
-    lists_[id].Append(row, &blocks_);
+    lists_[id].Append(row, blocks());
   }
   // Adds rows first .. first + count - 1 to key `id` (a valid id): RowList::AppendRun.
   void AppendRun(uint32_t id, uint32_t first, uint32_t count) {
-    lists_[id].AppendRun(first, count, &blocks_);
+    lists_[id].AppendRun(first, count, blocks());
   }
+  // Whether lists reaching a third entry take a ListBlocks block (the default) or a malloc'd
+  // array. A list outgrowing its block leaves it unused until the sets go: blocks pay where
+  // most keys keep few rows.
+  void UseBlocks(bool use) { use_blocks_ = use; }
   // Makes ids [0, count) valid (new keys start with no rows).
   void Resize(size_t count) {
     if (count > lists_.size()) lists_.resize(count);
@@ -201,9 +205,12 @@ class RowSets {
   const RowList& operator[](uint32_t id) const { return lists_[id]; }
 
  private:
+  ListBlocks* blocks() { return use_blocks_ ? &blocks_ : nullptr; }
+
   // The lists before their blocks: a RowSets moved over this one drops the lists first.
   memory::GrowingVector<RowList> lists_;
   ListBlocks blocks_;
+  bool use_blocks_ = true;
 };
 
 }  // namespace pyfileindex::index::bitmap
