@@ -86,7 +86,9 @@ inline constexpr size_t kStepEvidenceKeys = 32;
 // --- row stores (row_sets.{h,cc}, container_rows.cc) -------------------------------------
 
 // A rare key's row list first holds this many entries, in a block carved from a large chunk
-// (ListBlocks: no malloc call or header per key). Past it, lists move to malloc'd arrays of
+// (ListBlocks: no malloc call or header per key) where the column's keys keep few rows; lists
+// of columns with more rows a key start in a malloc'd array of the next size. Past the block,
+// lists move to malloc'd arrays of
 // 4k + 2 entries (16k + 8 bytes), which fill malloc's 16-byte-aligned chunks exactly (glibc:
 // 8 bytes of header): a key with 10 rows takes a 64-byte chunk, not the 80 bytes that 16
 // entries would, a difference that adds up over a million such keys. Lists double from
