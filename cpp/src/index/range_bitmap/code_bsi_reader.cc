@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "index/range_bitmap/code_bsi_writer.h"
@@ -179,13 +180,14 @@ Result<Bitmap32> CodeBsiReader::CodesIn(const std::vector<int64_t>& codes) const
   if (2 * runs > containers) {
     // A sorted column's slices are runs, which each code's range scan walks as intervals
     // (code_range_scan.h) where the shared walk would expand every block to words.
-    Bitmap32 rows;
+    std::vector<Bitmap32> per_code;
+    per_code.reserve(wanted.size());
     for (uint64_t code : wanted) {
       PFI_ASSIGN_OR_RETURN(Bitmap32 one, CodesBetween(static_cast<int64_t>(code),
                                                       static_cast<int64_t>(code)));
-      rows |= one;
+      per_code.push_back(std::move(one));
     }
-    return rows;
+    return Bitmap32::FastUnion(per_code);
   }
   PFI_ASSIGN_OR_RETURN(const RoaringView* ebm, EbmView());
   const CodeSetScan scan(slice_count_, std::move(wanted));
