@@ -1349,11 +1349,13 @@ TEST(BitmapIndexBlocks, MetaPlanWritesExactlyItsSizeInPlace) {
   for (int k = 0; k < 3000; ++k) keys.push_back("key-" + std::to_string(100000 + k * 7));
   for (const std::string& key : keys) dictionary.Intern(key);
   ASSERT_TRUE(dictionary.IdsAreSorted());
-  std::vector<uint32_t> ids(keys.size()), offsets(keys.size()), lengths(keys.size());
+  std::vector<uint32_t> ids(keys.size());
+  std::vector<KeyBody> bodies(keys.size());
   for (uint32_t id = 0; id < ids.size(); ++id) {
     ids[id] = id;
-    offsets[id] = id % 5 == 0 ? static_cast<uint32_t>(-1 - static_cast<int32_t>(id)) : id * 40;
-    lengths[id] = id % 5 == 0 ? 0 : 40;
+    bodies[id].offset =
+        id % 5 == 0 ? static_cast<uint32_t>(-1 - static_cast<int32_t>(id)) : id * 40;
+    bodies[id].bytes = id % 5 == 0 ? 0 : 40;
   }
   MetaHead head;
   head.row_count = 123456;
@@ -1370,7 +1372,7 @@ TEST(BitmapIndexBlocks, MetaPlanWritesExactlyItsSizeInPlace) {
       ASSERT_TRUE(plan.ok()) << plan.status().ToString();
       constexpr uint8_t kGuard = 0xA5;
       std::vector<uint8_t> out(plan->bytes() + 64, kGuard);
-      plan->WriteTo(meta_keys, MetaEntries(meta_ids, offsets.data(), lengths.data()), out.data());
+      plan->WriteTo(meta_keys, MetaEntries(meta_ids, bodies.data()), out.data());
       for (size_t i = plan->bytes(); i < out.size(); ++i) ASSERT_EQ(out[i], kGuard) << i;
       // The last entry (V1: key, offset; V2: key, offset, length) ends exactly at bytes().
       const size_t end = plan->bytes();
@@ -1379,9 +1381,9 @@ TEST(BitmapIndexBlocks, MetaPlanWritesExactlyItsSizeInPlace) {
       EXPECT_EQ(std::string(reinterpret_cast<const char*>(out.data()) + key_at,
                             keys.back().size()),
                 keys.back()) << "version " << version;
-      EXPECT_EQ(io::LoadU32BE(out.data() + key_at + keys.back().size()), offsets[last]);
+      EXPECT_EQ(io::LoadU32BE(out.data() + key_at + keys.back().size()), bodies[last].offset);
       if (version == 2) {
-        EXPECT_EQ(io::LoadU32BE(out.data() + end - 4), lengths[last]);
+        EXPECT_EQ(io::LoadU32BE(out.data() + end - 4), bodies[last].bytes);
       }
       EXPECT_EQ(out[0], version);
     }

@@ -330,5 +330,27 @@ TEST(ConcurrentReader, OneResultReadFrom8Threads) {
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(matches[t], 4) << "thread " << t;
 }
 
+// Taking the rows out of a result never changes what a copy of it holds: a shared row set is
+// copied, a result's own one moved.
+TEST(ConcurrentReader, TakingRowsLeavesCopiesWhole) {
+  std::vector<uint32_t> rows;
+  for (uint32_t v = 0; v < 200000; v += (v % 5) + 1) rows.push_back(v);
+  FileIndexResult original = FileIndexResult::Rows(RowBitmap::FromRows(rows.data(), rows.size()));
+  const FileIndexResult copy = original;
+  RowBitmap taken = std::move(original).TakeRows();
+  EXPECT_EQ(original.kind(), FileIndexResult::Kind::kRemain);
+  ASSERT_TRUE(copy.is_rows());
+  EXPECT_NE(&copy.rows(), &taken);
+  taken.Add(7777777);
+  EXPECT_EQ(copy.rows().Cardinality(), rows.size());
+  EXPECT_EQ(taken.Cardinality(), rows.size() + 1);
+
+  FileIndexResult alone = FileIndexResult::Rows(RowBitmap::FromRows(rows.data(), rows.size()));
+  const std::vector<uint8_t> bytes = alone.rows().Serialize();
+  RowBitmap moved = std::move(alone).TakeRows();
+  EXPECT_EQ(alone.kind(), FileIndexResult::Kind::kRemain);
+  EXPECT_EQ(moved.Serialize(), bytes);
+}
+
 }  // namespace
 }  // namespace pyfileindex

@@ -42,6 +42,9 @@ class PYFILEINDEX_EXPORT FileIndexResult {
   bool remain() const;
   /// The row set; only valid for kRows (check is_rows() first).
   const RowBitmap& rows() const { return *rows_; }
+  /// The row set, moved out when no copy of this result shares it and copied otherwise; the
+  /// result is REMAIN afterwards. Only valid for kRows.
+  RowBitmap TakeRows() &&;
 
   /// Paimon's combination rules (FileIndexResult.and / or, BitmapIndexResult.and / or).
   FileIndexResult And(const FileIndexResult& other) const;

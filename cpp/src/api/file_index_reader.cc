@@ -176,15 +176,19 @@ class ContainerReader final : public FileIndexReader {
       PFI_ASSIGN_OR_RETURN(FileIndexResult answer, VisitLeaf(*reader, i, predicate, like));
       if (!answer.remain()) return Rows(RowBitmap());
       if (!answer.is_rows() || !reader->ExactFor(predicate)) continue;
-      RowBitmap rows = answer.rows();
+      RowBitmap rows = std::move(answer).TakeRows();
       if (predicate.op == PredicateOp::kNotEqual || predicate.op == PredicateOp::kNotIn) {
         // <> and NOT IN may keep the NULL rows (Java's bitmap flips the union): SQL never
-        // matches them.
-        PFI_ASSIGN_OR_RETURN(FileIndexResult not_null,
-                             reader->Visit(*Predicate::Leaf(PredicateOp::kIsNotNull,
+        // matches them. They are taken out rather than the rows kept that are not null: the
+        // null rows are few where the others may be every row of the file.
+        PFI_ASSIGN_OR_RETURN(FileIndexResult nulls,
+                             reader->Visit(*Predicate::Leaf(PredicateOp::kIsNull,
                                                             predicate.column)));
-        if (!not_null.is_rows()) continue;
-        rows &= not_null.rows();
+        if (nulls.is_rows()) {
+          rows -= nulls.rows();
+        } else if (nulls.remain()) {
+          continue;  // the null rows are not known
+        }
       }
       return Rows(std::move(rows));
     }

@@ -4,8 +4,16 @@ namespace pyfileindex {
 
 FileIndexResult FileIndexResult::Rows(RowBitmap rows) {
   FileIndexResult result(Kind::kRows);
-  result.rows_ = std::make_shared<const RowBitmap>(std::move(rows));
+  // Not a const object: TakeRows may move it out once no other result shares it.
+  result.rows_ = std::make_shared<RowBitmap>(std::move(rows));
   return result;
+}
+
+RowBitmap FileIndexResult::TakeRows() && {
+  std::shared_ptr<const RowBitmap> held = std::move(rows_);
+  kind_ = Kind::kRemain;
+  if (held.use_count() == 1) return std::move(const_cast<RowBitmap&>(*held));
+  return *held;
 }
 
 bool FileIndexResult::remain() const {

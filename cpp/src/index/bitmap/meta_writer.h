@@ -77,31 +77,34 @@ class MetaKeys {
   size_t count_ = 0;
 };
 
+// Where a key's bitmap lies in the body: `offset` body-relative (or -1 - row for a single-row
+// key), `bytes` its size (0 for a single-row key). Kept by key id, the two side by side: the
+// orders that read them visit the ids at random.
+struct KeyBody {
+  uint32_t offset = 0;
+  uint32_t bytes = 0;
+};
+
 // The meta's entries in the order of its keys: entry i belongs to key ids[i] (ids null: key
 // i), read from the writer's per-key plan where it is written, not copied out beforehand.
 class MetaEntries {
  public:
-  // `offsets[id]`: the key's body-relative offset, or -1 - row for a single-row key;
-  // `lengths[id]`: its bitmap's bytes, 0 for a single-row key (written as -1).
-  MetaEntries(const uint32_t* ids, const uint32_t* offsets, const uint32_t* lengths)
-      : ids_(ids), offsets_(offsets), lengths_(lengths) {}
+  // `bodies[id]`: where key `id`'s bitmap lies (a single-row key's length is written as -1).
+  MetaEntries(const uint32_t* ids, const KeyBody* bodies) : ids_(ids), bodies_(bodies) {}
 
-  int32_t offset(size_t i) const { return static_cast<int32_t>(offsets_[IdAt(ids_, i)]); }
+  int32_t offset(size_t i) const { return static_cast<int32_t>(bodies_[IdAt(ids_, i)].offset); }
   int32_t length(size_t i) const {
-    const uint32_t bytes = lengths_[IdAt(ids_, i)];
+    const uint32_t bytes = bodies_[IdAt(ids_, i)].bytes;
     return bytes != 0 ? static_cast<int32_t>(bytes) : -1;
   }
   // Starts loading entry i (the per-key plan is by id: read at random in sorted order).
   void Prefetch(size_t i) const {
-    if (ids_ == nullptr) return;
-    __builtin_prefetch(&offsets_[ids_[i]]);
-    __builtin_prefetch(&lengths_[ids_[i]]);
+    if (ids_ != nullptr) __builtin_prefetch(&bodies_[ids_[i]]);
   }
 
  private:
   const uint32_t* ids_;
-  const uint32_t* offsets_;
-  const uint32_t* lengths_;
+  const KeyBody* bodies_;
 };
 
 // A meta laid out before a byte of it is written: its size is known (the container is sized

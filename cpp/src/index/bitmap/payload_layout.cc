@@ -56,10 +56,9 @@ Result<size_t> PayloadLayout::Plan() {
   // Body: the null bitmap (only when it has >= 2 rows), then the bitmaps of keys with >= 2
   // rows, in HashMap order; a key with one row is inlined in the meta as -1 - row. Offsets
   // are body-relative, so every size is known before a byte is written. By key id:
-  // key_bytes_ is the bitmap's size (0: a single row), key_offsets_ its offset (or -1 - row).
+  // key_bodies_ holds the bitmap's size (0: a single row) and its offset (or -1 - row).
   rare_plan_.gather_inline = rows_.rare.size() >= tuning::kGatherInlineListsFromKeys;
-  key_bytes_.assign(key_count, 0);
-  key_offsets_.assign(key_count, 0);
+  key_bodies_.assign(key_count, KeyBody());
   const uint64_t null_count = rows_.nulls.Count();
   // Java's meta records the null bitmap's serialized length even when it is not written.
   const size_t null_bytes = rows_.nulls.SerializedSize();
@@ -73,8 +72,7 @@ Result<size_t> PayloadLayout::Plan() {
     if (k + kAhead < order_size) {
       const uint32_t ahead = java_order_[k + kAhead];
       if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchList(ahead - rows_.first_rare_id);
-      __builtin_prefetch(&key_bytes_[ahead], 1);
-      __builtin_prefetch(&key_offsets_[ahead], 1);
+      __builtin_prefetch(&key_bodies_[ahead], 1);
     }
     if (k + kAhead / 2 < order_size) {
       const uint32_t ahead = java_order_[k + kAhead / 2];
@@ -85,18 +83,17 @@ Result<size_t> PayloadLayout::Plan() {
     if (id < rows_.first_rare_id) {
       ContainerRows& rows = rows_.frequent[id];
       if (rows.Count() == 1) {
-        key_offsets_[id] = static_cast<uint32_t>(-1 - static_cast<int32_t>(rows.FirstRow()));
+        key_bodies_[id].offset = static_cast<uint32_t>(-1 - static_cast<int32_t>(rows.FirstRow()));
         continue;
       }
       size = rows.SerializedSize();
     } else {
       RowList& rows = rows_.rare[id - rows_.first_rare_id];
       if (rows.IsSingle()) {
-        key_offsets_[id] = static_cast<uint32_t>(-1 - static_cast<int32_t>(rows.OnlyRow()));
+        key_bodies_[id].offset = static_cast<uint32_t>(-1 - static_cast<int32_t>(rows.OnlyRow()));
         continue;
       }
       size = rows.SerializedSize();
-      ++rare_plan_.body_keys;
       if (Gathers(rows)) {
         ++rare_plan_.gathered_keys;
         rare_plan_.gathered_entries += rows.PendingEntries();
@@ -105,8 +102,7 @@ Result<size_t> PayloadLayout::Plan() {
     if (body + size > static_cast<size_t>(std::numeric_limits<int32_t>::max())) {
       return Status::InvalidArgument("bitmap index: the bitmaps exceed 2 GiB");
     }
-    key_bytes_[id] = static_cast<uint32_t>(size);
-    key_offsets_[id] = static_cast<uint32_t>(body);
+    key_bodies_[id] = {static_cast<uint32_t>(body), static_cast<uint32_t>(size)};
     body += size;
   }
 
@@ -157,8 +153,8 @@ void PayloadLayout::WriteTo(uint8_t* out) {
   WriteRareKeys(body);
   if (null_body_bytes_ > 0) rows_.nulls.SerializeTo(body);
   for (uint32_t id : java_order_) {
-    if (key_bytes_[id] != 0 && id < rows_.first_rare_id) {
-      rows_.frequent[id].SerializeTo(body + key_offsets_[id]);  // releases the key's rows
+    if (id < rows_.first_rare_id && key_bodies_[id].bytes != 0) {
+      rows_.frequent[id].SerializeTo(body + key_bodies_[id].offset);  // releases the key's rows
     }
   }
   // The rows are in the payload now, and what only the body needed goes (its pages handed
@@ -167,14 +163,13 @@ void PayloadLayout::WriteTo(uint8_t* out) {
   if (options_.version == 2) memory::ReleaseVector(&java_order_);
   if (trim_after_dictionary_) trim_.Trim();
   meta_plan_.WriteTo(MetaKeysInOrder(),
-                     MetaEntries(meta_ids(), key_offsets_.data(), key_bytes_.data()), out);
+                     MetaEntries(meta_ids(), key_bodies_.data()), out);
   rows_.strings.reset();
   memory::ReleaseVector(&meta_bits_);
   memory::ReleaseVector(&meta_bits32_);
   memory::ReleaseVector(&sorted_ids_);
   memory::ReleaseVector(&java_order_);
-  memory::ReleaseVector(&key_bytes_);
-  memory::ReleaseVector(&key_offsets_);
+  memory::ReleaseVector(&key_bodies_);
   meta_plan_ = MetaPlan();
 }
 
@@ -186,23 +181,23 @@ void PayloadLayout::WriteRareKeys(uint8_t* body) {
   // the heap-trim policy may hand back), then written from it front to back, its pages handed
   // back as they are passed. Lists kept in a bitmap are written at once.
   auto has_rare_body = [this](uint32_t id) {
-    return id >= rows_.first_rare_id && key_bytes_[id] != 0;
+    return id >= rows_.first_rare_id && key_bodies_[id].bytes != 0;
   };
   const size_t total = rare_plan_.gathered_entries;
   const size_t gathered_keys = rare_plan_.gathered_keys;
-  const size_t body_keys = rare_plan_.body_keys;
   std::vector<uint32_t> gathered(total);
-  std::vector<uint32_t> counts(gathered_keys);  // of the gathered keys, in body order
-  std::vector<bool> written(body_keys);  // of the keys with a body, in body order: not gathered
+  // Of the gathered keys, in body order: how many entries each has and where its bitmap
+  // goes, so the second pass reads them in sequence instead of by id at random.
+  std::vector<uint32_t> counts(gathered_keys);
+  std::vector<uint32_t> targets(gathered_keys);
   size_t at = 0;
   size_t k = 0;
-  size_t j = 0;
   constexpr size_t kAhead = tuning::kPrefetchRows;
   const size_t order_size = java_order_.size();
   for (size_t o = 0; o < order_size; ++o) {
     if (o + kAhead < order_size) {  // ids at random, as in Plan
       const uint32_t ahead = java_order_[o + kAhead];
-      __builtin_prefetch(&key_bytes_[ahead]);
+      __builtin_prefetch(&key_bodies_[ahead]);
       if (ahead >= rows_.first_rare_id) rows_.rare.PrefetchList(ahead - rows_.first_rare_id);
     }
     if (o + kAhead / 2 < order_size) {
@@ -213,12 +208,11 @@ void PayloadLayout::WriteRareKeys(uint8_t* body) {
     if (!has_rare_body(id)) continue;
     RowList& rows = rows_.rare[id - rows_.first_rare_id];
     if (!Gathers(rows)) {
-      rows.SerializeTo(body + key_offsets_[id]);
-      written[j++] = true;
+      rows.SerializeTo(body + key_bodies_[id].offset);
       continue;
     }
-    ++j;
     counts[k] = rows.PendingEntries();
+    targets[k] = key_bodies_[id].offset;
     rows.MoveEntriesTo(gathered.data() + at);
     at += counts[k++];
   }
@@ -233,13 +227,9 @@ void PayloadLayout::WriteRareKeys(uint8_t* body) {
   constexpr size_t kReturnEveryEntries = tuning::kGatheredEntriesPerReturn;
   size_t returned = 0;
   at = 0;
-  k = 0;
-  j = 0;
-  for (uint32_t id : java_order_) {
-    if (k == gathered_keys) break;
-    if (!has_rare_body(id) || written[j++]) continue;
-    RowList::SerializeEntries(gathered.data() + at, counts[k], body + key_offsets_[id]);
-    at += counts[k++];
+  for (k = 0; k < gathered_keys; ++k) {
+    RowList::SerializeEntries(gathered.data() + at, counts[k], body + targets[k]);
+    at += counts[k];
     if (at - returned >= kReturnEveryEntries) {
       memory::ReturnPages(gathered.data() + returned, (at - returned) * sizeof(uint32_t));
       returned = at;
@@ -247,6 +237,7 @@ void PayloadLayout::WriteRareKeys(uint8_t* body) {
   }
   memory::ReleaseVector(&gathered);
   memory::ReleaseVector(&counts);
+  memory::ReleaseVector(&targets);
 }
 
 }  // namespace pyfileindex::index::bitmap

@@ -65,14 +65,12 @@ class PayloadLayout {
   // Keys of at most 4 bytes are kept in 4 (KeyBitsFit32): the meta's keys lie beside the
   // payload until it is written.
   memory::GrowingVector<uint32_t> meta_bits32_;
-  std::vector<uint32_t> key_bytes_;    // by key id: its bitmap's bytes (0: none in the body)
-  std::vector<uint32_t> key_offsets_;  // by key id: where its bitmap starts in the body
-  // The rare keys with a body, and those of them whose rows WriteRareKeys gathers.
+  std::vector<KeyBody> key_bodies_;  // by key id: where its bitmap lies in the body
+  // The rare keys whose rows WriteRareKeys gathers.
   struct RarePlan {
     // Whether lists held inline are gathered too: only when there are many of them
     // (tuning::kGatherInlineListsFromKeys).
     bool gather_inline = false;
-    size_t body_keys = 0;
     size_t gathered_keys = 0;
     size_t gathered_entries = 0;
   };
