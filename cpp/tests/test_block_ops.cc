@@ -227,6 +227,44 @@ TEST(BlockOpsTest, SetValuesSetsTheBitOfEachValue) {
   }
 }
 
+TEST(BlockOpsTest, StrictlyAscendingFindsAnyDescentOrRepeat) {
+  // Ascending values from an odd address, then each position in turn made equal to or below
+  // the value before it: inside a vector, across two, and in the scalar tail, for counts
+  // around the vector widths (8, 16, 32 values), with high values (unsigned comparison).
+  for (const BlockOps* ops : SupportedOps()) {
+    SCOPED_TRACE(ops->name);
+    std::mt19937_64 rng(61);
+    for (const uint32_t count : {0u, 1u, 2u, 8u, 9u, 16u, 17u, 31u, 32u, 33u, 64u, 65u, 100u,
+                                 4096u}) {
+      std::vector<uint16_t> values(count);
+      uint32_t v = static_cast<uint32_t>(rng() % 64);
+      for (uint32_t i = 0; i < count; ++i) {
+        values[i] = static_cast<uint16_t>(count == 4096 ? i + 32768 : v);
+        v += 1 + static_cast<uint32_t>(rng() % 500);
+      }
+      auto bytes_of = [](const std::vector<uint16_t>& vs) {
+        std::vector<uint8_t> bytes(1 + 2 * vs.size());
+        for (size_t i = 0; i < vs.size(); ++i) {
+          bytes[1 + 2 * i] = static_cast<uint8_t>(vs[i]);
+          bytes[2 + 2 * i] = static_cast<uint8_t>(vs[i] >> 8);
+        }
+        return bytes;
+      };
+      EXPECT_TRUE(ops->strictly_ascending(bytes_of(values).data() + 1, count)) << count;
+      const uint32_t step = count > 100 ? 37 : 1;
+      for (uint32_t at = 1; at < count; at += step) {
+        for (const int below : {0, 1}) {
+          std::vector<uint16_t> broken = values;
+          broken[at] = static_cast<uint16_t>(broken[at - 1] - below);
+          if (below == 1 && broken[at - 1] == 0) continue;
+          EXPECT_FALSE(ops->strictly_ascending(bytes_of(broken).data() + 1, count))
+              << count << " at " << at << " below " << below;
+        }
+      }
+    }
+  }
+}
+
 TEST(BlockOpsTest, DispatchPicksTheLastVariantThisCpuRuns) {
   const std::vector<const BlockOps*> variants = SupportedOps();
   ASSERT_FALSE(variants.empty());

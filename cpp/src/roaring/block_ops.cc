@@ -6,6 +6,8 @@
 
 #if defined(PFI_X86_KERNELS)
 #include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
 #endif
 
 #include "io/bit_count.h"
@@ -159,6 +161,15 @@ PFI_INLINE void SetValuesBody(uint64_t* words, const uint8_t* values, uint32_t c
   words[current] |= bits;
 }
 
+// The values from `k` on, one at a time (a vector loop's tail).
+PFI_INLINE bool StrictlyAscendingFrom(const uint8_t* values, uint32_t k, uint32_t count) {
+  bool ascending = true;
+  for (; k < count; ++k) {
+    ascending &= io::LoadU16LE(values + 2 * k - 2) < io::LoadU16LE(values + 2 * k);
+  }
+  return ascending;
+}
+
 // Baseline variant.
 #if defined(__x86_64__) && !defined(__POPCNT__)
 constexpr bool kBaselinePopcount = false;
@@ -193,9 +204,27 @@ void SetValues(uint64_t* words, const uint8_t* values, uint32_t count) {
   SetValuesBody(words, values, count);
 }
 
+// Each value against the one before, 8 at a time where SSE2 exists (every x86-64 CPU): b <= a
+// exactly where the saturating difference b - a is 0 (SSE2 has no unsigned compare).
+bool StrictlyAscending(const uint8_t* values, uint32_t count) {
+  uint32_t k = 1;
+  bool ascending = true;
+#if defined(__SSE2__)
+  __m128i descents = _mm_setzero_si128();
+  for (; k + 8 <= count; k += 8) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + 2 * k - 2));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + 2 * k));
+    descents = _mm_or_si128(descents,
+                            _mm_cmpeq_epi16(_mm_subs_epu16(b, a), _mm_setzero_si128()));
+  }
+  ascending = _mm_movemask_epi8(descents) == 0;
+#endif
+  return StrictlyAscendingFrom(values, k, count) && ascending;
+}
+
 constexpr BlockOps kBaseline = {Cardinality, CardinalityOfBytes, CardinalityAndRuns, Positions,
                                 AndFlipped,  AndFlippedAt,       TakePositions,      SetValues,
-                                "baseline"};
+                                StrictlyAscending, "baseline"};
 
 #if defined(PFI_X86_KERNELS)
 PFI_TARGET_AVX2 uint32_t CardinalityAvx2(const uint64_t* words) {
@@ -224,9 +253,22 @@ PFI_TARGET_AVX2 uint32_t AndFlippedAtAvx2(const uint8_t* s, uint64_t flip, const
                                           uint64_t* out, const uint16_t* idx, uint32_t n) {
   return AndFlippedAtBody<true>(s, flip, e, out, idx, n);
 }
+// The baseline's comparison 16 values at a time.
+PFI_TARGET_AVX2 bool StrictlyAscendingAvx2(const uint8_t* values, uint32_t count) {
+  uint32_t k = 1;
+  __m256i descents = _mm256_setzero_si256();
+  for (; k + 16 <= count; k += 16) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + 2 * k - 2));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + 2 * k));
+    descents = _mm256_or_si256(
+        descents, _mm256_cmpeq_epi16(_mm256_subs_epu16(b, a), _mm256_setzero_si256()));
+  }
+  return StrictlyAscendingFrom(values, k, count) && _mm256_testz_si256(descents, descents);
+}
 constexpr BlockOps kAvx2 = {CardinalityAvx2, CardinalityOfBytesAvx2, CardinalityAndRunsAvx2,
                             PositionsAvx2,   AndFlippedAvx2,         AndFlippedAtAvx2,
-                            TakePositionsAvx2, SetValuesAvx2,         "avx2"};
+                            TakePositionsAvx2, SetValuesAvx2,        StrictlyAscendingAvx2,
+                            "avx2"};
 
 // AVX-512 with its vector popcount: counting a block, the check of every bitmap container read
 // from bytes and of every block committed, takes 128 vector counts instead of 1024 scalar ones
@@ -310,9 +352,22 @@ PFI_TARGET_AVX512_ICELAKE uint32_t TakePositionsAvx512(uint64_t* words, uint8_t*
   return TakePositionsBody(words, flags, out, WordPositionsAvx512);
 }
 
+// 32 values at a time, with AVX-512's unsigned compare into a mask.
+PFI_TARGET_AVX512_ICELAKE bool StrictlyAscendingAvx512(const uint8_t* values, uint32_t count) {
+  uint32_t k = 1;
+  __mmask32 descents = 0;
+  for (; k + 32 <= count; k += 32) {
+    const __m512i a = _mm512_loadu_si512(values + 2 * k - 2);
+    const __m512i b = _mm512_loadu_si512(values + 2 * k);
+    descents |= _mm512_cmple_epu16_mask(b, a);
+  }
+  return StrictlyAscendingFrom(values, k, count) && descents == 0;
+}
+
 constexpr BlockOps kAvx512 = {CardinalityAvx512, CardinalityOfBytesAvx512, CardinalityAndRunsAvx2,
                               PositionsAvx512,   AndFlippedAvx2,           AndFlippedAtAvx2,
-                              TakePositionsAvx512, SetValuesAvx2,       "avx512"};
+                              TakePositionsAvx512, SetValuesAvx2,       StrictlyAscendingAvx512,
+                              "avx512"};
 
 std::vector<const BlockOps*> Supported() {
   const cpu::CpuFeatures& cpu = cpu::Features();

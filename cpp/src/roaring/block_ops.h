@@ -54,6 +54,10 @@ struct BlockOps {
   // Sets the bits of `count` 16-bit little-endian values at any alignment (an array container
   // in index bytes) in `words`.
   void (*set_values)(uint64_t* words, const uint8_t* values, uint32_t count);
+  // Whether `count` 16-bit little-endian values at any alignment ascend strictly (an array
+  // container's rule, checked on every one read from bytes). No early exit: corrupt input is
+  // the rare case.
+  bool (*strictly_ascending)(const uint8_t* values, uint32_t count);
   const char* name;  // "baseline", "avx2", "avx512"
 };
 

@@ -7,38 +7,12 @@
 #include "roaring/portable_header.h"
 #include "roaring/portable_layout.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace pyfileindex::roaring {
 
 namespace {
 
 Status Broken(size_t container, const char* rule) {
   return Status::Corrupt("roaring bitmap: container ", container, " ", rule);
-}
-
-// Whether the little-endian uint16 values ascend strictly. Corrupt input is the rare case, so
-// the whole array is compared without an early exit, 8 values at a time where SSE2 exists.
-bool StrictlyAscending(const uint8_t* values, uint32_t count) {
-  uint32_t k = 1;
-  bool ascending = true;
-#if defined(__SSE2__)
-  // b <= a exactly where the saturating difference b - a is 0 (SSE2 has no unsigned compare).
-  __m128i descents = _mm_setzero_si128();
-  for (; k + 8 <= count; k += 8) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + 2 * k - 2));
-    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(values + 2 * k));
-    descents = _mm_or_si128(descents,
-                            _mm_cmpeq_epi16(_mm_subs_epu16(b, a), _mm_setzero_si128()));
-  }
-  ascending = _mm_movemask_epi8(descents) == 0;
-#endif
-  for (; k < count; ++k) {
-    ascending &= io::LoadU16LE(values + 2 * k - 2) < io::LoadU16LE(values + 2 * k);
-  }
-  return ascending;
 }
 
 // The body may sit at any alignment: counted in place, not on an aligned copy.
@@ -87,7 +61,7 @@ Status CheckPortableContent(const uint8_t* data, size_t size) {
       pos += kBitmapBytes;
     } else {
       if (pos + 2 * size_t{cardinality} > size) return Broken(i, "overruns the bitmap");
-      if (!StrictlyAscending(data + pos, cardinality)) {
+      if (!Ops().strictly_ascending(data + pos, cardinality)) {
         return Broken(i, "has values not strictly ascending");
       }
       pos += 2 * size_t{cardinality};
