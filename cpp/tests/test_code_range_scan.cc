@@ -194,6 +194,45 @@ TEST(BlockIntervalsTest, SplitByAndRowsInsideAgreeWithTheSets) {
   }
 }
 
+TEST(BlockIntervalsTest, SortAndJoinMakesSortedDisjointIntervalsOfAnyPieces) {
+  // Pieces in order (as one step gives them) and shuffled (as several steps do), overlapping,
+  // touching and repeated: the result holds the same rows, sorted, with a gap between any two.
+  std::mt19937_64 rng(9);
+  for (int round = 0; round < 200; ++round) {
+    slice_scan::Intervals pieces;
+    const int count = static_cast<int>(rng() % 30);
+    for (int i = 0; i < count; ++i) {
+      const uint32_t from = static_cast<uint32_t>(rng() % 65536);
+      const uint32_t to = std::min<uint32_t>(65536, from + 1 + static_cast<uint32_t>(rng() % 3000));
+      pieces.push_back(from);
+      pieces.push_back(to);
+      if (to < 65536 && rng() % 5 == 0) {  // one that touches it
+        pieces.push_back(to);
+        pieces.push_back(to + 1);
+      }
+    }
+    if (round % 2 == 0) {  // in order of their starts
+      std::vector<std::pair<uint32_t, uint32_t>> pairs;
+      for (size_t k = 0; k < pieces.size(); k += 2) pairs.emplace_back(pieces[k], pieces[k + 1]);
+      std::sort(pairs.begin(), pairs.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;  // ends of equal starts left in any order
+      });
+      pieces.clear();
+      for (const auto& [from, to] : pairs) pieces.insert(pieces.end(), {from, to});
+    }
+    const std::vector<bool> want = Members(pieces);
+    slice_scan::Intervals joined = pieces;
+    slice_scan::SortAndJoin(&joined);
+    ASSERT_EQ(Members(joined), want) << "round " << round;
+    for (size_t k = 0; k < joined.size(); k += 2) {
+      ASSERT_LT(joined[k], joined[k + 1]) << "round " << round;
+      if (k >= 2) {
+        ASSERT_LT(joined[k - 1], joined[k]) << "round " << round;
+      }
+    }
+  }
+}
+
 // Where slice `i` of a BSI section starts (its header: length, version, slice count, EBM
 // length, index length, then each slice's offset and length; the body: EBM, then slices).
 size_t SliceStart(const std::vector<uint8_t>& bsi, int i) {

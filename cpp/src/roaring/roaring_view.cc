@@ -147,11 +147,6 @@ bool RoaringView::Maximum(uint32_t* value) const {
   return true;
 }
 
-size_t RoaringView::Seek(uint16_t key, size_t from) const {
-  while (from < containers_.size() && containers_[from].key < key) ++from;
-  return from;
-}
-
 const uint8_t* RoaringView::Words(size_t i, uint64_t* scratch) const {
   const Container& c = containers_[i];
   if (c.kind == Kind::kBitmap) return c.data;

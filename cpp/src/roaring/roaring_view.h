@@ -42,7 +42,10 @@ class RoaringView {
   // The largest value (false when the bitmap is empty).
   bool Maximum(uint32_t* value) const;
   // The index of the container with `key` at or after `from`, or container_count().
-  size_t Seek(uint16_t key, size_t from) const;
+  size_t Seek(uint16_t key, size_t from) const {
+    while (from < containers_.size() && containers_[from].key < key) ++from;
+    return from;
+  }
 
   // Whether container i's runs end inside it (true for other kinds, and for every container
   // of a view whose Parse checked them all). Readers of a kOnUse view ask before they read a

@@ -80,7 +80,9 @@ void Split(const Intervals& x, const Intervals& s, Inside inside, Outside outsid
 void SplitBy(const Intervals& x, const Intervals& s, Intervals* inside, Intervals* outside) {
   auto into = [](Intervals* out) {
     return [out](uint32_t from, uint32_t to) {
-      if (out != nullptr) out->insert(out->end(), {from, to});
+      if (out == nullptr) return;
+      out->push_back(from);
+      out->push_back(to);
     };
   };
   Split(x, s, into(inside), into(outside));
@@ -112,6 +114,23 @@ void SetIntervals(const Intervals& v, uint64_t* words) {
 }
 
 void SortAndJoin(Intervals* v) {
+  // Pieces from a single step come in order already: joined in place, nothing to sort.
+  bool ordered = true;
+  for (size_t k = 2; k < v->size() && ordered; k += 2) ordered = (*v)[k - 2] <= (*v)[k];
+  if (ordered) {
+    size_t kept = 0;
+    for (size_t k = 0; k < v->size(); k += 2) {
+      if (kept > 0 && (*v)[k] <= (*v)[kept - 1]) {
+        (*v)[kept - 1] = std::max((*v)[kept - 1], (*v)[k + 1]);
+      } else {
+        (*v)[kept] = (*v)[k];
+        (*v)[kept + 1] = (*v)[k + 1];
+        kept += 2;
+      }
+    }
+    v->resize(kept);
+    return;
+  }
   std::vector<std::pair<uint32_t, uint32_t>> pairs;
   pairs.reserve(v->size() / 2);
   for (size_t k = 0; k < v->size(); k += 2) pairs.emplace_back((*v)[k], (*v)[k + 1]);
