@@ -114,36 +114,31 @@ void SetIntervals(const Intervals& v, uint64_t* words) {
 }
 
 void SortAndJoin(Intervals* v) {
-  // Pieces from a single step come in order already: joined in place, nothing to sort.
+  // Pieces from a single step come in order already and are not sorted again.
   bool ordered = true;
   for (size_t k = 2; k < v->size() && ordered; k += 2) ordered = (*v)[k - 2] <= (*v)[k];
-  if (ordered) {
-    size_t kept = 0;
-    for (size_t k = 0; k < v->size(); k += 2) {
-      if (kept > 0 && (*v)[k] <= (*v)[kept - 1]) {
-        (*v)[kept - 1] = std::max((*v)[kept - 1], (*v)[k + 1]);
-      } else {
-        (*v)[kept] = (*v)[k];
-        (*v)[kept + 1] = (*v)[k + 1];
-        kept += 2;
-      }
+  if (!ordered) {
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    pairs.reserve(v->size() / 2);
+    for (size_t k = 0; k < v->size(); k += 2) pairs.emplace_back((*v)[k], (*v)[k + 1]);
+    std::sort(pairs.begin(), pairs.end());
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      (*v)[2 * k] = pairs[k].first;
+      (*v)[2 * k + 1] = pairs[k].second;
     }
-    v->resize(kept);
-    return;
   }
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;
-  pairs.reserve(v->size() / 2);
-  for (size_t k = 0; k < v->size(); k += 2) pairs.emplace_back((*v)[k], (*v)[k + 1]);
-  std::sort(pairs.begin(), pairs.end());
-  v->clear();
-  for (const auto& p : pairs) {
-    if (!v->empty() && p.first <= v->back()) {
-      v->back() = std::max(v->back(), p.second);
+  // In order of their starts: each piece joins the last kept one where it overlaps or touches.
+  size_t kept = 0;
+  for (size_t k = 0; k < v->size(); k += 2) {
+    if (kept > 0 && (*v)[k] <= (*v)[kept - 1]) {
+      (*v)[kept - 1] = std::max((*v)[kept - 1], (*v)[k + 1]);
     } else {
-      v->push_back(p.first);
-      v->push_back(p.second);
+      (*v)[kept] = (*v)[k];
+      (*v)[kept + 1] = (*v)[k + 1];
+      kept += 2;
     }
   }
+  v->resize(kept);
 }
 
 uint32_t IntervalRows(const Intervals& v) {
