@@ -9,6 +9,7 @@
 
 #include "io/endian.h"
 #include "roaring/block_ops.h"
+#include "roaring/frozen_copy.h"
 #include "roaring/portable_check.h"
 #include "roaring/roaring_view.h"
 #include "roaring/union_by_keys.h"
@@ -21,11 +22,28 @@ Bitmap32::~Bitmap32() {
   if (bitmap_ != nullptr) roaring_bitmap_free(bitmap_);
 }
 
-Bitmap32::Bitmap32(const Bitmap32& other) : bitmap_(roaring_bitmap_copy(other.bitmap_)) {}
+namespace {
+
+// CRoaring reports allocation failure with NULL; the library's convention is std::bad_alloc.
+roaring_bitmap_t* Checked(roaring_bitmap_t* bitmap) {
+  if (bitmap == nullptr) throw std::bad_alloc();
+  return bitmap;
+}
+
+}  // namespace
+
+Bitmap32::Bitmap32(const Bitmap32& other)
+    // A frozen bitmap's copy is frozen too: one copy of its block, not two allocations per
+    // container.
+    : bitmap_(other.frozen() ? CopyFrozen(other.bitmap_)
+                             : Checked(roaring_bitmap_copy(other.bitmap_))) {}
 
 Bitmap32& Bitmap32::operator=(const Bitmap32& other) {
-  if (this != &other) {
-    roaring_bitmap_overwrite(bitmap_, other.bitmap_);
+  if (this == &other) return *this;
+  if (frozen() || other.frozen()) {
+    *this = Bitmap32(other);  // CRoaring's overwrite would free this one's frozen containers
+  } else if (!roaring_bitmap_overwrite(bitmap_, other.bitmap_)) {
+    throw std::bad_alloc();
   }
   return *this;
 }
@@ -37,6 +55,12 @@ Bitmap32::Bitmap32(Bitmap32&& other) noexcept : bitmap_(other.bitmap_) {
 Bitmap32& Bitmap32::operator=(Bitmap32&& other) noexcept {
   std::swap(bitmap_, other.bitmap_);
   return *this;
+}
+
+void Bitmap32::ThawContainers() const {
+  roaring_bitmap_t* own = Checked(roaring_bitmap_copy(bitmap_));
+  roaring_bitmap_free(bitmap_);
+  bitmap_ = own;
 }
 
 Bitmap32 Bitmap32::Of(std::initializer_list<uint32_t> values) {
@@ -62,21 +86,25 @@ Result<Bitmap32> Bitmap32::Deserialize(const uint8_t* data, size_t size, size_t*
   // The content rules CRoaring's operations rely on, checked on the bytes (faster than
   // roaring_bitmap_internal_validate on the bitmap; see portable_check.h).
   PFI_RETURN_NOT_OK(CheckPortableContent(data, needed));
-  roaring_bitmap_t* bitmap = roaring_bitmap_portable_deserialize_safe(buf, needed);
-  if (bitmap == nullptr) return Status::Corrupt("roaring bitmap: malformed portable format");
+  roaring_bitmap_t* read = FreezeCopyOf(data, needed);
+  if (read == nullptr) read = roaring_bitmap_portable_deserialize_safe(buf, needed);
+  if (read == nullptr) return Status::Corrupt("roaring bitmap: malformed portable format");
+  Bitmap32 bitmap(read);
 #ifndef NDEBUG
   // Debug builds (the sanitizer trees) hold the byte check to CRoaring's own.
-  if (!roaring_bitmap_internal_validate(bitmap, nullptr)) {
+  if (!roaring_bitmap_internal_validate(bitmap.bitmap_, nullptr)) {
     std::fprintf(stderr, "CheckPortableContent passed a bitmap CRoaring rejects\n");
     std::abort();
   }
 #endif
   if (consumed != nullptr) *consumed = needed;
-  return Bitmap32(bitmap);
+  return bitmap;
 }
 
 void Bitmap32::AddRange(uint64_t begin, uint64_t end) {
-  if (begin < end) roaring_bitmap_add_range(bitmap_, begin, end);
+  if (begin >= end) return;
+  Thaw();
+  roaring_bitmap_add_range(bitmap_, begin, end);
 }
 
 void Bitmap32::Flip(uint64_t begin, uint64_t end) {
@@ -92,22 +120,27 @@ void Bitmap32::Flip(uint64_t begin, uint64_t end) {
     *this = std::move(complement);
     return;
   }
+  Thaw();
   roaring_bitmap_flip_inplace(bitmap_, begin, end);
 }
 
 Bitmap32& Bitmap32::operator&=(const Bitmap32& other) {
+  Thaw();
   roaring_bitmap_and_inplace(bitmap_, other.bitmap_);
   return *this;
 }
 Bitmap32& Bitmap32::operator|=(const Bitmap32& other) {
+  Thaw();
   roaring_bitmap_or_inplace(bitmap_, other.bitmap_);
   return *this;
 }
 Bitmap32& Bitmap32::operator-=(const Bitmap32& other) {
+  Thaw();
   roaring_bitmap_andnot_inplace(bitmap_, other.bitmap_);
   return *this;
 }
 Bitmap32& Bitmap32::operator^=(const Bitmap32& other) {
+  Thaw();
   roaring_bitmap_xor_inplace(bitmap_, other.bitmap_);
   return *this;
 }
@@ -174,6 +207,7 @@ std::vector<uint32_t> Bitmap32::ToVector() const {
 }
 
 void Bitmap32::Compact() {
+  Thaw();
   roaring_bitmap_run_optimize(bitmap_);
   roaring_bitmap_shrink_to_fit(bitmap_);
 }
@@ -182,6 +216,7 @@ void Bitmap32::Canonicalize() const {
   // Java picks run/array/bitmap per container from the values alone when the bitmap was built
   // by add(); CRoaring's run_optimize follows the same rule only for containers that are not
   // runs yet. Removing run compression first makes every history look like add() did it.
+  Thaw();
   roaring_bitmap_remove_run_compression(bitmap_);
   roaring_bitmap_run_optimize(bitmap_);
 }

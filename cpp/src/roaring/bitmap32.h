@@ -24,17 +24,26 @@ class Bitmap32 {
   static Bitmap32 Range(uint64_t begin, uint64_t end);  // [begin, end)
 
   // Reads one bitmap in the portable format from the front of [data, data+size). Validates the
-  // structure (never reads past `size`); `consumed` receives the bytes it occupied.
+  // structure (never reads past `size`); `consumed` receives the bytes it occupied. The bitmap
+  // reads its containers in place from its own copy of the bytes where it can (frozen_copy.h)
+  // until it is first changed.
   static Result<Bitmap32> Deserialize(const uint8_t* data, size_t size, size_t* consumed = nullptr);
 
-  void Add(uint32_t value) { roaring_bitmap_add(bitmap_, value); }
+  void Add(uint32_t value) {
+    Thaw();
+    roaring_bitmap_add(bitmap_, value);
+  }
   void AddMany(const uint32_t* values, size_t count) {
     // An empty vector's data() may be null, and CRoaring adds the count to the pointer first.
     if (count == 0) return;
+    Thaw();
     roaring_bitmap_add_many(bitmap_, count, values);
   }
   void AddRange(uint64_t begin, uint64_t end);  // [begin, end)
-  void Remove(uint32_t value) { roaring_bitmap_remove(bitmap_, value); }
+  void Remove(uint32_t value) {
+    Thaw();
+    roaring_bitmap_remove(bitmap_, value);
+  }
   void Flip(uint64_t begin, uint64_t end);  // complement within [begin, end)
 
   bool Contains(uint32_t value) const { return roaring_bitmap_contains(bitmap_, value); }
@@ -96,15 +105,26 @@ class Bitmap32 {
   // bytes, which must round-trip unchanged).
   std::vector<uint8_t> SerializeAsIs() const;
 
-  roaring_bitmap_t* raw() { return bitmap_; }
+  roaring_bitmap_t* raw() {
+    Thaw();
+    return bitmap_;
+  }
   const roaring_bitmap_t* raw() const { return bitmap_; }
+  // Whether the containers are still read in place from one copy of the bytes (Deserialize).
+  bool frozen() const { return (bitmap_->high_low_container.flags & ROARING_FLAG_FROZEN) != 0; }
 
  private:
   friend class BlockBuilder;  // adopts the bitmap it assembles
   explicit Bitmap32(roaring_bitmap_t* adopt) : bitmap_(adopt) {}
   void Canonicalize() const;  // Java's container choice; logically const (same values)
+  // Before any change: a frozen bitmap's containers become its own (logically const: the
+  // values stay the same).
+  void Thaw() const {
+    if (frozen()) ThawContainers();
+  }
+  void ThawContainers() const;
 
-  roaring_bitmap_t* bitmap_;
+  mutable roaring_bitmap_t* bitmap_;  // frozen (frozen_copy.h) until first changed
 };
 
 }  // namespace pyfileindex::roaring
