@@ -24,14 +24,13 @@ struct BlockHead {
   static constexpr size_t kSlot = RoundUp(
       std::max({sizeof(array_container_t), sizeof(bitset_container_t), sizeof(run_container_t)}),
       kWordAlign);
-  size_t count = 0;
   size_t structs = RoundUp(sizeof(roaring_bitmap_t), kWordAlign);
   size_t pointers = 0;
   size_t keys = 0;
   size_t typecodes = 0;
   size_t bytes = 0;  // up to the first body, which starts on a word boundary
 
-  explicit BlockHead(size_t n) : count(n) {
+  explicit BlockHead(size_t n) {
     pointers = structs + kSlot * n;
     keys = pointers + sizeof(container_t*) * n;
     typecodes = keys + sizeof(uint16_t) * n;
