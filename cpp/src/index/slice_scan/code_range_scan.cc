@@ -39,6 +39,7 @@ class Walker {
   Bitmap32 Run() {
     for (size_t e = 0; e < ebm_.container_count(); ++e) {
       runs_read_.Note(ebm_, e);
+      if (TieEmptiesOnWholeSlices(e)) continue;
       if (ebm_.kind(e) == RoaringView::Kind::kRun) {
         IntervalBlock(e);
       } else {
@@ -66,6 +67,32 @@ class Walker {
     at = view.Seek(key, at);
     if (at < view.container_count() && view.key(at) == key) return static_cast<long>(at);
     return -1;
+  }
+
+  // Whether slice container c holds every row of its block: one run over all 65536.
+  static bool Full(const RoaringView& view, size_t c) {
+    return view.kind(c) == RoaringView::Kind::kRun && view.count(c) == 1 &&
+           io::LoadU16LE(view.data(c)) == 0 && io::LoadU16LE(view.data(c) + 2) == 0xFFFF;
+  }
+
+  // Whether block e has no answer, decided over the bounds' common prefix (one tie, no row
+  // joining the answer yet) on slices that hold all of the block's rows or none: the tie
+  // empties at the first such slice whose bit differs from the bounds'. A sorted column's
+  // high slices are like that in most blocks, and an IN list walks every block once per code.
+  bool TieEmptiesOnWholeSlices(size_t e) {
+    for (const CodeRangeScan::Step& st : steps_) {
+      if (st.split || st.b_live || !st.a_live || st.a_gain) return false;
+      const long c = Find(st.slice, e);
+      bool ones = false;
+      if (c >= 0) {
+        if (!Full(*slices_[st.slice], static_cast<size_t>(c))) return false;
+        runs_read_.Note(*slices_[st.slice], static_cast<size_t>(c));
+        ones = true;
+      }
+      if (ones != st.a_bit) return true;
+      if (st.a_done) return false;  // the whole tie is the answer: the block's own walk
+    }
+    return false;
   }
 
   static StepMasks MasksOf(const CodeRangeScan::Step& st) {
