@@ -9,6 +9,7 @@
 
 #include "io/endian.h"
 #include "roaring/block_ops.h"
+#include "roaring/checked_alloc.h"
 #include "roaring/frozen_copy.h"
 #include "roaring/portable_check.h"
 #include "roaring/roaring_view.h"
@@ -21,16 +22,6 @@ Bitmap32::Bitmap32() : bitmap_(roaring_bitmap_create()) {}
 Bitmap32::~Bitmap32() {
   if (bitmap_ != nullptr) roaring_bitmap_free(bitmap_);
 }
-
-namespace {
-
-// CRoaring reports allocation failure with NULL; the library's convention is std::bad_alloc.
-roaring_bitmap_t* Checked(roaring_bitmap_t* bitmap) {
-  if (bitmap == nullptr) throw std::bad_alloc();
-  return bitmap;
-}
-
-}  // namespace
 
 Bitmap32::Bitmap32(const Bitmap32& other)
     // A frozen bitmap's copy is frozen too: one copy of its block, not two allocations per

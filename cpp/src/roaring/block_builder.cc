@@ -1,25 +1,12 @@
 #include "roaring/block_builder.h"
 
-#include <new>
-
 #include "roaring/block_ops.h"
+#include "roaring/checked_alloc.h"
 #include "roaring/portable_layout.h"
 
 namespace pyfileindex::roaring {
 
 using namespace ::roaring::internal;  // CRoaring's container layer
-
-namespace {
-
-// CRoaring reports allocation failure with NULL; the library's convention is std::bad_alloc
-// (caught at the API boundary), as for every other allocation.
-template <typename T>
-T* Checked(T* p) {
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-
-}  // namespace
 
 BlockBuilder::BlockBuilder() : bitmap_(Checked(roaring_bitmap_create())) {}
 

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "io/endian.h"
+#include "roaring/checked_alloc.h"
 #include "roaring/portable_header.h"
 #include "roaring/portable_layout.h"
 
@@ -78,8 +79,7 @@ roaring_bitmap_t* FreezeCopyOf(const uint8_t* data, size_t size) {
                                                                      size_t) {});
   if (bytes == 0) return nullptr;
 
-  auto* base = static_cast<uint8_t*>(roaring_malloc(bytes));
-  if (base == nullptr) throw std::bad_alloc();
+  auto* base = static_cast<uint8_t*>(Checked(roaring_malloc(bytes)));
   auto* bitmap = reinterpret_cast<roaring_bitmap_t*>(base);
   roaring_array_t& ra = bitmap->high_low_container;
   ra.size = static_cast<int32_t>(head.count);
@@ -158,8 +158,7 @@ roaring_bitmap_t* CopyFrozen(const roaring_bitmap_t* frozen) {
     }
     bytes = static_cast<size_t>(end - old_base);
   }
-  auto* base = static_cast<uint8_t*>(roaring_malloc(bytes));
-  if (base == nullptr) throw std::bad_alloc();
+  auto* base = static_cast<uint8_t*>(Checked(roaring_malloc(bytes)));
   std::memcpy(base, old_base, bytes);
   // Every pointer within the block moves with it; offsets from the block's start (a multiple
   // of 8 either way) keep the words aligned.
